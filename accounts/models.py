@@ -1,0 +1,77 @@
+import zoneinfo
+
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not a known IANA time zone.", code="invalid")
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create_user(self, email: str, password: str | None, **extra_fields):
+        if not email:
+            raise ValueError("An e-mail address is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **extra_fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email: str, password: str | None = None, **extra_fields):
+        extra_fields.setdefault("is_staff", False)
+        extra_fields.setdefault("is_superuser", False)
+        return self._create_user(email, password, **extra_fields)
+
+    def create_superuser(self, email: str, password: str | None = None, **extra_fields):
+        extra_fields.setdefault("is_staff", True)
+        extra_fields.setdefault("is_superuser", True)
+        return self._create_user(email, password, **extra_fields)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """A learner or staff member. Signs in with an e-mail address."""
+
+    email = models.EmailField("e-mail address", unique=True)
+    display_name = models.CharField(max_length=60, blank=True)
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+    # Notification preferences.
+    reply_notifications = models.BooleanField(
+        default=True,
+        help_text="Default for following lessons one comments on: notify on replies.",
+    )
+    email_notifications = models.BooleanField(
+        default=True, help_text="Also send notifications by e-mail, not only in-app."
+    )
+    show_on_leaderboard = models.BooleanField(default=True)
+
+    is_staff = models.BooleanField(default=False)
+    is_active = models.BooleanField(default=True)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects = UserManager()
+
+    USERNAME_FIELD = "email"
+    EMAIL_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("email"), name="accounts_user_email_ci_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.email
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.email.split("@", 1)[0]
+
+    @property
+    def tzinfo(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)

@@ -1,0 +1,158 @@
+"""One error shape for the whole API.
+
+Every 4xx/5xx answer from the API is a JSON object:
+
+    {"type": "validation_error", "title": "Invalid input.", "status": 400,
+     "detail": "human-readable sentence", "errors": {"field": ["message", ...]}}
+
+`type` is a stable, machine-readable code; `errors` is present (possibly empty) on every error.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+logger = logging.getLogger(__name__)
+
+TITLES = {
+    400: "Invalid input.",
+    401: "Not authenticated.",
+    403: "Permission denied.",
+    404: "Not found.",
+    405: "Method not allowed.",
+    406: "Not acceptable.",
+    409: "Conflict.",
+    413: "Payload too large.",
+    415: "Unsupported media type.",
+    429: "Too many requests.",
+    500: "Server error.",
+    503: "Service unavailable.",
+}
+
+
+class Conflict(exceptions.APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_detail = "The request conflicts with the current state of the resource."
+    default_code = "conflict"
+
+
+class PayloadTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_detail = "The request body is too large."
+    default_code = "payload_too_large"
+
+
+def error_body(
+    *, status_code: int, code: str, detail: str, errors: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    return {
+        "type": code,
+        "title": TITLES.get(status_code, "Error."),
+        "status": status_code,
+        "detail": detail,
+        "errors": errors or {},
+    }
+
+
+def _flatten_validation(data: Any) -> tuple[str, dict[str, Any]]:
+    """Turn DRF's ValidationError data into (summary sentence, {field: [messages]})."""
+    if isinstance(data, dict):
+        errors: dict[str, Any] = {}
+        for field, messages in data.items():
+            errors[field] = messages if isinstance(messages, list | dict) else [messages]
+        non_field = errors.pop("non_field_errors", None)
+        if non_field:
+            errors["non_field_errors"] = non_field
+        first_field, first_messages = next(iter(errors.items()), (None, None))
+        first = _first_message(first_messages)
+        if first_field in (None, "non_field_errors"):
+            summary = first or "Invalid input."
+        else:
+            summary = f"{first_field}: {first}" if first else "Invalid input."
+        return summary, errors
+    if isinstance(data, list):
+        messages = [str(m) for m in data]
+        return (messages[0] if messages else "Invalid input."), {"non_field_errors": messages}
+    return str(data), {}
+
+
+def _first_message(messages: Any) -> str | None:
+    if isinstance(messages, list) and messages:
+        return _first_message(messages[0]) if not isinstance(messages[0], str) else messages[0]
+    if isinstance(messages, dict) and messages:
+        return _first_message(next(iter(messages.values())))
+    if isinstance(messages, str):
+        return messages
+    return None
+
+
+def _code_for(exc: exceptions.APIException) -> str:
+    if isinstance(exc, exceptions.ValidationError):
+        return "validation_error"
+    codes = exc.get_codes()
+    if isinstance(codes, str):
+        return codes
+    return exc.default_code
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        # An unexpected error: log it with its traceback, answer the same shape.
+        logger.exception("Unhandled error in %s", context.get("view"), exc_info=exc)
+        return Response(
+            error_body(
+                status_code=500, code="server_error", detail="An unexpected error occurred."
+            ),
+            status=500,
+        )
+
+    if isinstance(exc, exceptions.ValidationError):
+        detail, errors = _flatten_validation(exc.detail)
+    else:
+        detail = str(exc.detail) if not isinstance(exc.detail, dict | list) else ""
+        errors = {}
+        if isinstance(exc.detail, dict):
+            detail, errors = _flatten_validation(exc.detail)
+    response.data = error_body(
+        status_code=response.status_code, code=_code_for(exc), detail=detail, errors=errors
+    )
+    return response
+
+
+def json_error(request, *, status_code: int, code: str, detail: str) -> JsonResponse:
+    return JsonResponse(
+        error_body(status_code=status_code, code=code, detail=detail), status=status_code
+    )
+
+
+def handler404(request, exception=None) -> JsonResponse:
+    return json_error(
+        request, status_code=404, code="not_found", detail="No such resource or page."
+    )
+
+
+def handler500(request) -> JsonResponse:
+    return json_error(
+        request, status_code=500, code="server_error", detail="An unexpected error occurred."
+    )
+
+
+def handler400(request, exception=None) -> JsonResponse:
+    return json_error(request, status_code=400, code="bad_request", detail="Bad request.")
+
+
+def handler403(request, exception=None) -> JsonResponse:
+    return json_error(request, status_code=403, code="permission_denied", detail="Forbidden.")

@@ -1,0 +1,155 @@
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Q
+
+from lessons.blocks import block_errors
+
+slug_validator = RegexValidator(
+    r"^[a-z0-9]+(?:-[a-z0-9]+)*$", "Use lowercase letters, digits and single hyphens."
+)
+
+
+class Quest(models.Model):
+    """A course: an ordered series of lessons."""
+
+    slug = models.SlugField(max_length=80, unique=True, validators=[slug_validator])
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("title", "id")
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Tag(models.Model):
+    slug = models.SlugField(max_length=50, unique=True, validators=[slug_validator])
+
+    class Meta:
+        ordering = ("slug",)
+
+    def __str__(self) -> str:
+        return self.slug
+
+
+class LessonQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(published=True)
+
+    def visible_to(self, user):
+        if user is not None and user.is_authenticated and user.is_staff:
+            return self
+        return self.published()
+
+
+class Lesson(models.Model):
+    quest = models.ForeignKey(Quest, on_delete=models.PROTECT, related_name="lessons")
+    slug = models.SlugField(max_length=100, unique=True, validators=[slug_validator])
+    title = models.CharField(max_length=200)
+    summary = models.TextField(blank=True)
+    estimated_minutes = models.PositiveSmallIntegerField(
+        default=10, validators=[MinValueValidator(1), MaxValueValidator(600)]
+    )
+    xp = models.PositiveIntegerField(
+        "XP value", default=20, validators=[MaxValueValidator(10_000)]
+    )
+    tags = models.ManyToManyField(Tag, blank=True, related_name="lessons")
+    position = models.PositiveIntegerField(
+        default=0, help_text="Order within the quest; lower comes first."
+    )
+    published = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = LessonQuerySet.as_manager()
+
+    class Meta:
+        ordering = ("quest", "position", "id")
+        indexes = [models.Index(fields=["quest", "published", "position"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(estimated_minutes__gte=1), name="lessons_lesson_minutes_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Block(models.Model):
+    """One ordered piece of a lesson's body. Which fields matter depends on `kind`."""
+
+    class Kind(models.TextChoices):
+        PROSE = "prose", "Prose (Markdown)"
+        TABLE = "table", "Table"
+        CODE = "code", "Code"
+        CALLOUT = "callout", "Callout"
+
+    class CalloutStyle(models.TextChoices):
+        NOTE = "note", "Note"
+        TIP = "tip", "Tip"
+        WARNING = "warning", "Warning"
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="blocks")
+    position = models.PositiveIntegerField(default=0)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    # prose and callout
+    markdown = models.TextField(blank=True)
+    style = models.CharField(
+        max_length=10, choices=CalloutStyle.choices, blank=True, help_text="Callouts only."
+    )
+    # table
+    caption = models.CharField(max_length=300, blank=True)
+    columns = models.JSONField(default=list, blank=True, help_text='Tables: ["Model", "d_model"]')
+    rows = models.JSONField(
+        default=list, blank=True, help_text='Tables: [["GPT-2", "768"], ["BERT-base", "768"]]'
+    )
+    # code
+    title = models.CharField(max_length=200, blank=True, help_text="Code blocks: a title.")
+    language = models.CharField(max_length=30, blank=True)
+    source = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ("lesson", "position", "id")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind__in=["prose", "table", "code", "callout"]),
+                name="lessons_block_kind_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.position}"
+
+    def clean(self) -> None:
+        errors = block_errors(
+            self.kind,
+            {
+                "markdown": self.markdown,
+                "style": self.style,
+                "columns": self.columns,
+                "rows": self.rows,
+                "source": self.source,
+            },
+        )
+        if errors:
+            raise ValidationError(errors)
+
+
+class Link(models.Model):
+    """An external link ("further reading") at the end of a lesson."""
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="links")
+    position = models.PositiveIntegerField(default=0)
+    title = models.CharField(max_length=200)
+    url = models.URLField(max_length=500)
+
+    class Meta:
+        ordering = ("lesson", "position", "id")
+
+    def __str__(self) -> str:
+        return self.title
+

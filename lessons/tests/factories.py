@@ -1,0 +1,77 @@
+import factory
+
+from lessons.models import Block, Lesson, Link, Quest, Tag
+
+
+class QuestFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Quest
+        django_get_or_create = ("slug",)
+
+    slug = factory.Sequence(lambda n: f"quest-{n}")
+    title = factory.Sequence(lambda n: f"Quest {n}")
+    description = "A quest."
+
+
+class TagFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Tag
+        django_get_or_create = ("slug",)
+
+    slug = factory.Sequence(lambda n: f"tag-{n}")
+
+
+class LessonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Lesson
+        skip_postgeneration_save = True
+
+    quest = factory.SubFactory(QuestFactory)
+    slug = factory.Sequence(lambda n: f"lesson-{n}")
+    title = factory.Sequence(lambda n: f"Lesson {n}")
+    summary = "What this lesson covers."
+    estimated_minutes = 10
+    xp = 20
+    position = factory.Sequence(lambda n: n)
+    published = True
+
+    @factory.post_generation
+    def tags(self, create, extracted, **kwargs):
+        if create and extracted:
+            self.tags.set([TagFactory(slug=t) if isinstance(t, str) else t for t in extracted])
+
+
+class ProseBlockFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Block
+
+    lesson = factory.SubFactory(LessonFactory)
+    kind = Block.Kind.PROSE
+    position = factory.Sequence(lambda n: n)
+    markdown = "Some **prose**."
+
+
+class TableBlockFactory(ProseBlockFactory):
+    kind = Block.Kind.TABLE
+    markdown = ""
+    caption = "Widths"
+    columns = factory.LazyFunction(lambda: ["Model", "d_model"])
+    rows = factory.LazyFunction(lambda: [["GPT-2", "768"]])
+
+
+class CodeBlockFactory(ProseBlockFactory):
+    kind = Block.Kind.CODE
+    markdown = ""
+    title = "Example"
+    language = "python"
+    source = "print('hi')\n"
+
+
+class LinkFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Link
+
+    lesson = factory.SubFactory(LessonFactory)
+    position = factory.Sequence(lambda n: n)
+    title = "Attention Is All You Need"
+    url = "https://arxiv.org/abs/1706.03762"
