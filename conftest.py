@@ -2,7 +2,6 @@
 
 import os
 
-os.environ.setdefault("TESTING", "1")
 # Each xdist worker gets its own cache key prefix, so throttles and caches never leak across.
 os.environ.setdefault("CACHE_KEY_PREFIX", f"test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}")
 
@@ -69,3 +68,151 @@ def staff_client(staff_user):
     client = APIClient()
     client.force_authenticate(staff_user)
     return client
+
+
+@pytest.fixture
+def live_worker(transactional_db, settings):
+    """A real `celery worker` process on Redis, sharing the test database.
+
+    For integration tests marked `@pytest.mark.integration` with
+    `@pytest.mark.django_db(transaction=True)`: tasks leave this process through the broker
+    and run in the worker, exactly as in production. Skipped only when no REDIS_URL is set
+    (the embedded default has no broker to run a worker on).
+    """
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from django.db import connection
+
+    from learning_platform.celery import app as celery_app
+
+    if not settings.REDIS_URL:
+        pytest.skip("integration test: needs REDIS_URL (a Redis broker) for a real worker")
+    db = connection.settings_dict
+    if (
+        db["ENGINE"].endswith("sqlite3")
+        and db["NAME"] in ("", ":memory:")
+        or "mode=memory" in str(db["NAME"])
+    ):
+        pytest.skip("integration test: the worker cannot share an in-memory SQLite database")
+
+    queue = f"test-{os.getpid()}-{time.monotonic_ns()}"
+    env = {
+        **os.environ,
+        "TESTING": "0",
+        "DEBUG": "1",
+        "DATABASE_URL": _database_url(db),
+        "REDIS_URL": settings.REDIS_URL,
+        "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX", "test"),
+        "EMAIL_URL": "filemail:///" + str(_mail_dir(queue)),  # 4 slashes: an absolute path
+        "CELERY_VISIBILITY_TIMEOUT": os.environ.get("TEST_VISIBILITY_TIMEOUT", "10"),
+    }
+    command = [
+        sys.executable, "-m", "celery", "-A", "learning_platform", "worker",
+        "--pool=prefork", "--concurrency=1", "--loglevel=INFO", "-Q", queue,
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+        "-n", f"{queue}@%h",
+    ]  # fmt: skip
+    _mail_dir(queue).mkdir(parents=True, exist_ok=True)
+    log_path = _mail_dir(queue).parent / "worker.log"
+    log = open(log_path, "w")  # noqa: SIM115 - closed in teardown
+    process = subprocess.Popen(
+        command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+    old_eager = celery_app.conf.task_always_eager
+    old_queue = celery_app.conf.task_default_queue
+    celery_app.conf.task_always_eager = False
+    celery_app.conf.task_default_queue = queue
+    try:
+        _wait_for_worker(celery_app, queue, process, log_path)
+        worker = LiveWorker(
+            process=process, queue=queue, log_path=log_path, mail_dir=_mail_dir(queue)
+        )
+        worker.env = env
+        yield worker
+    finally:
+        celery_app.conf.task_always_eager = old_eager
+        celery_app.conf.task_default_queue = old_queue
+        process = worker.process if "worker" in locals() else process
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        log.close()
+        import redis
+
+        redis.Redis.from_url(settings.REDIS_URL).delete(queue)
+
+
+class LiveWorker:
+    def __init__(self, *, process, queue, log_path, mail_dir):
+        self.process = process
+        self.queue = queue
+        self.log_path = log_path
+        self.mail_dir = mail_dir
+
+    def log(self) -> str:
+        return self.log_path.read_text()
+
+    def sent_mail(self) -> list[str]:
+        """The e-mails the worker sent (Django's file e-mail backend writes one file per batch)."""
+        if not self.mail_dir.exists():
+            return []
+        return [p.read_text() for p in sorted(self.mail_dir.iterdir())]
+
+    env: dict
+
+    def start_again(self):
+        """Start a fresh worker process on the same queue (after killing this one)."""
+        import subprocess
+
+        self.process = subprocess.Popen(
+            self.process.args,
+            env=self.env,
+            stdout=open(self.log_path, "a"),  # noqa: SIM115
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        return self.process
+
+
+def _mail_dir(queue: str):
+    import tempfile
+    from pathlib import Path
+
+    return Path(tempfile.gettempdir()) / "lp-test-workers" / queue / "mail"
+
+
+def _database_url(db: dict) -> str:
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    user = db.get("USER") or ""
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    auth = f"{user}{password}@" if user else ""
+    return f"postgres://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+def _wait_for_worker(celery_app, queue: str, process, log_path, timeout: float = 40.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"celery worker exited early:\n{log_path.read_text()}")
+        replies = celery_app.control.ping(destination=[f"{queue}@{_hostname()}"], timeout=0.5)
+        if replies:
+            return
+        time.sleep(0.3)
+    raise RuntimeError(f"celery worker did not start in {timeout}s:\n{log_path.read_text()}")
+
+
+def _hostname() -> str:
+    import socket
+
+    return socket.gethostname()

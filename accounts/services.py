@@ -7,9 +7,7 @@ from django.db import transaction
 from accounts.models import User
 
 
-def queue_email(
-    *, subject: str, body: str, to: list[str], html_body: str | None = None
-) -> None:
+def queue_email(*, subject: str, body: str, to: list[str], html_body: str | None = None) -> None:
     """Send an e-mail from a Celery worker once the current transaction commits."""
     from accounts.tasks import send_email
 

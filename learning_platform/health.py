@@ -48,9 +48,7 @@ def _broker_ok() -> bool:
 def readyz(request: HttpRequest) -> JsonResponse:
     checks = {
         "database": "ok" if _database_ok() else "unavailable",
-        "broker": ("ok" if _broker_ok() else "unavailable")
-        if settings.REDIS_URL
-        else "in-process",
+        "broker": ("ok" if _broker_ok() else "unavailable") if settings.REDIS_URL else "in-process",
     }
     ready = "unavailable" not in checks.values()
     return JsonResponse(

@@ -5,6 +5,7 @@ mode (SQLite file, in-process tasks, local-memory cache, console e-mail); produc
 sets DEBUG=false plus the variables documented in `.env.example`.
 """
 
+import sys
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,7 +20,8 @@ if env_file:
     environ.Env.read_env(env_file)
 
 DEBUG = env.bool("DEBUG", default=False)
-TESTING = env.bool("TESTING", default=False)
+# Under pytest unless said otherwise: fast hashing, in-process tasks, a file test database.
+TESTING = env.bool("TESTING", default="pytest" in sys.modules)
 
 _INSECURE_DEV_KEY = "django-insecure-embedded-default-do-not-use-in-production"
 SECRET_KEY = env.str("SECRET_KEY", default="")
@@ -28,9 +30,7 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
     SECRET_KEY = _INSECURE_DEV_KEY
 
-ALLOWED_HOSTS = env.list(
-    "ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"]
-)
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
 CORS_ALLOW_CREDENTIALS = True
 CORS_ALLOW_HEADERS = (
@@ -120,6 +120,8 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
+    # A file, not memory, so a real Celery worker in the integration tests can share it.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery broker --------------------------------------------------------
@@ -211,7 +213,9 @@ SPECTACULAR_SETTINGS = {
 
 # --- Celery -------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+# Embedded mode (no broker): tasks run in-process. Tests run them in-process too, except the
+# integration tests, which start a real worker on Redis (see conftest `celery_worker_process`).
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL or TESTING
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -230,7 +234,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}  # filled in learning_platform/celery.py from each app
+# Periodic jobs; each entry names a task by its registered name.
+CELERY_BEAT_SCHEDULE: dict = {}
 
 # --- E-mail -------------------------------------------------------------------------------
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")

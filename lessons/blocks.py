@@ -24,8 +24,10 @@ def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:
     elif kind == "table":
         columns = fields.get("columns")
         rows = fields.get("rows")
-        if not isinstance(columns, list) or not columns or not all(
-            isinstance(c, str) and c.strip() for c in columns
+        if (
+            not isinstance(columns, list)
+            or not columns
+            or not all(isinstance(c, str) and c.strip() for c in columns)
         ):
             errors["columns"] = "a table needs a non-empty list of column headers (text)"
         elif len(columns) > MAX_TABLE_COLUMNS:

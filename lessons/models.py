@@ -53,9 +53,7 @@ class Lesson(models.Model):
     estimated_minutes = models.PositiveSmallIntegerField(
         default=10, validators=[MinValueValidator(1), MaxValueValidator(600)]
     )
-    xp = models.PositiveIntegerField(
-        "XP value", default=20, validators=[MaxValueValidator(10_000)]
-    )
+    xp = models.PositiveIntegerField("XP value", default=20, validators=[MaxValueValidator(10_000)])
     tags = models.ManyToManyField(Tag, blank=True, related_name="lessons")
     position = models.PositiveIntegerField(
         default=0, help_text="Order within the quest; lower comes first."
@@ -152,4 +150,3 @@ class Link(models.Model):
 
     def __str__(self) -> str:
         return self.title
-
