@@ -5,7 +5,7 @@ import os
 # Each xdist worker gets its own cache key prefix, so throttles and caches never leak across.
 os.environ.setdefault("CACHE_KEY_PREFIX", f"test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}")
 
-import pytest  # noqa: E402
+import pytest
 
 
 @pytest.fixture(autouse=True)
@@ -93,10 +93,8 @@ def live_worker(transactional_db, settings):
         pytest.skip("integration test: needs REDIS_URL (a Redis broker) for a real worker")
     db = connection.settings_dict
     if (
-        db["ENGINE"].endswith("sqlite3")
-        and db["NAME"] in ("", ":memory:")
-        or "mode=memory" in str(db["NAME"])
-    ):
+        db["ENGINE"].endswith("sqlite3") and db["NAME"] in ("", ":memory:")
+    ) or "mode=memory" in str(db["NAME"]):
         pytest.skip("integration test: the worker cannot share an in-memory SQLite database")
 
     queue = f"test-{os.getpid()}-{time.monotonic_ns()}"
@@ -118,7 +116,7 @@ def live_worker(transactional_db, settings):
     ]  # fmt: skip
     _mail_dir(queue).mkdir(parents=True, exist_ok=True)
     log_path = _mail_dir(queue).parent / "worker.log"
-    log = open(log_path, "w")  # noqa: SIM115 - closed in teardown
+    log = open(log_path, "w")
     process = subprocess.Popen(
         command, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
@@ -175,7 +173,7 @@ class LiveWorker:
         self.process = subprocess.Popen(
             self.process.args,
             env=self.env,
-            stdout=open(self.log_path, "a"),  # noqa: SIM115
+            stdout=open(self.log_path, "a"),
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )

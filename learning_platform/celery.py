@@ -1,4 +1,7 @@
-"""The Celery app. Workers: `celery -A learning_platform worker`; beat: `celery -A learning_platform beat`."""
+"""The Celery app.
+
+Workers: `celery -A learning_platform worker`; beat: `celery -A learning_platform beat`.
+"""
 
 import os
 

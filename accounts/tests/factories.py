@@ -13,6 +13,6 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.PostGenerationMethodCall("set_password", "correct-horse-battery")
 
     @factory.post_generation
-    def _save(obj, create, extracted, **kwargs):  # noqa: N805
+    def _save(obj, create, extracted, **kwargs):
         if create:
             obj.save()
