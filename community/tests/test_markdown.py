@@ -1,0 +1,142 @@
+"""The shared Markdown renderer (learning_platform.markdown) against XSS and for its subsets."""
+
+from html.parser import HTMLParser
+
+import pytest
+
+from learning_platform.markdown import render_markdown
+
+XSS_PAYLOADS = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(1)>",
+    '<a href="javascript:alert(1)">x</a>',
+    "[x](javascript:alert(1))",
+    "[x](JaVaScRiPt:alert(1))",
+    "[x](jav&#x09;ascript:alert(1))",
+    "[x](jav&#x0A;ascript:alert(1))",
+    "[x](&#106;avascript:alert(1))",
+    "[x](  javascript:alert(1))",
+    "[x](vbscript:msgbox(1))",
+    "[x](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)",
+    "![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)",
+    "![x](javascript:alert(1))",
+    "[x][ref]\n\n[ref]: javascript:alert(1)",
+    '[x](https://ok.example "t" onmouseover="alert(1)")',
+    "<svg onload=alert(1)><script>alert(1)</script></svg>",
+    "<iframe src=https://evil.example></iframe>",
+    "<div onclick='alert(1)' style='background:url(javascript:alert(1))'>d</div>",
+    "<<script>script>alert(1)<</script>/script>",
+    "<!-- <script>alert(1)</script> -->",
+    "```\n</code><script>alert(1)</script>\n```",
+]
+
+ALLOWED_URL_PREFIXES = ("http://", "https://", "mailto:", "/", "#")
+
+
+class _MarkupAudit(HTMLParser):
+    """Collects the real tags and attributes of an HTML fragment, as a browser would see them."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.attributes: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        self.attributes.extend((name, value or "") for name, value in attrs)
+
+
+def _assert_harmless(html: str) -> None:
+    audit = _MarkupAudit()
+    audit.feed(html)
+    assert not {"script", "iframe", "svg", "style", "object", "embed"} & set(audit.tags), html
+    for name, value in audit.attributes:
+        assert not name.startswith("on"), html
+        assert name != "style", html
+        if name in ("href", "src"):
+            # Browsers ignore tabs and newlines inside a scheme; compare without them.
+            compact = "".join(value.split()).lower()
+            assert compact.startswith(ALLOWED_URL_PREFIXES), html
+
+
+@pytest.mark.parametrize("profile", ["comment", "lesson"])
+@pytest.mark.parametrize("payload", XSS_PAYLOADS)
+def test_xss_payload_renders_harmless(payload, profile):
+    _assert_harmless(render_markdown(payload, profile=profile))
+
+
+def test_comment_escapes_raw_html_as_text():
+    html = render_markdown("<b>hi</b> <script>alert(1)</script>", profile="comment")
+
+    assert html == "<p>&lt;b&gt;hi&lt;/b&gt; &lt;script&gt;alert(1)&lt;/script&gt;</p>"
+
+
+def test_lesson_sanitizes_raw_html_and_drops_script_content():
+    html = render_markdown("<p>raw <b>bold</b></p><script>alert(1)</script>", profile="lesson")
+
+    assert "<b>bold</b>" in html
+    assert "alert" not in html
+
+
+def test_obfuscated_javascript_link_loses_its_href():
+    html = render_markdown("[x](jav&#x09;ascript:alert(1))", profile="comment")
+
+    assert "href" not in html
+
+
+def test_comment_renders_the_subset():
+    html = render_markdown(
+        "**b** _i_ `a < b` [l](https://x.example)\n\n- one\n- two\n\n```python\nx = 1\n```",
+        profile="comment",
+    )
+
+    assert "<strong>b</strong>" in html
+    assert "<em>i</em>" in html
+    assert "<code>a &lt; b</code>" in html
+    assert '<a href="https://x.example" rel="nofollow noopener ugc">l</a>' in html
+    assert "<li>one</li>" in html
+    assert '<code class="language-python">x = 1' in html
+
+
+def test_comment_links_are_nofollow_ugc_and_mailto_is_allowed():
+    html = render_markdown("[m](mailto:a@b.example) [r](/lessons/x)", profile="comment")
+
+    assert 'href="mailto:a@b.example" rel="nofollow noopener ugc"' in html
+    assert 'href="/lessons/x" rel="nofollow noopener ugc"' in html
+
+
+def test_comment_keeps_headings_and_images_as_typed_text():
+    html = render_markdown("# Title\n\n![i](https://x.example/i.png)", profile="comment")
+
+    assert html == "<p># Title</p>\n<p>![i](https://x.example/i.png)</p>"
+
+
+def test_lesson_renders_headings_tables_and_https_images_only():
+    html = render_markdown(
+        "## Head\n\n| a | b |\n|---|--:|\n| 1 | 2 |\n\n![ok](https://x.example/i.png) ![no](http://x.example/j.png)",
+        profile="lesson",
+    )
+
+    assert "<h2>Head</h2>" in html
+    assert '<td align="right">2</td>' in html
+    assert 'src="https://x.example/i.png"' in html
+    assert "http://x.example/j.png" not in html
+
+
+def test_code_class_other_than_language_is_dropped():
+    html = render_markdown('<code class="evil language-py">x</code>', profile="lesson")
+
+    assert html == '<p><code class="language-py">x</code></p>'
+
+
+def test_unknown_profile_is_rejected():
+    with pytest.raises(ValueError, match="profile"):
+        render_markdown("x", profile="email")  # type: ignore[arg-type]
+
+
+def test_rendering_is_memoised():
+    render_markdown.cache_clear()
+    render_markdown("memo", profile="comment")
+    render_markdown("memo", profile="comment")
+
+    assert render_markdown.cache_info().hits == 1

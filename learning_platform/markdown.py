@@ -1,0 +1,128 @@
+"""The one Markdown renderer of the platform: lesson prose and learner comments.
+
+`render_markdown(source, profile=...)` turns Markdown into HTML that is safe to insert
+into a page as is. Two layers keep it safe:
+
+1. Python-Markdown renders the source. For comments the raw-HTML processors are removed,
+   so any `<tag>` a learner types comes out as escaped text, never as markup.
+2. nh3 (the Rust `ammonia` sanitizer) then parses the result like a browser would and keeps
+   only an allowlist of tags, attributes and URL schemes (http, https, mailto and relative
+   URLs). It decodes entities before checking a scheme, so obfuscations such as
+   `jav&#x09;ascript:` are caught; `data:` URLs, event handlers and `<script>`/`<style>`
+   (with their content) never come out.
+
+Profiles:
+- "comment": paragraphs, line breaks, emphasis, inline code and fenced code, links,
+  lists, block quotes. Links get `rel="nofollow noopener ugc"` (user-generated content).
+  Headings, rules, images and tables are not part of it: they stay as typed text.
+- "lesson": the comment subset plus headings, tables, images (https `src` only),
+  horizontal rules and a few inline tags (`kbd`, `sub`, `sup`, `del`, `b`, `i`).
+  Staff-authored raw HTML is allowed but goes through the same sanitizer.
+
+Results are memoised on (source, profile): rendering is pure, and lesson prose is read far
+more often than it changes.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Literal
+
+import markdown
+import nh3
+from markdown.extensions import Extension
+
+Profile = Literal["lesson", "comment"]
+
+URL_SCHEMES = frozenset({"http", "https", "mailto"})
+
+_COMMENT_TAGS = frozenset(
+    {"p", "br", "em", "strong", "code", "pre", "a", "ul", "ol", "li", "blockquote"}
+)
+_LESSON_TAGS = _COMMENT_TAGS | frozenset(
+    {
+        "h1", "h2", "h3", "h4", "h5", "h6", "hr",
+        "table", "thead", "tbody", "tr", "th", "td",
+        "img", "kbd", "sub", "sup", "del", "b", "i",
+    }
+)  # fmt: skip
+
+_COMMENT_ATTRIBUTES = {"a": {"href", "title"}, "code": {"class"}, "ol": {"start"}}
+_LESSON_ATTRIBUTES = {
+    **_COMMENT_ATTRIBUTES,
+    "img": {"src", "alt", "title", "width", "height"},
+    "th": {"align", "colspan", "rowspan"},
+    "td": {"align", "colspan", "rowspan"},
+}
+
+# Dropped together with their content (their text is never useful prose).
+_CLEAN_CONTENT_TAGS = frozenset({"script", "style", "iframe", "object", "embed", "template"})
+
+_LINK_REL = {"comment": "nofollow noopener ugc", "lesson": "noopener noreferrer"}
+
+
+class _CommentSubset(Extension):
+    """Markdown for comments: raw HTML is escaped text; no headings, rules or images.
+
+    Syntax outside the subset stays as the characters the author typed (`# title` is a
+    paragraph starting with `#`) instead of being rendered and then stripped.
+    """
+
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.preprocessors.deregister("html_block")
+        md.inlinePatterns.deregister("html")
+        for name in ("hashheader", "setextheader", "hr"):
+            md.parser.blockprocessors.deregister(name)
+        for name in ("image_link", "image_reference", "short_image_ref"):
+            md.inlinePatterns.deregister(name)
+
+
+def _attribute_filter(element: str, attribute: str, value: str) -> str | None:
+    # Only `language-*` classes (from fenced code) survive; no styling hooks from users.
+    if attribute == "class":
+        kept = [c for c in value.split() if c.startswith("language-") and c[9:].isidentifier()]
+        return " ".join(kept) or None
+    # Images load without a click, so they must come from an https origin.
+    if element == "img" and attribute == "src":
+        return value if value.lower().startswith("https://") else None
+    return value
+
+
+def _markdown_for(profile: Profile) -> markdown.Markdown:
+    if profile == "comment":
+        extensions: list = ["fenced_code", "sane_lists", "nl2br", _CommentSubset()]
+    else:
+        extensions = ["fenced_code", "sane_lists", "tables"]
+    return markdown.Markdown(
+        extensions=extensions,
+        extension_configs={"tables": {"use_align_attribute": True}},
+        output_format="html",
+    )
+
+
+@lru_cache(maxsize=4096)
+def render_markdown(source: str, *, profile: Profile) -> str:
+    """Render Markdown `source` to sanitized HTML for the given profile.
+
+    The output never contains script, event-handler attributes, `javascript:`/`data:` URLs
+    or (for comments) any HTML the author typed. Pure and memoised.
+    """
+    if profile not in _LINK_REL:
+        raise ValueError(f"Unknown Markdown profile: {profile!r}")
+    # A fresh Markdown instance per call: instances keep per-document state (references,
+    # footnotes) and are not safe to share between threads.
+    html = _markdown_for(profile).convert(source)
+    is_comment = profile == "comment"
+    return nh3.clean(
+        html,
+        tags=set(_COMMENT_TAGS if is_comment else _LESSON_TAGS),
+        clean_content_tags=set(_CLEAN_CONTENT_TAGS),
+        attributes={
+            tag: set(attrs)
+            for tag, attrs in (_COMMENT_ATTRIBUTES if is_comment else _LESSON_ATTRIBUTES).items()
+        },
+        attribute_filter=_attribute_filter,
+        url_schemes=set(URL_SCHEMES),
+        link_rel=_LINK_REL[profile],
+        strip_comments=True,
+    )
