@@ -1,0 +1,186 @@
+"""How each kind of achievement rule is measured for one learner: one registry, one place.
+
+`measure(achievement, metrics)` answers a `Measure(current, target)`; the learner qualifies when
+`current >= target` (and there is something to reach: a tag with no lessons never unlocks).
+Evaluation, the retroactive award and the API's "3 of 10" all go through it.
+
+`LearnerMetrics` memoises every number it asks other apps for, so a learner costs one query per
+metric (and per distinct quest) whatever the number of achievements.
+
+Other apps' selectors are imported when first used: those apps call back into achievements
+(they evaluate achievements after their events), and importing late keeps module imports acyclic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+
+from achievements.models import Achievement, RuleKind
+
+
+@dataclass(frozen=True)
+class Measure:
+    current: int
+    target: int
+
+    @property
+    def reached(self) -> bool:
+        return self.target > 0 and self.current >= self.target
+
+    def as_progress(self, *, unlocked: bool) -> dict[str, int]:
+        """What the API shows: capped at the target, full once unlocked."""
+        current = self.target if unlocked else min(self.current, self.target)
+        return {"current": current, "target": self.target}
+
+
+class LearnerMetrics:
+    """The numbers rules are measured against, for one learner, each fetched at most once.
+
+    `tag_slugs` names every tag the caller may ask about, so their lessons load in one query.
+    """
+
+    def __init__(self, *, user_id: int, tag_slugs: Iterable[str] = ()) -> None:
+        self.user_id = user_id
+        self._tag_slugs = {slug for slug in tag_slugs if slug}
+        self._cache: dict[Any, Any] = {}
+        self._tag_lessons: dict[str, set[int]] = {}
+
+    def _memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    def forget_xp(self) -> None:
+        """XP was just paid (an achievement bonus): XP and streak may have moved."""
+        for key in ("xp_total", "streak_days"):
+            self._cache.pop(key, None)
+
+    def lessons_completed(self) -> int:
+        from progress import selectors as progress
+
+        return self._memo(
+            "lessons_completed", lambda: progress.count_completed_lessons(user_id=self.user_id)
+        )
+
+    def quest_percent(self, quest_id: int | None) -> int:
+        from progress import selectors as progress
+
+        quest_id = quest_id or self.demo_quest_id()
+        if quest_id is None:
+            return 0
+        return self._memo(
+            ("quest_percent", quest_id),
+            lambda: progress.quest_percent(user_id=self.user_id, quest_id=quest_id),
+        )
+
+    def demo_quest_id(self) -> int | None:
+        from lessons.models import Quest
+
+        return self._memo(
+            "demo_quest_id",
+            lambda: (
+                Quest.objects.filter(slug=settings.DEMO_QUEST_SLUG)
+                .values_list("id", flat=True)
+                .first()
+            ),
+        )
+
+    def xp_total(self) -> int:
+        from progress import selectors as progress
+
+        return self._memo("xp_total", lambda: progress.xp_total(user_id=self.user_id))
+
+    def streak_days(self) -> int:
+        from progress import selectors as progress
+
+        def current_streak() -> int:
+            return int(progress.streak_for_user(user_id=self.user_id)["current"])
+
+        return self._memo("streak_days", current_streak)
+
+    def exercises_passed(self) -> int:
+        from exercises import selectors as exercises
+
+        return self._memo(
+            "exercises_passed", lambda: exercises.count_passed_exercises(user_id=self.user_id)
+        )
+
+    def comments_posted(self) -> int:
+        from community import selectors as community
+
+        return self._memo(
+            "comments_posted", lambda: community.count_comments_posted(user_id=self.user_id)
+        )
+
+    def reports_accepted(self) -> int:
+        from community import selectors as community
+
+        return self._memo(
+            "reports_accepted", lambda: community.count_accepted_reports(user_id=self.user_id)
+        )
+
+    def tag_lessons(self, tag_slug: str) -> Measure:
+        """Of the published lessons tagged `tag_slug`: how many are done, out of how many."""
+        from progress import selectors as progress
+
+        if tag_slug not in self._tag_lessons:
+            self._tag_slugs.add(tag_slug)
+            self._load_tags()
+        lesson_ids = self._tag_lessons[tag_slug]
+        if not lesson_ids:
+            return Measure(current=0, target=0)
+        completed = self._memo(
+            "completed_lesson_ids", lambda: progress.completed_lesson_ids(user_id=self.user_id)
+        )
+        return Measure(current=len(lesson_ids & completed), target=len(lesson_ids))
+
+    def _load_tags(self) -> None:
+        """Load the lessons of every named tag not loaded yet, in one query."""
+        from lessons.models import Lesson
+
+        pending = self._tag_slugs - self._tag_lessons.keys()
+        for slug in pending:
+            self._tag_lessons[slug] = set()
+        rows = Lesson.tags.through.objects.filter(
+            tag__slug__in=pending, lesson__published=True
+        ).values_list("tag__slug", "lesson_id")
+        for slug, lesson_id in rows:
+            self._tag_lessons[slug].add(lesson_id)
+
+
+def _threshold(current: Callable[[LearnerMetrics], int]) -> Callable:
+    def measure(achievement: Achievement, metrics: LearnerMetrics) -> Measure:
+        return Measure(current=current(metrics), target=achievement.threshold or 0)
+
+    return measure
+
+
+def _quest_percent(achievement: Achievement, metrics: LearnerMetrics) -> Measure:
+    return Measure(
+        current=metrics.quest_percent(achievement.quest_id), target=achievement.threshold or 0
+    )
+
+
+def _tag_completed(achievement: Achievement, metrics: LearnerMetrics) -> Measure:
+    return metrics.tag_lessons(achievement.tag_slug)
+
+
+RULES: dict[str, Callable[[Achievement, LearnerMetrics], Measure]] = {
+    RuleKind.LESSONS_COMPLETED: _threshold(LearnerMetrics.lessons_completed),
+    RuleKind.QUEST_PERCENT: _quest_percent,
+    RuleKind.XP_TOTAL: _threshold(LearnerMetrics.xp_total),
+    RuleKind.STREAK_DAYS: _threshold(LearnerMetrics.streak_days),
+    RuleKind.EXERCISES_PASSED: _threshold(LearnerMetrics.exercises_passed),
+    RuleKind.COMMENTS_POSTED: _threshold(LearnerMetrics.comments_posted),
+    RuleKind.REPORTS_ACCEPTED: _threshold(LearnerMetrics.reports_accepted),
+    RuleKind.TAG_COMPLETED: _tag_completed,
+}
+
+
+def measure(achievement: Achievement, metrics: LearnerMetrics) -> Measure:
+    """Where the learner stands on the achievement's rule."""
+    return RULES[achievement.rule_kind](achievement, metrics)

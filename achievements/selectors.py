@@ -1,0 +1,74 @@
+"""Reads of the achievements app. Only active achievements count and show."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TypedDict
+
+from django.db.models import Count, Exists, OuterRef, Q
+
+from achievements import rules
+from achievements.models import Achievement, AchievementUnlock
+
+
+def count_unlocked(*, user_id: int) -> int:
+    """How many active achievements the learner has unlocked. One query."""
+    return AchievementUnlock.objects.filter(user_id=user_id, achievement__is_active=True).count()
+
+
+def count_total() -> int:
+    """How many active achievements there are. One query."""
+    return Achievement.objects.filter(is_active=True).count()
+
+
+def unlocked_and_total(*, user_id: int) -> tuple[int, int]:
+    """(unlocked by the learner, total) over active achievements, in one query."""
+    held = AchievementUnlock.objects.filter(user_id=user_id, achievement=OuterRef("pk"))
+    counts = Achievement.objects.filter(is_active=True).aggregate(
+        unlocked=Count("pk", filter=Q(Exists(held))), total=Count("pk")
+    )
+    return counts["unlocked"], counts["total"]
+
+
+class Progress(TypedDict):
+    current: int
+    target: int
+
+
+class AchievementStatus(TypedDict):
+    achievement: Achievement
+    unlocked: bool
+    unlocked_at: datetime | None
+    progress: Progress | None
+
+
+def achievements_for_learner(*, user_id: int | None) -> list[AchievementStatus]:
+    """Every active achievement with, for a signed-in learner, whether and when it was
+    unlocked and where they stand on its rule. Anonymous (None): nothing unlocked, no progress.
+
+    Queries: one for the achievements (with the learner's unlock), then at most one per metric
+    the rules use (and per distinct quest), however many achievements there are.
+    """
+    achievements = Achievement.objects.filter(is_active=True).order_by("position", "id")
+    if user_id is None:
+        return [
+            {"achievement": a, "unlocked": False, "unlocked_at": None, "progress": None}
+            for a in achievements
+        ]
+    unlocked_at = AchievementUnlock.objects.filter(
+        user_id=user_id, achievement=OuterRef("pk")
+    ).values("unlocked_at")[:1]
+    achievements = list(achievements.annotate(learner_unlocked_at=unlocked_at))
+    metrics = rules.LearnerMetrics(user_id=user_id, tag_slugs=(a.tag_slug for a in achievements))
+    statuses: list[AchievementStatus] = []
+    for achievement in achievements:
+        unlocked = achievement.learner_unlocked_at is not None
+        statuses.append(
+            {
+                "achievement": achievement,
+                "unlocked": unlocked,
+                "unlocked_at": achievement.learner_unlocked_at,
+                "progress": rules.measure(achievement, metrics).as_progress(unlocked=unlocked),
+            }
+        )
+    return statuses

@@ -1,0 +1,40 @@
+from celery import shared_task
+from django.db import OperationalError
+
+from achievements import services
+
+
+@shared_task(
+    name="achievements.award_retroactively",
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    retry_jitter=True,
+    max_retries=5,
+)
+def award_retroactively(
+    achievement_id: int,
+    after_user_id: int = 0,
+    batch_size: int = services.RETROACTIVE_BATCH_SIZE,
+) -> None:
+    """Award one achievement to every learner who already qualifies, one batch per task.
+
+    Each run handles the next `batch_size` learners by id and enqueues the following batch,
+    so no run comes near the time limit however many learners there are. Idempotent.
+    """
+    next_after = services.award_achievement_to_batch(
+        achievement_id=achievement_id, after_user_id=after_user_id, batch_size=batch_size
+    )
+    if next_after is not None:
+        award_retroactively.delay(achievement_id, next_after, batch_size)
+
+
+@shared_task(
+    name="achievements.evaluate_for_user",
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    retry_jitter=True,
+    max_retries=5,
+)
+def evaluate_for_user(user_id: int) -> None:
+    """Unlock what the learner now qualifies for, off the request path. Idempotent."""
+    services.evaluate_achievements(user_id=user_id)
