@@ -1,0 +1,110 @@
+"""Reads of quests and lessons, with the visibility rule: staff see drafts, others only published."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+
+from lessons.models import Block, Lesson, Link, Quest, Tag
+
+
+def visible_lessons(*, user=None) -> QuerySet[Lesson]:
+    return Lesson.objects.visible_to(user)
+
+
+def lesson_list(
+    *, user=None, quest: str | None = None, tag: str | None = None, search: str | None = None
+) -> QuerySet[Lesson]:
+    """Lessons visible to `user`, filtered by quest slug, tag slug and a title/summary search."""
+    lessons = (
+        visible_lessons(user=user)
+        .select_related("quest")
+        .prefetch_related(Prefetch("tags", queryset=Tag.objects.only("slug")))
+        .order_by("quest__title", "quest_id", "position", "id")
+    )
+    if quest:
+        lessons = lessons.filter(quest__slug=quest)
+    if tag:
+        lessons = lessons.filter(tags__slug=tag)
+    if search:
+        from django.db.models import Q
+
+        lessons = lessons.filter(Q(title__icontains=search) | Q(summary__icontains=search))
+    return lessons
+
+
+def get_lesson(*, slug: str, user=None) -> Lesson:
+    """The whole lesson (quest, tags, blocks, links) in a fixed number of queries, or 404."""
+    lessons = (
+        visible_lessons(user=user)
+        .select_related("quest")
+        .prefetch_related(
+            Prefetch("tags", queryset=Tag.objects.only("slug")),
+            Prefetch("blocks", queryset=Block.objects.order_by("position", "id")),
+            Prefetch("links", queryset=Link.objects.order_by("position", "id")),
+        )
+    )
+    try:
+        return lessons.get(slug=slug)
+    except Lesson.DoesNotExist:
+        raise Http404("No such lesson.") from None
+
+
+def get_visible_lesson(*, slug: str, user=None) -> Lesson:
+    """Just the lesson row, for commands on a lesson (complete, comment, report), or 404."""
+    try:
+        return visible_lessons(user=user).get(slug=slug)
+    except Lesson.DoesNotExist:
+        raise Http404("No such lesson.") from None
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    slug: str
+    title: str
+
+
+def neighbours(*, lesson: Lesson, user=None) -> tuple[Neighbour | None, Neighbour | None]:
+    """Previous and next lesson in the quest's order, among the lessons `user` may see (1 query)."""
+    siblings = list(
+        visible_lessons(user=user)
+        .filter(quest_id=lesson.quest_id)
+        .order_by("position", "id")
+        .values_list("id", "slug", "title")
+    )
+    ids = [row[0] for row in siblings]
+    try:
+        index = ids.index(lesson.id)
+    except ValueError:
+        return None, None
+    previous = Neighbour(*siblings[index - 1][1:]) if index > 0 else None
+    following = Neighbour(*siblings[index + 1][1:]) if index + 1 < len(siblings) else None
+    return previous, following
+
+
+def quest_list() -> QuerySet[Quest]:
+    return Quest.objects.order_by("title", "id")
+
+
+def get_quest(*, slug: str) -> Quest:
+    try:
+        return Quest.objects.get(slug=slug)
+    except Quest.DoesNotExist:
+        raise Http404("No such quest.") from None
+
+
+def quest_outline(*, quest: Quest, user=None) -> list[Lesson]:
+    """The quest's lessons in order (1 query), with their tags (1 query)."""
+    return list(
+        visible_lessons(user=user)
+        .filter(quest=quest)
+        .prefetch_related(Prefetch("tags", queryset=Tag.objects.only("slug")))
+        .order_by("position", "id")
+        .only("id", "slug", "title", "estimated_minutes", "xp", "position", "published", "quest_id")
+    )
+
+
+def published_lesson_count(*, quest_id: int) -> int:
+    return Lesson.objects.published().filter(quest_id=quest_id).count()

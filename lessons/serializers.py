@@ -1,0 +1,183 @@
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
+from rest_framework import serializers
+
+from learning_platform.markdown import render_markdown
+from lessons.models import Block, Lesson, Quest
+
+
+class QuestRefSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+
+
+class NeighbourSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+
+
+class ProseBlockSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["prose"])
+    markdown = serializers.CharField(help_text="The Markdown source.")
+    html = serializers.CharField(help_text="Sanitized HTML rendered from `markdown`.")
+
+
+class CalloutBlockSerializer(ProseBlockSerializer):
+    kind = serializers.ChoiceField(choices=["callout"])
+    style = serializers.ChoiceField(choices=Block.CalloutStyle.choices)
+
+
+class TableBlockSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["table"])
+    caption = serializers.CharField(allow_blank=True)
+    columns = serializers.ListField(child=serializers.CharField())
+    rows = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
+
+
+class CodeBlockSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["code"])
+    title = serializers.CharField(allow_blank=True)
+    language = serializers.CharField(allow_blank=True)
+    source = serializers.CharField()
+
+
+BLOCK_SERIALIZERS = {
+    "prose": ProseBlockSerializer,
+    "callout": CalloutBlockSerializer,
+    "table": TableBlockSerializer,
+    "code": CodeBlockSerializer,
+}
+
+
+def block_data(block: Block) -> dict:
+    data: dict = {"id": block.id, "kind": block.kind}
+    if block.kind in ("prose", "callout"):
+        data["markdown"] = block.markdown
+        data["html"] = render_markdown(block.markdown, profile="lesson")
+        if block.kind == "callout":
+            data["style"] = block.style
+    elif block.kind == "table":
+        data.update(
+            caption=block.caption,
+            columns=[str(c) for c in block.columns],
+            rows=[[str(cell) for cell in row] for row in block.rows],
+        )
+    elif block.kind == "code":
+        data.update(title=block.title, language=block.language, source=block.source)
+    return data
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="Block",
+        serializers=list(BLOCK_SERIALIZERS.values()),
+        resource_type_field_name="kind",
+        many=True,
+    )
+)
+class BlocksField(serializers.Field):
+    def to_representation(self, blocks):
+        return [block_data(block) for block in blocks.all()]
+
+
+class LinkSerializer(serializers.Serializer):
+    title = serializers.CharField()
+    url = serializers.URLField()
+
+
+class ExerciseSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    kind = serializers.CharField()
+    xp = serializers.IntegerField()
+
+
+class LessonListSerializer(serializers.ModelSerializer):
+    quest = QuestRefSerializer()
+    tags = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+
+    class Meta:
+        model = Lesson
+        fields = (
+            "slug",
+            "title",
+            "summary",
+            "estimated_minutes",
+            "xp",
+            "tags",
+            "quest",
+            "position",
+            "published",
+        )
+        read_only_fields = fields
+
+
+class LessonDetailSerializer(LessonListSerializer):
+    """The whole lesson page. Context: previous, next, exercise, comment_count."""
+
+    blocks = BlocksField()
+    links = LinkSerializer(many=True)
+    exercise = serializers.SerializerMethodField()
+    comment_count = serializers.SerializerMethodField()
+    previous = serializers.SerializerMethodField()
+    next = serializers.SerializerMethodField()
+
+    class Meta(LessonListSerializer.Meta):
+        fields = (
+            *LessonListSerializer.Meta.fields,
+            "updated_at",
+            "blocks",
+            "links",
+            "exercise",
+            "comment_count",
+            "previous",
+            "next",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(ExerciseSummarySerializer(allow_null=True))
+    def get_exercise(self, lesson):
+        return self.context["exercise"]
+
+    def get_comment_count(self, lesson) -> int:
+        return self.context["comment_count"]
+
+    @extend_schema_field(NeighbourSerializer(allow_null=True))
+    def get_previous(self, lesson):
+        neighbour = self.context["previous"]
+        return {"slug": neighbour.slug, "title": neighbour.title} if neighbour else None
+
+    @extend_schema_field(NeighbourSerializer(allow_null=True))
+    def get_next(self, lesson):
+        neighbour = self.context["next"]
+        return {"slug": neighbour.slug, "title": neighbour.title} if neighbour else None
+
+
+class OutlineLessonSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    estimated_minutes = serializers.IntegerField()
+    xp = serializers.IntegerField()
+    tags = serializers.ListField(child=serializers.CharField())
+    published = serializers.BooleanField()
+    completed = serializers.BooleanField(
+        allow_null=True,
+        help_text="Whether the signed-in learner completed it; null when anonymous.",
+    )
+
+
+class QuestListSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Quest
+        fields = ("slug", "title", "description")
+        read_only_fields = fields
+
+
+class QuestDetailSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    description = serializers.CharField()
+    lesson_count = serializers.IntegerField()
+    lessons = OutlineLessonSerializer(many=True)

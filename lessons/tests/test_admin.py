@@ -1,0 +1,222 @@
+"""Editing lessons through the admin's pages, as a content editor and as others."""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from accounts.tests.factories import UserFactory
+from lessons.models import Block, Lesson
+from lessons.tests.factories import (
+    CodeBlockFactory,
+    LessonFactory,
+    LinkFactory,
+    ProseBlockFactory,
+    QuestFactory,
+    TableBlockFactory,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def editor(client):
+    user = UserFactory(is_staff=True)
+    user.groups.add(Group.objects.get(name="Content editors"))
+    client.force_login(user)
+    return user
+
+
+def inline_management(prefix: str, total: int, initial: int) -> dict:
+    return {
+        f"{prefix}-TOTAL_FORMS": str(total),
+        f"{prefix}-INITIAL_FORMS": str(initial),
+        f"{prefix}-MIN_NUM_FORMS": "0",
+        f"{prefix}-MAX_NUM_FORMS": "1000",
+    }
+
+
+def change_form_data(lesson: Lesson, blocks: list[dict], links: list[dict] | None = None) -> dict:
+    """The POST body the admin's change form sends for `lesson` with these inline rows."""
+    links = links or []
+    data = {
+        "quest": str(lesson.quest_id),
+        "title": lesson.title,
+        "slug": lesson.slug,
+        "summary": lesson.summary,
+        "estimated_minutes": str(lesson.estimated_minutes),
+        "xp": str(lesson.xp),
+        "position": str(lesson.position),
+        "tags": [str(t.id) for t in lesson.tags.all()],
+        **inline_management("blocks", len(blocks), sum(1 for b in blocks if b.get("id"))),
+        **inline_management("links", len(links), sum(1 for link in links if link.get("id"))),
+    }
+    if lesson.published:
+        data["published"] = "on"
+    empty = {
+        "kind": "",
+        "position": "0",
+        "markdown": "",
+        "style": "",
+        "caption": "",
+        "columns": "[]",
+        "rows": "[]",
+        "title": "",
+        "language": "",
+        "source": "",
+    }
+    for index, block in enumerate(blocks):
+        row = {**empty, **block, "lesson": str(lesson.id)}
+        for key, value in row.items():
+            data[f"blocks-{index}-{key}"] = "" if value is None else str(value)
+    for index, link in enumerate(links):
+        for key, value in {**link, "lesson": str(lesson.id)}.items():
+            data[f"links-{index}-{key}"] = str(value)
+    return data
+
+
+def test_content_editors_group_has_exactly_the_lesson_permissions():
+    codenames = set(
+        Group.objects.get(name="Content editors")
+        .permissions.filter(content_type__app_label="lessons")
+        .values_list("codename", flat=True)
+    )
+
+    assert "change_lesson" in codenames
+    assert "add_block" in codenames
+    assert "delete_link" in codenames
+    assert "delete_quest" not in codenames
+    assert (
+        not Group.objects.get(name="Content editors")
+        .permissions.filter(content_type__app_label__in=["accounts", "auth", "progress"])
+        .exists()
+    )
+
+
+def test_editor_reorders_and_edits_blocks_through_the_change_form(client, editor):
+    lesson = LessonFactory()
+    first = ProseBlockFactory(lesson=lesson, position=1, markdown="First")
+    second = CodeBlockFactory(lesson=lesson, position=2)
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    assert client.get(url).status_code == 200
+
+    blocks = [
+        {"id": first.id, "kind": "prose", "position": 2, "markdown": "First, edited"},
+        {
+            "id": second.id,
+            "kind": "code",
+            "position": 1,
+            "title": "Example",
+            "language": "python",
+            "source": "print(2)",
+        },
+        {
+            "kind": "table",
+            "position": 3,
+            "caption": "New",
+            "columns": '["Model", "d_model"]',
+            "rows": '[["GPT-2", "768"]]',
+        },
+    ]
+    response = client.post(url, change_form_data(lesson, blocks))
+
+    assert response.status_code == 302, response.context["errors"] if response.context else ""
+    ordered = list(lesson.blocks.order_by("position"))
+    assert [b.kind for b in ordered] == ["code", "prose", "table"]
+    assert ordered[1].markdown == "First, edited"
+    assert ordered[2].rows == [["GPT-2", "768"]]
+
+
+def test_admin_refuses_a_ragged_table_with_a_field_error(client, editor):
+    lesson = LessonFactory()
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    blocks = [
+        {"kind": "table", "position": 1, "caption": "x", "columns": '["a", "b"]', "rows": '[["1"]]'}
+    ]
+
+    response = client.post(url, change_form_data(lesson, blocks))
+
+    assert response.status_code == 200
+    assert "row 1 has 1 cells" in response.content.decode()
+    assert not Block.objects.filter(lesson=lesson).exists()
+
+
+def test_editor_adds_a_link_inline(client, editor):
+    lesson = LessonFactory()
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    links = [{"position": 1, "title": "Paper", "url": "https://arxiv.org/abs/1706.03762"}]
+
+    response = client.post(url, change_form_data(lesson, [], links))
+
+    assert response.status_code == 302
+    assert lesson.links.get().title == "Paper"
+
+
+def test_editor_publishes_and_unpublishes_with_list_actions(client, editor):
+    drafts = LessonFactory.create_batch(2, published=False)
+    url = reverse("admin:lessons_lesson_changelist")
+
+    client.post(url, {"action": "publish", "_selected_action": [d.id for d in drafts]})
+    assert Lesson.objects.filter(published=True).count() == 2
+
+    client.post(url, {"action": "unpublish", "_selected_action": [drafts[0].id]})
+    assert list(Lesson.objects.filter(published=False)) == [drafts[0]]
+
+
+def test_editor_searches_and_filters_by_quest_and_tag(client, editor):
+    quest = QuestFactory(title="Transformers")
+    LessonFactory(quest=quest, title="Attention heads", tags=["attention"])
+    LessonFactory(quest=quest, title="Tokenization", tags=["tokens"])
+    LessonFactory(title="Elsewhere", tags=["attention"])
+    url = reverse("admin:lessons_lesson_changelist")
+
+    by_search = client.get(url, {"q": "attention"}).context["cl"].result_list
+    by_quest = client.get(url, {"quest__id__exact": quest.id}).context["cl"].result_list
+    tag_id = Lesson.objects.get(title="Tokenization").tags.get().id
+    by_tag = client.get(url, {"tags__id__exact": tag_id}).context["cl"].result_list
+
+    assert {lesson.title for lesson in by_search} == {"Attention heads", "Elsewhere"}
+    assert {lesson.title for lesson in by_quest} == {"Attention heads", "Tokenization"}
+    assert [lesson.title for lesson in by_tag] == ["Tokenization"]
+
+
+def test_editor_previews_a_draft_with_its_blocks_rendered(client, editor):
+    lesson = LessonFactory(published=False, title="Draft lesson")
+    ProseBlockFactory(lesson=lesson, markdown="Hello **world**")
+    TableBlockFactory(lesson=lesson)
+    LinkFactory(lesson=lesson)
+
+    response = client.get(reverse("admin:lessons_lesson_preview", args=[lesson.id]))
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Draft lesson" in body
+    assert "<strong>world</strong>" in body
+    assert "<td>768</td>" in body
+    assert "Draft" in body
+
+
+def test_staff_without_the_editor_group_cannot_open_or_change_lessons(client):
+    lesson = LessonFactory(title="Original")
+    client.force_login(UserFactory(is_staff=True))
+
+    change = client.get(reverse("admin:lessons_lesson_change", args=[lesson.id]))
+    post = client.post(
+        reverse("admin:lessons_lesson_change", args=[lesson.id]),
+        change_form_data(lesson, []) | {"title": "Hacked"},
+    )
+    preview = client.get(reverse("admin:lessons_lesson_preview", args=[lesson.id]))
+
+    assert change.status_code == 403
+    assert post.status_code == 403
+    assert preview.status_code == 403
+    lesson.refresh_from_db()
+    assert lesson.title == "Original"
+
+
+def test_a_learner_is_sent_to_the_admin_login(client, user):
+    client.force_login(user)
+
+    response = client.get(reverse("admin:lessons_lesson_changelist"))
+
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
