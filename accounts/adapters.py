@@ -1,4 +1,8 @@
+from types import SimpleNamespace
+from urllib.parse import urlsplit
+
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -7,6 +11,10 @@ class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         from accounts import services
 
+        # The API has no Sites framework; name the product and the SPA's host in e-mails.
+        context["current_site"] = SimpleNamespace(
+            name=settings.SITE_NAME, domain=urlsplit(settings.FRONTEND_URL).netloc
+        )
         message = self.render_mail(template_prefix, email, context)
         services.queue_email(
             subject=message.subject,
@@ -17,3 +25,6 @@ class AccountAdapter(DefaultAccountAdapter):
                 None,
             ),
         )
+
+    def format_email_subject(self, subject: str) -> str:
+        return f"[{settings.SITE_NAME}] {subject}"

@@ -75,3 +75,8 @@ class User(AbstractBaseUser, PermissionsMixin):
     @property
     def tzinfo(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.time_zone)
+
+
+def user_display(user: User) -> str:
+    """How allauth names a user (in its API answers and e-mails)."""
+    return user.public_name

@@ -46,6 +46,7 @@ CORS_ALLOW_HEADERS = (
 CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 
+SITE_NAME = env.str("SITE_NAME", default="Learning Platform")
 # Where the SPA lives; used to build links in e-mails (verification, reset, unsubscribe).
 FRONTEND_URL = env.str("FRONTEND_URL", default="http://localhost:5173").rstrip("/")
 # Where this API is reachable from the outside; used for one-click unsubscribe links.
@@ -160,6 +161,7 @@ ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="opti
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 ACCOUNT_RATE_LIMITS = {} if TESTING else {"login_failed": "10/m/ip,5/5m/key"}
 HEADLESS_ONLY = True
 HEADLESS_CLIENTS = ("app", "browser")
