@@ -87,7 +87,11 @@ class Achievement(models.Model):
             ),
             models.CheckConstraint(
                 condition=(Q(rule_kind=RuleKind.TAG_COMPLETED) & ~Q(tag_slug=""))
-                | (~Q(rule_kind=RuleKind.TAG_COMPLETED) & Q(threshold__gte=1)),
+                | (
+                    ~Q(rule_kind=RuleKind.TAG_COMPLETED)
+                    & Q(threshold__isnull=False)
+                    & Q(threshold__gte=1)
+                ),
                 name="achievements_achievement_rule_parameters",
                 violation_error_message="The rule is missing its parameter.",
             ),

@@ -49,7 +49,11 @@ def achievements_for_learner(*, user_id: int | None) -> list[AchievementStatus]:
     Queries: one for the achievements (with the learner's unlock), then at most one per metric
     the rules use (and per distinct quest), however many achievements there are.
     """
-    achievements = Achievement.objects.filter(is_active=True).order_by("position", "id")
+    achievements = (
+        Achievement.objects.filter(is_active=True)
+        .select_related("quest")
+        .order_by("position", "id")
+    )
     if user_id is None:
         return [
             {"achievement": a, "unlocked": False, "unlocked_at": None, "progress": None}

@@ -1,1 +1,7 @@
-urlpatterns: list = []
+from django.urls import path
+
+from achievements import views
+
+urlpatterns = [
+    path("achievements/", views.AchievementListView.as_view(), name="achievement-list"),
+]

@@ -1,0 +1,95 @@
+from functools import partial
+
+from django.contrib import admin, messages
+from django.db import transaction
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest
+
+from achievements.models import Achievement, AchievementUnlock
+from achievements.tasks import award_retroactively
+
+# Changing any of these can make learners qualify who did not before.
+RULE_FIELDS = frozenset({"rule_kind", "threshold", "tag_slug", "quest", "is_active"})
+
+
+def _award_after_commit(achievement_id: int) -> None:
+    transaction.on_commit(partial(award_retroactively.delay, achievement_id))
+
+
+@admin.register(Achievement)
+class AchievementAdmin(admin.ModelAdmin):
+    list_display = (
+        "title",
+        "slug",
+        "rule_summary",
+        "xp_bonus",
+        "position",
+        "is_active",
+        "unlock_count",
+    )
+    list_filter = ("is_active", "rule_kind")
+    search_fields = ("slug", "title", "description")
+    prepopulated_fields = {"slug": ("title",)}
+    raw_id_fields = ("quest",)
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("title", "slug", "description", "icon", "position", "is_active")}),
+        (
+            "Rule",
+            {
+                "fields": ("rule_kind", "threshold", "tag_slug", "quest"),
+                "description": "Tag rule: set the tag. Every other kind: set the threshold "
+                "(a percentage for quest percent). Parameters a kind does not use are cleared.",
+            },
+        ),
+        ("Reward", {"fields": ("xp_bonus",)}),
+        ("Dates", {"fields": ("created_at", "updated_at")}),
+    )
+    actions = ("award_to_qualifying_learners",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Achievement]:
+        return super().get_queryset(request).annotate(unlock_total=Count("unlocks"))
+
+    @admin.display(description="Rule")
+    def rule_summary(self, achievement: Achievement) -> str:
+        return achievement.rule_summary
+
+    @admin.display(description="Unlocked by", ordering="unlock_total")
+    def unlock_count(self, achievement: Achievement) -> int:
+        return achievement.unlock_total
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        if obj.is_active and (not change or RULE_FIELDS & set(form.changed_data)):
+            _award_after_commit(obj.id)
+            self.message_user(
+                request,
+                f"Awarding “{obj}” to learners who already qualify, in the background.",
+                messages.INFO,
+            )
+
+    @admin.action(description="Award to learners who already qualify")
+    def award_to_qualifying_learners(self, request, queryset: QuerySet[Achievement]) -> None:
+        ids = list(queryset.filter(is_active=True).values_list("id", flat=True))
+        for achievement_id in ids:
+            _award_after_commit(achievement_id)
+        self.message_user(
+            request, f"Awarding {len(ids)} active achievement(s) in the background.", messages.INFO
+        )
+
+
+@admin.register(AchievementUnlock)
+class AchievementUnlockAdmin(admin.ModelAdmin):
+    list_display = ("achievement", "user", "unlocked_at")
+    list_filter = ("achievement",)
+    search_fields = ("user__email", "achievement__slug")
+    list_select_related = ("achievement", "user")
+    raw_id_fields = ("user",)
+    readonly_fields = ("user", "achievement", "unlocked_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # Unlocks come from evaluation, which also pays the bonus; a hand-made one would not.
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
