@@ -1,0 +1,225 @@
+"""Exercises attached to lessons, the learners' submissions, and the reference catalogue.
+
+The invariants that matter live in the database: one column name per exercise, one catalogue
+entry per model name, a pass mark between 0 and 1, a status from the known set.
+"""
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+
+from lessons.models import Lesson, slug_validator
+
+
+class ReferenceField(models.TextChoices):
+    """The figures of a model's architecture an exercise column can be checked against."""
+
+    D_MODEL = "d_model", "d_model (hidden size)"
+    N_LAYERS = "n_layers", "Layers"
+    N_HEADS = "n_heads", "Attention heads"
+    N_KV_HEADS = "n_kv_heads", "Key/value heads"
+    VOCAB_SIZE = "vocab_size", "Vocabulary size"
+    INTERMEDIATE_SIZE = "intermediate_size", "Intermediate (FFN) size"
+
+
+class ModelReference(models.Model):
+    """One model's architecture, read from its published config.json."""
+
+    name = models.CharField(max_length=100, unique=True, help_text="Canonical name, e.g. GPT-2.")
+    aliases = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Other names learners use, e.g. ["gpt2-small", "GPT-2 124M"]. Case, '
+        "spacing, punctuation, org prefixes (meta-llama/) and -Instruct/-chat/-hf suffixes "
+        "are ignored anyway.",
+    )
+    family = models.CharField(max_length=60, blank=True)
+    hf_repo = models.CharField("Hugging Face repository", max_length=200, blank=True)
+    d_model = models.PositiveIntegerField("d_model (hidden size)")
+    n_layers = models.PositiveIntegerField("layers")
+    n_heads = models.PositiveIntegerField("attention heads")
+    n_kv_heads = models.PositiveIntegerField("key/value heads", null=True, blank=True)
+    vocab_size = models.PositiveIntegerField("vocabulary size")
+    intermediate_size = models.PositiveIntegerField(
+        "intermediate (FFN) size", null=True, blank=True
+    )
+    source = models.CharField(
+        max_length=500, blank=True, help_text="Where the figures were read from."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("family", "name")
+        verbose_name = "reference model"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Exercise(models.Model):
+    """A graded task at the end of a lesson. Only tables are graded for now."""
+
+    class Kind(models.TextChoices):
+        TABLE = "table", "Table"
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="exercises")
+    slug = models.SlugField(max_length=100, unique=True, validators=[slug_validator])
+    title = models.CharField(max_length=200)
+    prompt = models.TextField(help_text="Markdown.")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.TABLE)
+    key_column = models.CharField(
+        max_length=60, default="model", help_text="The column naming each row's model."
+    )
+    key_synonyms = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Other headers accepted for the key column, e.g. ["name", "model_id"].',
+    )
+    rows_required = models.PositiveSmallIntegerField(
+        default=3,
+        validators=[MinValueValidator(1), MaxValueValidator(200)],
+        help_text="Distinct models from the reference catalogue a passing table must have.",
+    )
+    pass_mark = models.DecimalField(
+        max_digits=3,
+        decimal_places=2,
+        default=0.8,
+        validators=[MinValueValidator(0), MaxValueValidator(1)],
+        help_text="Share of the checked cells that must be right (0 to 1).",
+    )
+    xp = models.PositiveIntegerField("XP value", default=50, validators=[MaxValueValidator(10_000)])
+    position = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ("lesson", "position", "id")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(pass_mark__gte=0) & Q(pass_mark__lte=1),
+                name="exercises_exercise_pass_mark_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(rows_required__gte=1), name="exercises_exercise_rows_required_positive"
+            ),
+            models.CheckConstraint(condition=Q(kind__in=["table"]), name="exercises_exercise_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class ExerciseColumn(models.Model):
+    """A column a table exercise asks for, checked against one figure of the catalogue."""
+
+    exercise = models.ForeignKey(Exercise, on_delete=models.CASCADE, related_name="columns")
+    position = models.PositiveIntegerField(default=0)
+    name = models.CharField(max_length=60, help_text="Canonical header, e.g. d_model.")
+    reference_field = models.CharField(max_length=20, choices=ReferenceField.choices)
+    synonyms = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Other headers accepted, e.g. ["hidden_size", "n_embd", "dim"]. Case, '
+        "spaces and punctuation are ignored.",
+    )
+    tolerance = models.DecimalField(
+        max_digits=14,
+        decimal_places=3,
+        default=0,
+        validators=[MinValueValidator(0)],
+        help_text="Largest accepted difference from the reference figure (0: exact).",
+    )
+
+    class Meta:
+        ordering = ("exercise", "position", "id")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["exercise", "name"], name="exercises_column_unique_name"
+            ),
+            models.CheckConstraint(
+                condition=Q(tolerance__gte=0), name="exercises_column_tolerance_positive"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SubmissionFormat(models.TextChoices):
+    CSV = "csv", "CSV"
+    TSV = "tsv", "TSV"
+    MARKDOWN = "markdown", "Markdown"
+    JSON = "json", "JSON"
+
+
+class SubmissionStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    GRADING = "grading", "Grading"
+    GRADED = "graded", "Graded"
+    INVALID = "invalid", "Invalid"
+
+
+class Submission(models.Model):
+    """One attempt at an exercise. queued -> grading -> graded | invalid."""
+
+    exercise = models.ForeignKey(Exercise, on_delete=models.CASCADE, related_name="submissions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="submissions"
+    )
+    format = models.CharField(max_length=10, choices=SubmissionFormat.choices)
+    content = models.TextField()
+    notes = models.TextField(blank=True)
+    status = models.CharField(
+        max_length=10, choices=SubmissionStatus.choices, default=SubmissionStatus.QUEUED
+    )
+    # Incremented by the worker that starts grading: a submission that kills the grader every
+    # time ends invalid instead of being handed out forever.
+    attempts = models.PositiveSmallIntegerField(default=0)
+    score = models.FloatField(null=True, blank=True)
+    passed = models.BooleanField(default=False)
+    xp_awarded = models.PositiveIntegerField(default=0)
+    summary = models.TextField(blank=True)
+    feedback = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    grading_started_at = models.DateTimeField(null=True, blank=True)
+    graded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        indexes = [
+            models.Index(fields=["user", "exercise", "-created_at"], name="exercises_sub_user_ex"),
+            models.Index(
+                fields=["user", "exercise"],
+                condition=Q(passed=True),
+                name="exercises_sub_passed",
+            ),
+            # The sweep looks only at the few submissions not yet settled.
+            models.Index(
+                fields=["status", "enqueued_at"],
+                condition=Q(status__in=["queued", "grading"]),
+                name="exercises_sub_unsettled",
+            ),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["queued", "grading", "graded", "invalid"]),
+                name="exercises_submission_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(format__in=["csv", "tsv", "markdown", "json"]),
+                name="exercises_submission_format_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(score__isnull=True) | (Q(score__gte=0) & Q(score__lte=1)),
+                name="exercises_submission_score_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(passed=False) | Q(status="graded"),
+                name="exercises_submission_passed_only_graded",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Submission #{self.pk} ({self.status})"

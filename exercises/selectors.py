@@ -1,0 +1,71 @@
+"""Reads of the exercises app, for its own API and for other apps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission
+
+
+def count_passed_exercises(*, user_id: int) -> int:
+    """How many distinct exercises the learner has passed (one query)."""
+    return (
+        Submission.objects.filter(user_id=user_id, passed=True)
+        .values("exercise_id")
+        .distinct()
+        .count()
+    )
+
+
+def exercise_summaries_for_lesson(*, lesson_id: int) -> list[dict[str, Any]]:
+    """The lesson's exercises in order, as [{"id", "title", "kind", "xp"}] (one query)."""
+    return list(
+        Exercise.objects.filter(lesson_id=lesson_id)
+        .order_by("position", "id")
+        .values("id", "title", "kind", "xp")
+    )
+
+
+def visible_exercises(*, user) -> QuerySet[Exercise]:
+    """Exercises whose lesson the user may see: published ones, and drafts for staff."""
+    exercises = Exercise.objects.all()
+    if not (user is not None and user.is_authenticated and user.is_staff):
+        exercises = exercises.filter(lesson__published=True)
+    return exercises
+
+
+def get_exercise(*, exercise_id: int, user) -> Exercise:
+    """The exercise with its columns and lesson, if the user may see it (Exercise.DoesNotExist)."""
+    return (
+        visible_exercises(user=user)
+        .select_related("lesson")
+        .prefetch_related(
+            Prefetch("columns", queryset=ExerciseColumn.objects.order_by("position", "id"))
+        )
+        .get(pk=exercise_id)
+    )
+
+
+def has_passed(*, user_id: int, exercise_id: int) -> bool:
+    return Submission.objects.filter(user_id=user_id, exercise_id=exercise_id, passed=True).exists()
+
+
+def submissions_for_learner(*, user_id: int, exercise_id: int) -> QuerySet[Submission]:
+    """The learner's attempts at one exercise, newest first (no content, no feedback)."""
+    return (
+        Submission.objects.filter(user_id=user_id, exercise_id=exercise_id)
+        .order_by("-created_at", "-id")
+        .defer("content", "notes", "feedback")
+    )
+
+
+def get_own_submission(*, submission_id: int, user_id: int) -> Submission:
+    """The learner's own submission (Submission.DoesNotExist for anyone else's)."""
+    return Submission.objects.select_related("exercise").get(pk=submission_id, user_id=user_id)
+
+
+def known_model_names() -> list[str]:
+    """Every model name in the reference catalogue, for learners choosing their models."""
+    return list(ModelReference.objects.order_by("name").values_list("name", flat=True))
