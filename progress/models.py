@@ -1,0 +1,133 @@
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Level(models.Model):
+    """One step of the level curve. Edited in the admin; read on every request, never cached
+    per learner, so a change of the curve re-levels everyone on their next read."""
+
+    number = models.PositiveSmallIntegerField(unique=True)
+    name = models.CharField(max_length=60)
+    xp_required = models.PositiveIntegerField("XP required", unique=True)
+
+    class Meta:
+        ordering = ("xp_required", "number")
+
+    def __str__(self) -> str:
+        return f"Level {self.number} · {self.name}"
+
+
+class XPAward(models.Model):
+    """One line of the append-only XP ledger: who earned how much, for what, and when.
+
+    A source pays at most once per learner; the unique constraint settles it whatever the
+    concurrency. `awarded_at` is when the XP was earned (an offline completion keeps its own
+    time), which is what the leaderboard's periods look at.
+    """
+
+    class Source(models.TextChoices):
+        LESSON = "lesson", "Lesson completed"
+        EXERCISE = "exercise", "Exercise passed"
+        ACHIEVEMENT = "achievement", "Achievement unlocked"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="xp_awards"
+    )
+    source_type = models.CharField(max_length=20, choices=Source.choices)
+    source_id = models.PositiveBigIntegerField()
+    amount = models.PositiveIntegerField()
+    awarded_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("-awarded_at", "-id")
+        verbose_name = "XP award"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "source_type", "source_id"], name="progress_xpaward_once_per_source"
+            ),
+            models.CheckConstraint(
+                condition=Q(source_type__in=["lesson", "exercise", "achievement"]),
+                name="progress_xpaward_source_type_valid",
+            ),
+        ]
+        indexes = [models.Index(fields=["awarded_at", "user"], name="progress_xp_awarded_user")]
+
+    def __str__(self) -> str:
+        return f"+{self.amount} XP ({self.source_type} {self.source_id})"
+
+
+class LearnerStats(models.Model):
+    """Per-learner running totals, kept consistent with the ledger and the activity days.
+
+    Doubles as the per-learner lock: every write to a learner's progress first takes this row
+    FOR UPDATE, so concurrent requests of one learner apply one after the other.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    xp_total = models.PositiveIntegerField(default=0)
+    streak_current = models.PositiveIntegerField(
+        default=0, help_text="Length of the run of active days ending on the last active day."
+    )
+    streak_best = models.PositiveIntegerField(default=0)
+    last_active_day = models.DateField(null=True, blank=True)
+    # Bumped by every write that changes completions; the sync cursor is a value of it.
+    sync_seq = models.PositiveBigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "learner stats"
+        indexes = [models.Index(fields=["-xp_total"], name="progress_stats_xp_desc")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.xp_total} XP"
+
+
+class ActivityDay(models.Model):
+    """A calendar day (in the learner's time zone) on which the learner earned XP."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+
+    class Meta:
+        ordering = ("user", "day")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="progress_activityday_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} active on {self.day}"
+
+
+class LessonCompletion(models.Model):
+    """A learner completed a lesson. One row per (learner, lesson), a grow-only set.
+
+    `completed_at` is the earliest valid time any device reported; `device_id` is the device
+    whose report last changed the row ("" for the web), `seq` the learner's sync sequence at
+    that change, so a device can ask what other devices changed since its cursor.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lesson_completions"
+    )
+    lesson = models.ForeignKey(
+        "lessons.Lesson", on_delete=models.CASCADE, related_name="completions"
+    )
+    completed_at = models.DateTimeField()
+    device_id = models.CharField(max_length=100, blank=True)
+    seq = models.PositiveBigIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("completed_at", "id")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "lesson"], name="progress_completion_once"),
+        ]
+        indexes = [models.Index(fields=["user", "seq"], name="progress_completion_user_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} completed {self.lesson_id}"

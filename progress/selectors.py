@@ -1,0 +1,325 @@
+"""Reads of the progress app. Each selector states how many queries it runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.db.models import Count, Exists, F, FilteredRelation, OuterRef, Q, Sum
+from django.utils import timezone
+
+from lessons.models import Lesson, Quest
+from progress.models import ActivityDay, LearnerStats, LessonCompletion, Level, XPAward
+
+LEADERBOARD_SIZE = 50
+# Rolling windows ending now, not calendar weeks or months: a fresh week never starts empty.
+LEADERBOARD_PERIODS: dict[str, timedelta | None] = {
+    "week": timedelta(days=7),
+    "month": timedelta(days=30),
+    "all": None,
+}
+
+
+class QuestNotFound(Exception):
+    """No quest has this slug."""
+
+
+@dataclass(frozen=True)
+class LevelStep:
+    number: int
+    name: str
+    xp_required: int
+
+
+def level_curve() -> list[LevelStep]:
+    """The level curve, lowest first (1 query). Read each time: editing it re-levels everyone."""
+    return [
+        LevelStep(number, name, xp_required)
+        for number, name, xp_required in Level.objects.order_by("xp_required").values_list(
+            "number", "name", "xp_required"
+        )
+    ]
+
+
+def level_progress(*, xp: int, curve: list[LevelStep]) -> dict[str, Any]:
+    """Where `xp` stands on the curve (no query): level, XP into it, XP to the next one."""
+    current = LevelStep(0, "", 0)
+    following: LevelStep | None = None
+    for step in curve:
+        if step.xp_required <= xp:
+            current = step
+        else:
+            following = step
+            break
+    return {
+        "level": {"number": current.number, "name": current.name},
+        "xp_into_level": xp - current.xp_required,
+        "xp_for_level": following.xp_required - current.xp_required if following else 0,
+        "xp_to_go": following.xp_required - xp if following else 0,
+        "next_level": (
+            {
+                "number": following.number,
+                "name": following.name,
+                "xp_required": following.xp_required,
+            }
+            if following
+            else None
+        ),
+    }
+
+
+def xp_total(*, user_id: int) -> int:
+    """The learner's XP total, consistent with the ledger (1 query)."""
+    total = LearnerStats.objects.filter(pk=user_id).values_list("xp_total", flat=True).first()
+    return total or 0
+
+
+def level_for_user(*, user_id: int) -> dict[str, Any]:
+    """{"number", "name", "xp"} of the learner's level on the current curve (2 queries)."""
+    xp = xp_total(user_id=user_id)
+    level = level_progress(xp=xp, curve=level_curve())["level"]
+    return {**level, "xp": xp}
+
+
+def completed_lesson_ids(*, user_id: int, quest_id: int | None = None) -> set[int]:
+    """Ids of every lesson the learner completed, drafts included, optionally of one quest
+    (1 query)."""
+    completions = LessonCompletion.objects.filter(user_id=user_id)
+    if quest_id is not None:
+        completions = completions.filter(lesson__quest_id=quest_id)
+    return set(completions.values_list("lesson_id", flat=True))
+
+
+def count_completed_lessons(*, user_id: int, quest_id: int | None = None) -> int:
+    """How many published lessons the learner completed, optionally of one quest (1 query)."""
+    completions = LessonCompletion.objects.filter(user_id=user_id, lesson__published=True)
+    if quest_id is not None:
+        completions = completions.filter(lesson__quest_id=quest_id)
+    return completions.count()
+
+
+def _percent(done: int, total: int) -> int:
+    # Rounded down: 100 only when every lesson is done.
+    return 100 * done // total if total else 0
+
+
+def quest_percent(*, user_id: int, quest_id: int) -> int:
+    """Percent (0-100, rounded down) of the quest's published lessons completed (1 query)."""
+    counts = (
+        Lesson.objects.published()
+        .filter(quest_id=quest_id)
+        .aggregate(
+            total=Count("id"),
+            done=Count("id", filter=Exists(_completion_of(user_id=user_id))),
+        )
+    )
+    return _percent(counts["done"], counts["total"])
+
+
+def completed_all_lessons_with_tag(*, user_id: int, tag_slug: str) -> bool:
+    """Whether the learner completed every published lesson tagged `tag_slug` (at least one)
+    (1 query)."""
+    counts = (
+        Lesson.objects.published()
+        .filter(tags__slug=tag_slug)
+        .aggregate(
+            total=Count("id", distinct=True),
+            done=Count("id", distinct=True, filter=Exists(_completion_of(user_id=user_id))),
+        )
+    )
+    return counts["total"] > 0 and counts["done"] == counts["total"]
+
+
+def count_active_days(*, user_id: int) -> int:
+    """On how many distinct days the learner earned XP (1 query)."""
+    return ActivityDay.objects.filter(user_id=user_id).count()
+
+
+def _completion_of(*, user_id: int):
+    return LessonCompletion.objects.filter(user_id=user_id, lesson_id=OuterRef("pk"))
+
+
+def _streak(
+    *, current: int, best: int, last_active_day: date | None, today: date
+) -> dict[str, int]:
+    # A run is still alive on the day after its last active day (today may yet count).
+    alive = last_active_day is not None and last_active_day >= today - timedelta(days=1)
+    return {"current": current if alive else 0, "best": best}
+
+
+def streak_for_user(*, user_id: int) -> dict[str, int]:
+    """{"current", "best"}: runs of consecutive active days in the learner's time zone
+    (1 query)."""
+    row = (
+        LearnerStats.objects.filter(pk=user_id)
+        .values("streak_current", "streak_best", "last_active_day", "user__time_zone")
+        .first()
+    )
+    if row is None:
+        return {"current": 0, "best": 0}
+    return _streak(
+        current=row["streak_current"],
+        best=row["streak_best"],
+        last_active_day=row["last_active_day"],
+        today=_today_in(row["user__time_zone"]),
+    )
+
+
+def _today_in(time_zone: str) -> date:
+    import zoneinfo
+
+    return timezone.localtime(timezone.now(), zoneinfo.ZoneInfo(time_zone)).date()
+
+
+@dataclass(frozen=True)
+class ProgressSummary:
+    body: dict[str, Any]
+    sync_seq: int
+
+
+def progress_summary(*, user: Any, quest_slug: str) -> ProgressSummary:
+    """The progress page header for one quest: level, XP, lessons, achievements, streak
+    (5 queries: stats, curve, the quest's lessons, achievements unlocked and total).
+
+    `sync_seq` is read before the completions, so a cursor made from it never runs ahead of
+    the state it comes with. Raises QuestNotFound.
+    """
+    from achievements import selectors as achievements_selectors
+
+    stats = (
+        LearnerStats.objects.filter(pk=user.pk)
+        .values("xp_total", "streak_current", "streak_best", "last_active_day", "sync_seq")
+        .first()
+    ) or {
+        "xp_total": 0,
+        "streak_current": 0,
+        "streak_best": 0,
+        "last_active_day": None,
+        "sync_seq": 0,
+    }
+    curve = level_curve()
+    # One row per published lesson (one row with a NULL slug when there is none, no row when
+    # the quest does not exist), each saying whether the learner completed it.
+    rows = list(
+        Quest.objects.filter(slug=quest_slug)
+        .annotate(lesson=FilteredRelation("lessons", condition=Q(lessons__published=True)))
+        .annotate(
+            done=Exists(
+                LessonCompletion.objects.filter(user_id=user.pk, lesson_id=OuterRef("lesson__id"))
+            )
+        )
+        .order_by("lesson__position", "lesson__id")
+        .values_list("lesson__slug", "done")
+    )
+    if not rows:
+        raise QuestNotFound(quest_slug)
+    slugs = [slug for slug, _ in rows if slug is not None]
+    completed = [slug for slug, done in rows if slug is not None and done]
+    xp = stats["xp_total"]
+    body = {
+        "quest": quest_slug,
+        **level_progress(xp=xp, curve=curve),
+        "xp": xp,
+        "lessons_completed": len(completed),
+        "lessons_total": len(slugs),
+        "percent_complete": _percent(len(completed), len(slugs)),
+        "achievements_unlocked": achievements_selectors.count_unlocked(user_id=user.pk),
+        "achievements_total": achievements_selectors.count_total(),
+        "streak": _streak(
+            current=stats["streak_current"],
+            best=stats["streak_best"],
+            last_active_day=stats["last_active_day"],
+            today=timezone.localtime(timezone.now(), user.tzinfo).date(),
+        ),
+        "completed_lessons": completed,
+    }
+    return ProgressSummary(body=body, sync_seq=stats["sync_seq"])
+
+
+def completions_changed_by_other_devices(
+    *, user_id: int, device_id: str, after_seq: int, up_to_seq: int
+) -> list[dict[str, Any]]:
+    """Completions another device (or the web) added or moved earlier between two sync
+    positions (1 query)."""
+    return list(
+        LessonCompletion.objects.filter(user_id=user_id, seq__gt=after_seq, seq__lte=up_to_seq)
+        .exclude(device_id=device_id)
+        .order_by("seq", "id")
+        .values("completed_at", "device_id", lesson_slug=F("lesson__slug"))
+    )
+
+
+def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
+    """Top learners by XP earned in the period, plus the viewer's own rank (at most 3 queries).
+
+    Learners who opted out (`show_on_leaderboard=False`) and inactive accounts never appear;
+    a viewer who opted out still learns where they would stand. Ranks are competition ranks
+    (equal XP, equal rank). Raises KeyError for an unknown period.
+    """
+    window = LEADERBOARD_PERIODS[period]
+    since: datetime | None = timezone.now() - window if window is not None else None
+    if since is None:
+        totals = LearnerStats.objects.filter(xp_total__gt=0).annotate(xp=F("xp_total"))
+        visible = totals.filter(user__show_on_leaderboard=True, user__is_active=True)
+        top = visible.values(
+            "user_id", "xp", display_name=F("user__display_name"), email=F("user__email")
+        )
+    else:
+        awards = XPAward.objects.filter(awarded_at__gte=since)
+        visible = (
+            awards.filter(user__show_on_leaderboard=True, user__is_active=True)
+            .values("user_id")
+            .annotate(xp=Sum("amount"))
+        )
+        top = (
+            awards.filter(user__show_on_leaderboard=True, user__is_active=True)
+            .values("user_id", display_name=F("user__display_name"), email=F("user__email"))
+            .annotate(xp=Sum("amount"))
+        )
+    rows = list(top.order_by("-xp", "user_id")[:LEADERBOARD_SIZE])
+
+    entries = []
+    rank = 0
+    for position, row in enumerate(rows, start=1):
+        if position == 1 or row["xp"] != rows[position - 2]["xp"]:
+            rank = position
+        entries.append(
+            {
+                "rank": rank,
+                "user_id": row["user_id"],
+                "display_name": _public_name(row["display_name"], row["email"]),
+                "xp": row["xp"],
+                "is_me": viewer is not None and row["user_id"] == viewer.pk,
+            }
+        )
+
+    me = None
+    if viewer is not None:
+        mine = next((e for e in entries if e["is_me"]), None)
+        if mine is not None:
+            me = {"rank": mine["rank"], "xp": mine["xp"], "on_leaderboard": True}
+        else:
+            if since is None:
+                my_xp = xp_total(user_id=viewer.pk)
+            else:
+                my_xp = (
+                    XPAward.objects.filter(user_id=viewer.pk, awarded_at__gte=since).aggregate(
+                        xp=Sum("amount")
+                    )["xp"]
+                    or 0
+                )
+            ahead = visible.filter(xp__gt=my_xp).exclude(user_id=viewer.pk).count()
+            me = {
+                "rank": ahead + 1,
+                "xp": my_xp,
+                "on_leaderboard": bool(viewer.show_on_leaderboard and viewer.is_active),
+            }
+    return {"period": period, "since": since, "entries": entries, "me": me}
+
+
+def _public_name(display_name: str, email: str) -> str:
+    from django.contrib.auth import get_user_model
+
+    # The accounts app decides what a learner's public name is.
+    return get_user_model()(display_name=display_name, email=email).public_name

@@ -1,0 +1,442 @@
+"""Writes of the progress app: the XP ledger, lesson completions, streaks and device sync.
+
+Every write for a learner first locks that learner's `LearnerStats` row (see `_LearnerWriter`),
+so two requests of one learner apply one after the other and the totals, the streak and the
+sync sequence never interleave. The unique constraints on the ledger and on completions are
+the last word on "at most once", whatever reaches the database.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Case, DateTimeField, F, Value, When
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from lessons.models import Lesson
+from progress import selectors
+from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
+
+MAX_SYNC_EVENTS = 500
+# A device clock a little ahead of ours is not lying about the future.
+ALLOWED_CLOCK_SKEW = timedelta(minutes=5)
+SYNC_EVENT_TYPES = frozenset({"lesson_completed"})
+
+
+class LessonNotFound(Exception):
+    """No published lesson has this slug."""
+
+
+class TooManyEvents(Exception):
+    """A sync batch above MAX_SYNC_EVENTS."""
+
+
+@dataclass(frozen=True)
+class _Award:
+    source_type: str
+    source_id: int
+    amount: int
+    awarded_at: datetime
+
+
+class _LearnerWriter:
+    """One learner's writes inside a transaction, holding the lock on their stats row.
+
+    Collects the XP and activity days it adds and writes the stats row once, in `flush()`.
+    """
+
+    def __init__(self, *, user_id: int) -> None:
+        if not connection.in_atomic_block:
+            raise RuntimeError("_LearnerWriter needs an open transaction.")
+        self.user_id = user_id
+        self.stats = _lock_stats(user_id=user_id)
+        self.tzinfo = self.stats.user.tzinfo
+        self._xp_delta = 0
+        self._days: set[date] = set()
+        self._completions_changed = False
+        self.seq = self.stats.sync_seq + 1
+
+    def award(self, awards: Iterable[_Award]) -> list[_Award]:
+        """Append the awards the ledger does not hold yet; returns the ones appended."""
+        unique = {(a.source_type, a.source_id): a for a in awards}
+        if not unique:
+            return []
+        inserted = [unique[key] for key in _insert_awards(user_id=self.user_id, awards=unique)]
+        self._xp_delta += sum(a.amount for a in inserted)
+        self._days.update(self._day(a.awarded_at) for a in inserted)
+        return inserted
+
+    def complete_lessons(self, times: dict[int, datetime], *, device_id: str) -> set[int]:
+        """Record completions (lesson id -> time); the earliest time of a lesson wins.
+
+        Returns the ids of the lessons completed for the first time.
+        """
+        if not times:
+            return set()
+        existing = dict(
+            LessonCompletion.objects.filter(user_id=self.user_id, lesson_id__in=times).values_list(
+                "lesson_id", "completed_at"
+            )
+        )
+        created = {lesson_id for lesson_id in times if lesson_id not in existing}
+        if created:
+            # The lock means nobody else inserts for this learner now; ignore_conflicts only
+            # keeps a writer that bypassed it from failing the batch.
+            LessonCompletion.objects.bulk_create(
+                [
+                    LessonCompletion(
+                        user_id=self.user_id,
+                        lesson_id=lesson_id,
+                        completed_at=times[lesson_id],
+                        device_id=device_id,
+                        seq=self.seq,
+                    )
+                    for lesson_id in sorted(created)
+                ],
+                ignore_conflicts=True,
+            )
+        earlier = {
+            lesson_id: at
+            for lesson_id, at in times.items()
+            if lesson_id in existing and at < existing[lesson_id]
+        }
+        if earlier:
+            LessonCompletion.objects.filter(user_id=self.user_id, lesson_id__in=earlier).update(
+                completed_at=Case(
+                    *(
+                        When(lesson_id=lesson_id, then=Value(at))
+                        for lesson_id, at in earlier.items()
+                    ),
+                    output_field=DateTimeField(),
+                ),
+                device_id=device_id,
+                seq=self.seq,
+            )
+        if created or earlier:
+            self._completions_changed = True
+            self._days.update(self._day(times[i]) for i in created | earlier.keys())
+        return created
+
+    def flush(self) -> None:
+        """Write the stats row: XP total, streak, sync sequence."""
+        changes: dict[str, Any] = {}
+        if self._xp_delta:
+            changes["xp_total"] = F("xp_total") + self._xp_delta
+        if self._days:
+            changes.update(self._streak_changes(self._days))
+        if self._completions_changed:
+            changes["sync_seq"] = self.seq
+        if changes:
+            LearnerStats.objects.filter(pk=self.user_id).update(
+                **changes, updated_at=timezone.now()
+            )
+        self._xp_delta = 0
+        self._days = set()
+        self._completions_changed = False
+
+    def _day(self, at: datetime) -> date:
+        return timezone.localtime(at, self.tzinfo).date()
+
+    def _streak_changes(self, days: set[date]) -> dict[str, Any]:
+        stats = self.stats
+        last = stats.last_active_day
+        earlier = {d for d in days if last is not None and d < last}
+        later = sorted(d for d in days if last is None or d > last)
+        if earlier:
+            known = set(
+                ActivityDay.objects.filter(user_id=self.user_id, day__in=earlier).values_list(
+                    "day", flat=True
+                )
+            )
+            earlier -= known
+        new_days = sorted(earlier) + later
+        if not new_days:
+            return {}
+        ActivityDay.objects.bulk_create(
+            [ActivityDay(user_id=self.user_id, day=d) for d in new_days], ignore_conflicts=True
+        )
+        if earlier:
+            # A day before the last active one can join or bridge runs: count them all again.
+            all_days = list(
+                ActivityDay.objects.filter(user_id=self.user_id)
+                .order_by("day")
+                .values_list("day", flat=True)
+            )
+            current, best = streak_runs(all_days)
+            last = all_days[-1]
+        else:
+            current, best = stats.streak_current, stats.streak_best
+            for d in later:
+                current = current + 1 if last is not None and d - last == timedelta(days=1) else 1
+                best = max(best, current)
+                last = d
+        stats.streak_current, stats.streak_best, stats.last_active_day = current, best, last
+        return {"streak_current": current, "streak_best": best, "last_active_day": last}
+
+
+def streak_runs(days: list[date]) -> tuple[int, int]:
+    """(length of the run ending on the last day, longest run) of sorted distinct days."""
+    current = best = 0
+    previous: date | None = None
+    for d in days:
+        current = current + 1 if previous is not None and d - previous == timedelta(days=1) else 1
+        best = max(best, current)
+        previous = d
+    return current, best
+
+
+def _lock_stats(*, user_id: int) -> LearnerStats:
+    stats, _ = (
+        LearnerStats.objects.select_for_update(of=("self",))
+        .select_related("user")
+        .get_or_create(user_id=user_id)
+    )
+    return stats
+
+
+def _insert_awards(*, user_id: int, awards: dict[tuple[str, int], _Award]) -> list[tuple[str, int]]:
+    """INSERT ... ON CONFLICT DO NOTHING RETURNING: the keys of the rows actually inserted.
+
+    Django's bulk_create(ignore_conflicts=True) cannot say which rows went in, and the total
+    must grow by exactly those. PostgreSQL and SQLite (3.35+) both speak this statement.
+    """
+    ops = connection.ops
+    table = ops.quote_name(XPAward._meta.db_table)
+    columns = ", ".join(
+        ops.quote_name(XPAward._meta.get_field(name).column)
+        for name in ("user", "source_type", "source_id", "amount", "awarded_at", "created_at")
+    )
+    conflict = ", ".join(
+        ops.quote_name(XPAward._meta.get_field(name).column)
+        for name in ("user", "source_type", "source_id")
+    )
+    now = ops.adapt_datetimefield_value(timezone.now())
+    params: list[Any] = []
+    for award in awards.values():
+        if award.source_type not in XPAward.Source.values:
+            raise ValueError(f"Unknown XP source type {award.source_type!r}.")
+        if award.amount < 0:
+            raise ValueError("XP amounts are never negative.")
+        params += [
+            user_id,
+            award.source_type,
+            award.source_id,
+            award.amount,
+            ops.adapt_datetimefield_value(award.awarded_at),
+            now,
+        ]
+    rows = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(awards))
+    sql = (
+        f"INSERT INTO {table} ({columns}) VALUES {rows} "  # noqa: S608 - identifiers from _meta
+        f"ON CONFLICT ({conflict}) DO NOTHING "
+        f"RETURNING {ops.quote_name('source_type')}, {ops.quote_name('source_id')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [(source_type, int(source_id)) for source_type, source_id in cursor.fetchall()]
+
+
+def award_xp(
+    *,
+    user_id: int,
+    source_type: str,
+    source_id: int,
+    amount: int,
+    awarded_at: datetime | None = None,
+) -> bool:
+    """Append one XP award to the ledger, at most once per (learner, source).
+
+    Returns True when newly awarded, False when this source already paid. The learner's total
+    grows by `amount` in the same transaction, only when the row went in; the day it was earned
+    (`awarded_at`, default now, in the learner's time zone) counts as active for the streak.
+    Safe under concurrency: a unique constraint decides, the learner's row lock orders.
+    """
+    award = _Award(source_type, source_id, amount, awarded_at or timezone.now())
+    with transaction.atomic():
+        writer = _LearnerWriter(user_id=user_id)
+        inserted = writer.award([award])
+        writer.flush()
+    return bool(inserted)
+
+
+@dataclass(frozen=True)
+class CompletionOutcome:
+    lesson_slug: str
+    created: bool
+    completed_at: datetime
+    xp_awarded: int
+    xp_total: int
+    level_before: dict[str, Any]
+    level_after: dict[str, Any]
+    new_achievements: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def level_up(self) -> bool:
+        return self.level_after["number"] > self.level_before["number"]
+
+
+def complete_lesson(*, user_id: int, lesson_slug: str) -> CompletionOutcome:
+    """Mark a published lesson completed by the learner, once.
+
+    The first call records the completion, pays the lesson's XP and unlocks what it earns;
+    later calls change nothing and report `created=False`, `xp_awarded=0`.
+    Raises LessonNotFound for unknown and draft lessons.
+    """
+    from achievements.services import evaluate_achievements
+
+    lesson = Lesson.objects.published().filter(slug=lesson_slug).values("id", "xp").first()
+    if lesson is None:
+        raise LessonNotFound(lesson_slug)
+    curve = selectors.level_curve()
+    now = timezone.now()
+    with transaction.atomic():
+        writer = _LearnerWriter(user_id=user_id)
+        xp_before = writer.stats.xp_total
+        created = bool(writer.complete_lessons({lesson["id"]: now}, device_id=""))
+        xp_awarded = 0
+        new_achievements: list[dict[str, Any]] = []
+        if created:
+            awarded = writer.award([_Award(XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)])
+            xp_awarded = sum(a.amount for a in awarded)
+            writer.flush()
+            new_achievements = evaluate_achievements(user_id=user_id)
+            completed_at = now
+            xp_after = selectors.xp_total(user_id=user_id)
+        else:
+            completed_at = LessonCompletion.objects.values_list("completed_at", flat=True).get(
+                user_id=user_id, lesson_id=lesson["id"]
+            )
+            xp_after = xp_before
+    return CompletionOutcome(
+        lesson_slug=lesson_slug,
+        created=created,
+        completed_at=completed_at,
+        xp_awarded=xp_awarded,
+        xp_total=xp_after,
+        level_before=selectors.level_progress(xp=xp_before, curve=curve)["level"],
+        level_after=selectors.level_progress(xp=xp_after, curve=curve)["level"],
+        new_achievements=list(new_achievements),
+    )
+
+
+@dataclass(frozen=True)
+class _LessonEvent:
+    event_id: str
+    lesson_slug: str
+    occurred_at: datetime
+
+
+@dataclass(frozen=True)
+class SyncOutcome:
+    rejected: list[dict[str, Any]]
+    new_achievements: list[dict[str, Any]]
+    lessons_added: int
+    xp_awarded: int
+
+
+def _rejection(event_id: Any, reason: str, detail: str) -> dict[str, Any]:
+    return {
+        "id": event_id if isinstance(event_id, str) else None,
+        "reason": reason,
+        "detail": detail,
+    }
+
+
+def _parse_event(raw: Any, *, now: datetime) -> _LessonEvent | dict[str, Any]:
+    """A well-formed lesson event, or the rejection saying why not."""
+    if not isinstance(raw, dict):
+        return _rejection(None, "malformed", "An event is a JSON object.")
+    raw_id = raw.get("id")
+    try:
+        event_id = str(uuid.UUID(raw_id)) if isinstance(raw_id, str) else None
+    except ValueError:
+        event_id = None
+    if event_id is None:
+        return _rejection(raw_id, "malformed", "id must be a UUID.")
+    if raw.get("type") not in SYNC_EVENT_TYPES:
+        return _rejection(
+            raw_id, "malformed", f"type must be one of: {', '.join(SYNC_EVENT_TYPES)}."
+        )
+    slug = raw.get("lesson")
+    if not isinstance(slug, str) or not slug or len(slug) > 100:
+        return _rejection(raw_id, "malformed", "lesson must be a lesson slug.")
+    raw_time = raw.get("occurred_at")
+    try:
+        occurred_at = parse_datetime(raw_time) if isinstance(raw_time, str) else None
+    except ValueError:
+        occurred_at = None
+    if occurred_at is None:
+        return _rejection(raw_id, "malformed", "occurred_at must be an ISO 8601 date and time.")
+    if timezone.is_naive(occurred_at):
+        return _rejection(raw_id, "malformed", "occurred_at needs a UTC offset, e.g. Z.")
+    if occurred_at > now + ALLOWED_CLOCK_SKEW:
+        return _rejection(raw_id, "future_time", "occurred_at is in the future.")
+    return _LessonEvent(event_id=event_id, lesson_slug=slug, occurred_at=occurred_at)
+
+
+def sync_progress(*, user_id: int, device_id: str, events: list[Any]) -> SyncOutcome:
+    """Merge a device's events into the learner's progress.
+
+    Completions are a grow-only set and the earliest valid time of a lesson wins; XP comes from
+    the server's own rules. Replaying a batch, or two devices sending the same events at once,
+    changes nothing the second time. Each bad event is rejected with a reason
+    (malformed, future_time, unknown_lesson, draft_lesson) and the rest still applies.
+    Raises TooManyEvents above MAX_SYNC_EVENTS.
+    """
+    from achievements.services import evaluate_achievements
+
+    if len(events) > MAX_SYNC_EVENTS:
+        raise TooManyEvents(len(events))
+    now = timezone.now()
+    rejected: list[dict[str, Any]] = []
+    parsed: list[_LessonEvent] = []
+    for raw in events:
+        outcome = _parse_event(raw, now=now)
+        if isinstance(outcome, _LessonEvent):
+            parsed.append(outcome)
+        else:
+            rejected.append(outcome)
+
+    lessons = {
+        row["slug"]: row
+        for row in Lesson.objects.filter(slug__in={e.lesson_slug for e in parsed}).values(
+            "id", "slug", "xp", "published"
+        )
+    }
+    earliest: dict[int, datetime] = {}
+    for event in parsed:
+        lesson = lessons.get(event.lesson_slug)
+        if lesson is None:
+            rejected.append(_rejection(event.event_id, "unknown_lesson", "No such lesson."))
+        elif not lesson["published"]:
+            rejected.append(_rejection(event.event_id, "draft_lesson", "The lesson is a draft."))
+        else:
+            known = earliest.get(lesson["id"])
+            earliest[lesson["id"]] = (
+                event.occurred_at if known is None else min(known, event.occurred_at)
+            )
+
+    xp_by_lesson = {row["id"]: row["xp"] for row in lessons.values()}
+    with transaction.atomic():
+        writer = _LearnerWriter(user_id=user_id)
+        created = writer.complete_lessons(earliest, device_id=device_id)
+        # Every valid completion is owed its XP, not only the new ones: the ledger says what
+        # was already paid.
+        awarded = writer.award(
+            _Award(XPAward.Source.LESSON, lesson_id, xp_by_lesson[lesson_id], at)
+            for lesson_id, at in sorted(earliest.items())
+        )
+        writer.flush()
+        new_achievements = evaluate_achievements(user_id=user_id)
+    return SyncOutcome(
+        rejected=rejected,
+        new_achievements=list(new_achievements),
+        lessons_added=len(created),
+        xp_awarded=sum(a.amount for a in awarded),
+    )
