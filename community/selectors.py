@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from django.db.models import Count
+from datetime import datetime
+from typing import Any
 
-from community.models import Comment, IssueReport
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+
+from community.models import (
+    Comment,
+    EmailDelivery,
+    EmailState,
+    IssueReport,
+    LessonSubscription,
+    Notification,
+)
 
 
 def count_comments_posted(*, user_id: int) -> int:
@@ -32,3 +43,165 @@ def comment_counts_for_lessons(*, lesson_ids: list[int]) -> dict[int, int]:
         .values_list("lesson_id", "n")
     )
     return dict(rows)
+
+
+# --- Comments -------------------------------------------------------------------------------
+
+# How many replies a top-level comment embeds in the list; the rest are at its replies URL.
+EMBEDDED_REPLIES = 3
+
+
+def _visible_replies() -> QuerySet[Comment]:
+    return Comment.objects.filter(is_hidden=False, is_deleted=False)
+
+
+def _with_authors(comments: QuerySet[Comment]) -> QuerySet[Comment]:
+    return comments.select_related("author", "lesson", "reply_to__author")
+
+
+def comment_threads(*, lesson_id: int, newest_first: bool = False) -> QuerySet[Comment]:
+    """The visible top-level comments of a lesson, each with `reply_count` (visible replies)
+    and `embedded_replies` (its first EMBEDDED_REPLIES visible replies, oldest first).
+
+    A "[deleted]" comment is listed only while it still has visible replies. The queryset and
+    its prefetch run a fixed number of queries whatever the number of comments and replies.
+    """
+    reply_count = (
+        _visible_replies()
+        .filter(parent=OuterRef("pk"))
+        .order_by()
+        .values("parent")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    order = ("-created_at", "-id") if newest_first else ("created_at", "id")
+    return (
+        _with_authors(Comment.objects.filter(lesson_id=lesson_id, parent__isnull=True))
+        .filter(is_hidden=False)
+        .annotate(reply_count=Coalesce(Subquery(reply_count), 0))
+        .filter(Q(is_deleted=False) | Q(reply_count__gt=0))
+        .prefetch_related(
+            Prefetch(
+                "replies",
+                queryset=_with_authors(_visible_replies()).order_by("created_at", "id")[
+                    :EMBEDDED_REPLIES
+                ],
+                to_attr="embedded_replies",
+            )
+        )
+        .order_by(*order)
+    )
+
+
+def thread_replies(*, parent: Comment) -> QuerySet[Comment]:
+    """Every visible reply in `parent`'s thread, oldest first."""
+    return _with_authors(_visible_replies().filter(parent=parent)).order_by("created_at", "id")
+
+
+def comments_in_lessons(*, lessons: QuerySet) -> QuerySet[Comment]:
+    """Comments that are up (neither hidden nor in a hidden thread, nor deleted) on `lessons`."""
+    return _with_authors(Comment.objects.visible().filter(lesson__in=lessons))
+
+
+def threads_in_lessons(*, lessons: QuerySet) -> QuerySet[Comment]:
+    """Top-level comments, including "[deleted]" ones, that are not hidden, on `lessons`."""
+    return Comment.objects.filter(lesson__in=lessons, parent__isnull=True, is_hidden=False)
+
+
+# --- Follows --------------------------------------------------------------------------------
+
+
+def lesson_followers(*, lesson_id: int) -> QuerySet:
+    """Active learners who follow the lesson (see the rule in community.models), one query."""
+    from accounts.models import User
+
+    explicit = LessonSubscription.objects.filter(user=OuterRef("pk"), lesson_id=lesson_id)
+    commented = Comment.objects.filter(author=OuterRef("pk"), lesson_id=lesson_id, is_deleted=False)
+    return User.objects.filter(is_active=True).filter(
+        Exists(explicit.filter(subscribed=True))
+        | (
+            Q(reply_notifications=True)
+            & Exists(commented)
+            & ~Exists(explicit.filter(subscribed=False))
+        )
+    )
+
+
+def subscription_state(*, user, lesson) -> dict[str, Any]:
+    """Whether `user` follows `lesson`, and why: {"following", "explicit": True|False|None}."""
+    explicit = (
+        LessonSubscription.objects.filter(user=user, lesson=lesson)
+        .values_list("subscribed", flat=True)
+        .first()
+    )
+    return {
+        "following": lesson_followers(lesson_id=lesson.id).filter(pk=user.pk).exists(),
+        "explicit": explicit,
+    }
+
+
+# --- Notifications and e-mails --------------------------------------------------------------
+
+
+def notifications_for(*, user, unread_only: bool = False) -> QuerySet[Notification]:
+    """The learner's own notifications, newest first."""
+    notifications = Notification.objects.filter(recipient=user).order_by("-created_at", "-id")
+    if unread_only:
+        notifications = notifications.filter(read_at__isnull=True)
+    return notifications
+
+
+def unread_notification_count(*, user) -> int:
+    return Notification.objects.filter(recipient=user, read_at__isnull=True).count()
+
+
+def unsent_delivery_ids(*, recipient_id: int) -> list[int]:
+    return list(
+        EmailDelivery.objects.filter(recipient_id=recipient_id, sent_at__isnull=True)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+
+
+# Deliveries that failed this often are left for a person to look at in the admin.
+MAX_DELIVERY_ATTEMPTS = 20
+
+
+def users_with_overdue_notifications(*, before: datetime, limit: int) -> list[int]:
+    """Users with notifications waiting for an e-mail since before `before`, or with a
+    per-user e-mail left unsent since then."""
+    waiting = Notification.objects.filter(
+        email_state=EmailState.PENDING, created_at__lt=before
+    ).values_list("recipient_id", flat=True)
+    stuck = EmailDelivery.objects.filter(
+        recipient__isnull=False,
+        sent_at__isnull=True,
+        created_at__lt=before,
+        attempts__lt=MAX_DELIVERY_ATTEMPTS,
+    ).values_list("recipient_id", flat=True)
+    return sorted(set(waiting.distinct()[:limit]) | set(stuck.distinct()[:limit]))[:limit]
+
+
+def overdue_anonymous_delivery_ids(*, before: datetime, limit: int) -> list[int]:
+    return list(
+        EmailDelivery.objects.filter(
+            recipient__isnull=True,
+            sent_at__isnull=True,
+            created_at__lt=before,
+            attempts__lt=MAX_DELIVERY_ATTEMPTS,
+        )
+        .order_by("id")
+        .values_list("id", flat=True)[:limit]
+    )
+
+
+# --- Issue reports --------------------------------------------------------------------------
+
+
+def reports_for(*, user) -> QuerySet[IssueReport]:
+    """The learner's own reports, newest first."""
+    return (
+        IssueReport.objects.filter(reporter=user)
+        .select_related("lesson")
+        .order_by("-created_at", "-id")
+    )

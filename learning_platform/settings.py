@@ -210,7 +210,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {},
+    "ENUM_NAME_OVERRIDES": {
+        "IssueReportKindEnum": "community.models.IssueReport.Kind",
+        "IssueReportStatusEnum": "community.models.IssueReport.Status",
+    },
 }
 
 # --- Celery -------------------------------------------------------------------------------
@@ -237,7 +240,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs; each entry names a task by its registered name.
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    "community.send_overdue_emails": {
+        "task": "community.send_overdue_emails",
+        "schedule": timedelta(minutes=10),
+    },
+}
 
 # --- E-mail -------------------------------------------------------------------------------
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
@@ -280,6 +288,8 @@ SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long a submission may sit queued before the periodic sweep re-enqueues it.
 SUBMISSION_REQUEUE_AFTER = timedelta(seconds=env.int("SUBMISSION_REQUEUE_AFTER", default=120))
+# Replies within this window reach a learner as one e-mail (a digest), not one per reply.
+COMMUNITY_DIGEST_WINDOW_SECONDS = env.int("COMMUNITY_DIGEST_WINDOW_SECONDS", default=300)
 
 LOGGING = {
     "version": 1,

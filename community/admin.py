@@ -1,0 +1,221 @@
+"""Staff tools: moderate comments, triage issue reports, look at notifications and e-mails.
+
+Every change of state goes through community.services (actions and the change form alike),
+so resolving a report in the form notifies the reporter exactly as the action does.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
+from django.utils.text import Truncator
+
+from community import services
+from community.models import (
+    Comment,
+    EmailDelivery,
+    IssueReport,
+    LessonSubscription,
+    Notification,
+)
+
+
+def _lesson_link(lesson) -> str:
+    try:
+        url = reverse("admin:lessons_lesson_change", args=[lesson.pk])
+    except NoReverseMatch:
+        return str(lesson)
+    return format_html('<a href="{}">{}</a>', url, lesson)
+
+
+# --- Comments -------------------------------------------------------------------------------
+
+
+@admin.register(Comment)
+class CommentAdmin(admin.ModelAdmin):
+    list_display = ("id", "excerpt", "author", "lesson_link", "parent", "created_at", "is_hidden")
+    list_filter = ("is_hidden", "is_deleted", "lesson__quest")
+    search_fields = ("body", "author__email", "author__display_name", "lesson__slug")
+    list_select_related = ("author", "lesson", "parent")
+    date_hierarchy = "created_at"
+    actions = ("hide_comments", "unhide_comments")
+    fields = (
+        "lesson_link",
+        "author",
+        "parent",
+        "reply_to",
+        "body",
+        "created_at",
+        "edited_at",
+        "is_deleted",
+        "is_hidden",
+        "hidden_reason",
+        "hidden_at",
+    )
+    readonly_fields = tuple(f for f in fields if f not in ("is_hidden", "hidden_reason"))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="comment")
+    def excerpt(self, comment: Comment) -> str:
+        return "[deleted]" if comment.is_deleted else Truncator(comment.body).chars(80)
+
+    @admin.display(description="lesson", ordering="lesson__title")
+    def lesson_link(self, comment: Comment) -> str:
+        return _lesson_link(comment.lesson)
+
+    def save_model(self, request, obj: Comment, form, change: bool) -> None:
+        if "is_hidden" in form.changed_data or "hidden_reason" in form.changed_data:
+            stored = Comment.objects.get(pk=obj.pk)
+            if obj.is_hidden:
+                services.hide_comment(comment=stored, reason=obj.hidden_reason)
+            else:
+                services.unhide_comment(comment=stored)
+
+    @admin.action(description="Hide the selected comments (and their threads)")
+    def hide_comments(self, request: HttpRequest, queryset: QuerySet[Comment]) -> None:
+        for comment in queryset:
+            services.hide_comment(comment=comment, reason=f"Hidden by {request.user}")
+        self.message_user(request, f"Hid {len(queryset)} comment(s).", messages.SUCCESS)
+
+    @admin.action(description="Show the selected comments again")
+    def unhide_comments(self, request: HttpRequest, queryset: QuerySet[Comment]) -> None:
+        for comment in queryset:
+            services.unhide_comment(comment=comment)
+        self.message_user(request, f"Showed {len(queryset)} comment(s).", messages.SUCCESS)
+
+
+# --- Issue reports --------------------------------------------------------------------------
+
+
+@admin.register(IssueReport)
+class IssueReportAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "kind",
+        "status",
+        "lesson_link",
+        "excerpt",
+        "reporter_display",
+        "assignee",
+        "created_at",
+    )
+    list_filter = ("status", "kind", ("lesson", admin.RelatedOnlyFieldListFilter), "assignee")
+    search_fields = ("message", "lesson__slug", "lesson__title", "reporter__email")
+    list_select_related = ("lesson", "reporter", "assignee")
+    date_hierarchy = "created_at"
+    actions = ("mark_triaged", "resolve_accepted", "reject")
+    fields = (
+        "lesson_link",
+        "kind",
+        "message",
+        "block",
+        "block_position",
+        "reporter",
+        "contact_email",
+        "created_at",
+        "status",
+        "assignee",
+        "internal_note",
+        "resolved_at",
+    )
+    readonly_fields = (
+        "lesson_link",
+        "kind",
+        "message",
+        "block",
+        "block_position",
+        "reporter",
+        "contact_email",
+        "created_at",
+        "resolved_at",
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="lesson", ordering="lesson__title")
+    def lesson_link(self, report: IssueReport) -> str:
+        return _lesson_link(report.lesson)
+
+    @admin.display(description="message")
+    def excerpt(self, report: IssueReport) -> str:
+        return Truncator(report.message).chars(80)
+
+    @admin.display(description="reporter")
+    def reporter_display(self, report: IssueReport) -> str:
+        if report.reporter_id:
+            return str(report.reporter)
+        return f"signed out ({report.contact_email})" if report.contact_email else "signed out"
+
+    def save_model(self, request, obj: IssueReport, form, change: bool) -> None:
+        # Status goes through the service (resolved_at, reporter notification); the rest is
+        # plain staff bookkeeping.
+        IssueReport.objects.filter(pk=obj.pk).update(
+            assignee=obj.assignee, internal_note=obj.internal_note
+        )
+        if "status" in form.changed_data:
+            services.change_report_status(report=obj, status=obj.status)
+
+    @admin.action(description="Mark triaged")
+    def mark_triaged(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
+        for report in queryset:
+            services.triage_report(report=report)
+        self.message_user(request, f"Triaged {len(queryset)} report(s).", messages.SUCCESS)
+
+    @admin.action(description="Resolve (accepted) — notifies the reporter")
+    def resolve_accepted(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
+        for report in queryset:
+            services.resolve_report(report=report)
+        self.message_user(request, f"Resolved {len(queryset)} report(s).", messages.SUCCESS)
+
+    @admin.action(description="Reject")
+    def reject(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
+        for report in queryset:
+            services.reject_report(report=report)
+        self.message_user(request, f"Rejected {len(queryset)} report(s).", messages.SUCCESS)
+
+
+# --- Follows, notifications, e-mails (read-mostly) ------------------------------------------
+
+
+@admin.register(LessonSubscription)
+class LessonSubscriptionAdmin(admin.ModelAdmin):
+    list_display = ("user", "lesson", "subscribed", "updated_at")
+    list_filter = ("subscribed",)
+    search_fields = ("user__email", "lesson__slug")
+    list_select_related = ("user", "lesson")
+    raw_id_fields = ("user", "lesson")
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("id", "recipient", "kind", "title", "created_at", "read_at", "email_state")
+    list_filter = ("kind", "email_state")
+    search_fields = ("recipient__email", "title", "dedupe_key")
+    list_select_related = ("recipient",)
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(EmailDelivery)
+class EmailDeliveryAdmin(admin.ModelAdmin):
+    list_display = ("id", "key", "to_address", "subject", "created_at", "sent_at", "attempts")
+    list_filter = (("sent_at", admin.EmptyFieldListFilter),)
+    search_fields = ("to_address", "key", "subject")
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

@@ -1,0 +1,74 @@
+"""Background work of the community app. Each task takes ids, calls one service, is idempotent."""
+
+from __future__ import annotations
+
+from smtplib import SMTPException
+
+from celery import shared_task
+from django.db import OperationalError
+
+from community import services
+
+# A mail server that is down or refuses for a while: retry with growing, jittered delays.
+MAIL_ERRORS = (SMTPException, OSError, OperationalError)
+MAIL_RETRY = {
+    "autoretry_for": MAIL_ERRORS,
+    "retry_backoff": 30,
+    "retry_backoff_max": 3600,
+    "retry_jitter": True,
+    "max_retries": 10,
+}
+
+
+@shared_task(
+    name="community.notify_about_comment",
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    retry_jitter=True,
+    max_retries=5,
+)
+def notify_about_comment(comment_id: int) -> None:
+    """Create the in-app notifications for a new comment and schedule the digest e-mails."""
+    services.notify_about_comment(comment_id=comment_id)
+
+
+@shared_task(name="community.send_notification_emails", **MAIL_RETRY)
+def send_notification_emails(user_id: int) -> None:
+    """Send the user one e-mail covering all their notifications not e-mailed yet."""
+    services.send_notification_emails(user_id=user_id)
+
+
+@shared_task(name="community.send_email_delivery", **MAIL_RETRY)
+def send_email_delivery(delivery_id: int) -> None:
+    """Send one recorded e-mail unless it was sent already."""
+    services.send_email_delivery(delivery_id=delivery_id)
+
+
+@shared_task(name="community.notify_report_resolved", **MAIL_RETRY)
+def notify_report_resolved(report_id: int) -> None:
+    """Tell a reporter their issue report was resolved (in-app and/or e-mail)."""
+    services.notify_report_resolved(report_id=report_id)
+
+
+@shared_task(
+    name="community.evaluate_achievements",
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    retry_jitter=True,
+    max_retries=5,
+)
+def evaluate_achievements(user_id: int) -> None:
+    """Re-evaluate the learner's achievements after a comment or an accepted report."""
+    from achievements.services import evaluate_achievements as evaluate
+
+    evaluate(user_id=user_id)
+
+
+@shared_task(name="community.send_overdue_emails")
+def send_overdue_emails() -> None:
+    """Periodic safety net: enqueue e-mails whose own task was lost or gave up."""
+    user_ids, delivery_ids = services.overdue_email_work()
+    for user_id in user_ids:
+        send_notification_emails.delay(user_id)
+    for delivery_id in delivery_ids:
+        send_email_delivery.delay(delivery_id)

@@ -1,0 +1,583 @@
+import pytest
+from django.conf import settings
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.tests.factories import UserFactory
+from community.models import Comment, IssueReport, LessonSubscription, Notification
+from community.tests.factories import (
+    CommentFactory,
+    IssueReportFactory,
+    LessonSubscriptionFactory,
+    NotificationFactory,
+    ReplyFactory,
+)
+from community.tests.xss import XSS_PAYLOADS, assert_harmless
+from lessons.tests.factories import LessonFactory, ProseBlockFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+def comments_url(lesson) -> str:
+    return f"/api/v1/lessons/{lesson.slug}/comments/"
+
+
+def rate_limit(scope: str) -> int:
+    return int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"][scope].split("/")[0])
+
+
+@pytest.fixture
+def lesson():
+    return LessonFactory()
+
+
+# --- Reading comments -----------------------------------------------------------------------
+
+
+def test_anyone_reads_the_comments_of_a_lesson(api_client, lesson):
+    CommentFactory(lesson=lesson, body="First!")
+
+    response = api_client.get(comments_url(lesson))
+
+    assert response.status_code == 200
+    assert [c["body"] for c in response.json()["results"]] == ["First!"]
+
+
+def test_comment_list_embeds_first_replies_with_count_and_link(api_client, lesson):
+    top = CommentFactory(lesson=lesson)
+    replies = [ReplyFactory(parent=top) for _ in range(5)]
+
+    thread = api_client.get(comments_url(lesson)).json()["results"][0]
+
+    assert thread["reply_count"] == 5
+    assert [r["id"] for r in thread["replies"]] == [r.id for r in replies[:3]]
+    assert thread["replies_url"].endswith(f"/api/v1/comments/{top.id}/replies/")
+
+
+def test_replies_url_lists_the_whole_thread_oldest_first(api_client, lesson):
+    top = CommentFactory(lesson=lesson)
+    replies = [ReplyFactory(parent=top) for _ in range(5)]
+
+    response = api_client.get(f"/api/v1/comments/{top.id}/replies/")
+
+    assert [r["id"] for r in response.json()["results"]] == [r.id for r in replies]
+
+
+def test_comment_list_orders_oldest_first_by_default_and_newest_on_request(api_client, lesson):
+    first, second = CommentFactory(lesson=lesson), CommentFactory(lesson=lesson)
+
+    oldest = api_client.get(comments_url(lesson)).json()["results"]
+    newest = api_client.get(comments_url(lesson) + "?ordering=newest").json()["results"]
+
+    assert [c["id"] for c in oldest] == [first.id, second.id]
+    assert [c["id"] for c in newest] == [second.id, first.id]
+
+
+def test_comment_list_hides_hidden_comments_and_their_threads(api_client, lesson):
+    hidden = CommentFactory(lesson=lesson, is_hidden=True)
+    ReplyFactory(parent=hidden)
+    shown = CommentFactory(lesson=lesson)
+    ReplyFactory(parent=shown, is_hidden=True)
+
+    results = api_client.get(comments_url(lesson)).json()["results"]
+
+    assert [c["id"] for c in results] == [shown.id]
+    assert results[0]["reply_count"] == 0
+    assert results[0]["replies"] == []
+    assert api_client.get(f"/api/v1/comments/{hidden.id}/replies/").status_code == 404
+
+
+@pytest.mark.parametrize("replies", [1, 10])
+def test_comment_list_runs_a_fixed_number_of_queries(
+    api_client, lesson, django_assert_num_queries, replies
+):
+    # given: 2 or 20 threads with 1 or 10 replies each, by different authors
+    for _ in range(2 if replies == 1 else 20):
+        top = CommentFactory(lesson=lesson)
+        for _ in range(replies):
+            ReplyFactory(parent=top)
+
+    # lesson, page count, page of threads with authors and reply counts, embedded replies
+    with django_assert_num_queries(4):
+        response = api_client.get(comments_url(lesson))
+
+    assert response.status_code == 200
+
+
+def test_comments_of_a_draft_lesson_are_404_for_learners(user_client, lesson):
+    draft = LessonFactory(published=False)
+
+    assert user_client.get(comments_url(draft)).status_code == 404
+    assert user_client.post(comments_url(draft), {"body": "hi"}).status_code == 404
+
+
+def test_comments_of_an_unknown_lesson_are_404(api_client):
+    assert api_client.get("/api/v1/lessons/no-such-lesson/comments/").status_code == 404
+
+
+# --- Posting --------------------------------------------------------------------------------
+
+
+def test_signed_out_visitors_cannot_comment(api_client, lesson):
+    response = api_client.post(comments_url(lesson), {"body": "hi"})
+
+    assert response.status_code in (401, 403)
+    assert not Comment.objects.exists()
+
+
+def test_learner_posts_a_comment_with_source_and_html(user_client, user, lesson):
+    response = user_client.post(comments_url(lesson), {"body": "Use `softmax` **here**"})
+
+    assert response.status_code == 201
+    body = response.json()
+    assert body["author"] == {"id": user.id, "name": user.public_name}
+    assert body["body"] == "Use `softmax` **here**"
+    assert body["body_html"] == "<p>Use <code>softmax</code> <strong>here</strong></p>"
+    assert body["is_author"] is True
+
+
+@pytest.mark.parametrize("payload", XSS_PAYLOADS)
+def test_xss_payload_in_a_comment_comes_out_inert(user_client, lesson, payload):
+    response = user_client.post(comments_url(lesson), {"body": payload})
+
+    assert response.status_code == 201
+    assert_harmless(response.json()["body_html"])
+    assert response.json()["body"] == payload.strip()
+
+
+def test_comment_over_the_length_limit_is_rejected(user_client, lesson):
+    response = user_client.post(comments_url(lesson), {"body": "x" * 5001})
+
+    assert response.status_code == 400
+    assert "body" in response.json()["errors"]
+
+
+def test_a_huge_request_body_is_refused_without_a_server_error(user_client, lesson):
+    response = user_client.post(comments_url(lesson), {"body": "x" * (2 * 1024 * 1024)})
+
+    assert response.status_code == 413
+    assert not Comment.objects.exists()
+
+
+@pytest.mark.parametrize("body", ["", "   \n  "])
+def test_empty_comment_is_rejected(user_client, lesson, body):
+    assert user_client.post(comments_url(lesson), {"body": body}).status_code == 400
+
+
+def test_reply_joins_the_thread_of_its_parent(user_client, lesson):
+    top = CommentFactory(lesson=lesson)
+
+    response = user_client.post(comments_url(lesson), {"body": "agreed", "parent": top.id})
+
+    assert response.status_code == 201
+    assert response.json()["parent"] == top.id
+
+
+def test_reply_to_a_reply_attaches_to_the_top_level_comment(user_client, lesson):
+    top = CommentFactory(lesson=lesson)
+    reply = ReplyFactory(parent=top)
+
+    response = user_client.post(comments_url(lesson), {"body": "re", "parent": reply.id})
+
+    assert response.json()["parent"] == top.id
+    assert response.json()["reply_to"]["id"] == reply.id
+
+
+def test_reply_to_a_comment_of_another_lesson_is_rejected(user_client, lesson):
+    elsewhere = CommentFactory()
+
+    response = user_client.post(comments_url(lesson), {"body": "re", "parent": elsewhere.id})
+
+    assert response.status_code == 400
+    assert "parent" in response.json()["errors"]
+
+
+def test_reply_to_a_hidden_comment_is_rejected(user_client, lesson):
+    hidden = CommentFactory(lesson=lesson, is_hidden=True)
+
+    response = user_client.post(comments_url(lesson), {"body": "re", "parent": hidden.id})
+
+    assert response.status_code == 400
+
+
+def test_reply_to_a_reply_in_a_hidden_thread_is_rejected(user_client, lesson):
+    reply = ReplyFactory(parent=CommentFactory(lesson=lesson, is_hidden=True))
+
+    response = user_client.post(comments_url(lesson), {"body": "re", "parent": reply.id})
+
+    assert response.status_code == 400
+
+
+def test_posting_is_throttled_per_learner_with_retry_after(user_client, lesson):
+    limit = rate_limit("comments")
+    for n in range(limit):
+        assert user_client.post(comments_url(lesson), {"body": f"c{n}"}).status_code == 201
+
+    response = user_client.post(comments_url(lesson), {"body": "one too many"})
+
+    assert response.status_code == 429
+    assert int(response["Retry-After"]) > 0
+    # Another learner is not affected, and reading is never throttled.
+    assert client_for(UserFactory()).post(comments_url(lesson), {"body": "me"}).status_code == 201
+    assert user_client.get(comments_url(lesson)).status_code == 200
+
+
+def test_lesson_read_carries_the_comment_count(api_client, lesson):
+    CommentFactory(lesson=lesson)
+    ReplyFactory(parent=CommentFactory(lesson=lesson))
+
+    response = api_client.get(f"/api/v1/lessons/{lesson.slug}/")
+
+    assert response.json()["comment_count"] == 3
+
+
+# --- Editing and deleting -------------------------------------------------------------------
+
+
+def test_author_edits_a_comment_and_it_is_marked_edited(user_client, user, lesson):
+    comment = CommentFactory(lesson=lesson, author=user)
+
+    response = user_client.patch(f"/api/v1/comments/{comment.id}/", {"body": "Better *now*"})
+
+    assert response.status_code == 200
+    assert response.json()["body_html"] == "<p>Better <em>now</em></p>"
+    assert response.json()["is_edited"] is True
+    assert response.json()["edited_at"] is not None
+
+
+def test_someone_else_cannot_edit_or_delete_a_comment(user_client, lesson):
+    comment = CommentFactory(lesson=lesson, body="mine")
+
+    assert user_client.patch(f"/api/v1/comments/{comment.id}/", {"body": "x"}).status_code == 403
+    assert user_client.delete(f"/api/v1/comments/{comment.id}/").status_code == 403
+    comment.refresh_from_db()
+    assert comment.body == "mine"
+
+
+def test_signed_out_visitor_cannot_edit_a_comment(api_client, lesson):
+    comment = CommentFactory(lesson=lesson)
+
+    assert api_client.patch(f"/api/v1/comments/{comment.id}/", {"body": "x"}).status_code in (
+        401,
+        403,
+    )
+
+
+def test_deleting_a_comment_without_replies_removes_it(user_client, user, lesson):
+    comment = CommentFactory(lesson=lesson, author=user)
+
+    assert user_client.delete(f"/api/v1/comments/{comment.id}/").status_code == 204
+
+    assert not Comment.objects.filter(pk=comment.pk).exists()
+
+
+def test_deleting_a_comment_with_replies_leaves_a_deleted_stub(user_client, user, api_client):
+    comment = CommentFactory(author=user, body="secret")
+    reply = ReplyFactory(parent=comment)
+
+    user_client.delete(f"/api/v1/comments/{comment.id}/")
+
+    thread = api_client.get(comments_url(comment.lesson)).json()["results"][0]
+    assert thread["body"] == "[deleted]"
+    assert thread["author"] is None
+    assert thread["is_deleted"] is True
+    assert [r["id"] for r in thread["replies"]] == [reply.id]
+    assert "secret" not in str(thread)
+
+
+def test_deleting_the_last_reply_of_a_deleted_comment_removes_the_stub(user, lesson):
+    stub = CommentFactory(lesson=lesson, is_deleted=True, body="")
+    reply = ReplyFactory(parent=stub, author=user)
+
+    client_for(user).delete(f"/api/v1/comments/{reply.id}/")
+
+    assert not Comment.objects.filter(pk=stub.pk).exists()
+
+
+def test_a_deleted_comment_cannot_be_edited(user_client, user, lesson):
+    stub = CommentFactory(lesson=lesson, author=user, is_deleted=True, body="")
+    ReplyFactory(parent=stub)
+
+    assert user_client.patch(f"/api/v1/comments/{stub.id}/", {"body": "x"}).status_code == 404
+
+
+# --- Subscriptions --------------------------------------------------------------------------
+
+
+def test_follow_and_unfollow_a_lesson(user_client, user, lesson):
+    url = f"/api/v1/lessons/{lesson.slug}/subscription"
+
+    assert user_client.get(url).json() == {
+        "lesson": lesson.slug,
+        "following": False,
+        "explicit": None,
+    }
+    assert user_client.put(url).json()["following"] is True
+    assert user_client.delete(url).json() == {
+        "lesson": lesson.slug,
+        "following": False,
+        "explicit": False,
+    }
+    assert LessonSubscription.objects.get(user=user, lesson=lesson).subscribed is False
+
+
+def test_commenting_follows_by_profile_default(user_client, user, lesson):
+    CommentFactory(lesson=lesson, author=user)
+
+    state = user_client.get(f"/api/v1/lessons/{lesson.slug}/subscription").json()
+
+    assert state["following"] is True
+    assert state["explicit"] is None
+
+
+def test_subscription_needs_sign_in(api_client, lesson):
+    assert api_client.put(f"/api/v1/lessons/{lesson.slug}/subscription").status_code in (401, 403)
+
+
+# --- Notifications --------------------------------------------------------------------------
+
+
+def test_notifications_list_is_newest_first_with_unread_count(user_client, user):
+    older = NotificationFactory(recipient=user, read_at=timezone.now())
+    newer = NotificationFactory(recipient=user)
+    NotificationFactory()  # someone else's
+
+    body = user_client.get("/api/v1/me/notifications/").json()
+
+    assert [n["id"] for n in body["results"]] == [newer.id, older.id]
+    assert body["unread_count"] == 1
+    assert body["count"] == 2
+
+
+def test_notifications_list_can_show_only_unread(user_client, user):
+    NotificationFactory(recipient=user, read_at=timezone.now())
+    unread = NotificationFactory(recipient=user)
+
+    body = user_client.get("/api/v1/me/notifications/?unread=true").json()
+
+    assert [n["id"] for n in body["results"]] == [unread.id]
+
+
+def test_mark_one_notification_read(user_client, user):
+    notification = NotificationFactory(recipient=user)
+
+    response = user_client.post(f"/api/v1/me/notifications/{notification.id}/read")
+
+    assert response.status_code == 200
+    assert response.json()["is_read"] is True
+    notification.refresh_from_db()
+    assert notification.read_at is not None
+
+
+def test_someone_elses_notification_is_404(user_client):
+    theirs = NotificationFactory()
+
+    response = user_client.post(f"/api/v1/me/notifications/{theirs.id}/read")
+
+    assert response.status_code == 404
+    theirs.refresh_from_db()
+    assert theirs.read_at is None
+
+
+def test_read_all_marks_only_my_notifications(user_client, user):
+    NotificationFactory.create_batch(2, recipient=user)
+    theirs = NotificationFactory()
+
+    response = user_client.post("/api/v1/me/notifications/read-all")
+
+    assert response.json() == {"marked_read": 2, "unread_count": 0}
+    assert not Notification.objects.filter(recipient=user, read_at__isnull=True).exists()
+    theirs.refresh_from_db()
+    assert theirs.read_at is None
+
+
+def test_notifications_need_sign_in(api_client):
+    assert api_client.get("/api/v1/me/notifications/").status_code in (401, 403)
+
+
+def test_notification_list_runs_a_fixed_number_of_queries(
+    user_client, user, django_assert_num_queries
+):
+    NotificationFactory.create_batch(15, recipient=user)
+
+    # unread count, page count, page
+    with django_assert_num_queries(3):
+        user_client.get("/api/v1/me/notifications/")
+
+
+# --- Issue reports --------------------------------------------------------------------------
+
+
+def reports_url(lesson) -> str:
+    return f"/api/v1/lessons/{lesson.slug}/reports/"
+
+
+def test_signed_in_learner_reports_an_issue_on_a_block(user_client, user, lesson):
+    block = ProseBlockFactory(lesson=lesson, position=3)
+
+    response = user_client.post(
+        reports_url(lesson),
+        {"kind": "typo", "message": "'teh' in the second line", "block": block.id},
+    )
+
+    assert response.status_code == 201
+    report = IssueReport.objects.get()
+    assert (report.reporter, report.block, report.block_position) == (user, block, 3)
+    assert report.status == IssueReport.Status.NEW
+    assert response.json()["id"] == report.id
+
+
+def test_signed_out_visitor_reports_with_a_contact_email(api_client, lesson):
+    response = api_client.post(
+        reports_url(lesson),
+        {"kind": "broken_link", "message": "Link 2 is dead", "contact_email": "a@b.example"},
+    )
+
+    assert response.status_code == 201
+    report = IssueReport.objects.get()
+    assert report.reporter is None
+    assert report.contact_email == "a@b.example"
+
+
+def test_report_on_a_block_of_another_lesson_is_rejected(user_client, lesson):
+    other_block = ProseBlockFactory()
+
+    response = user_client.post(
+        reports_url(lesson), {"kind": "typo", "message": "x", "block": other_block.id}
+    )
+
+    assert response.status_code == 400
+    assert "block" in response.json()["errors"]
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"kind": "spam", "message": "x"},
+        {"kind": "typo", "message": ""},
+        {"kind": "typo", "message": "x" * 2001},
+        {"kind": "typo", "message": "x", "contact_email": "not-an-email"},
+    ],
+)
+def test_invalid_report_is_rejected(api_client, lesson, payload):
+    assert api_client.post(reports_url(lesson), payload).status_code == 400
+
+
+def test_honeypot_report_looks_accepted_but_is_not_stored(api_client, lesson):
+    response = api_client.post(
+        reports_url(lesson), {"kind": "other", "message": "buy", "website": "http://spam.example"}
+    )
+
+    assert response.status_code == 201
+    assert response.json()["id"] is None
+    assert not IssueReport.objects.exists()
+
+
+def test_signed_out_reports_are_strictly_throttled(api_client, lesson):
+    for _ in range(rate_limit("reports_anon")):
+        assert (
+            api_client.post(reports_url(lesson), {"kind": "typo", "message": "x"}).status_code
+            == 201
+        )
+
+    response = api_client.post(reports_url(lesson), {"kind": "typo", "message": "x"})
+
+    assert response.status_code == 429
+    assert "Retry-After" in response
+
+
+def test_signed_in_reports_have_their_own_throttle(user_client, lesson):
+    for _ in range(rate_limit("reports_user")):
+        assert (
+            user_client.post(reports_url(lesson), {"kind": "typo", "message": "x"}).status_code
+            == 201
+        )
+
+    assert (
+        user_client.post(reports_url(lesson), {"kind": "typo", "message": "x"}).status_code == 429
+    )
+
+
+def test_reports_on_a_draft_lesson_are_404(api_client):
+    draft = LessonFactory(published=False)
+
+    assert api_client.post(reports_url(draft), {"kind": "typo", "message": "x"}).status_code == 404
+
+
+def test_learner_reads_own_reports_only(user_client, user):
+    mine = IssueReportFactory(reporter=user)
+    theirs = IssueReportFactory()
+
+    listed = user_client.get("/api/v1/me/reports/").json()["results"]
+
+    assert [r["id"] for r in listed] == [mine.id]
+    assert user_client.get(f"/api/v1/me/reports/{mine.id}/").status_code == 200
+    assert user_client.get(f"/api/v1/me/reports/{theirs.id}/").status_code == 404
+
+
+# --- Unsubscribe ----------------------------------------------------------------------------
+
+
+def test_unsubscribe_get_confirms_and_changes_nothing(api_client, user):
+    from community.services import make_unsubscribe_token
+
+    token = make_unsubscribe_token(user_id=user.id)
+
+    response = api_client.get(f"/api/v1/unsubscribe/{token}")
+
+    assert response.json() == {"scope": "email", "lesson": None, "done": False}
+    user.refresh_from_db()
+    assert user.email_notifications is True
+
+
+def test_one_click_unsubscribe_post_turns_emails_off_without_sign_in(api_client, user):
+    from community.services import make_unsubscribe_token
+
+    token = make_unsubscribe_token(user_id=user.id)
+
+    response = api_client.post(
+        f"/api/v1/unsubscribe/{token}",
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert response.status_code == 200
+    assert response.json()["done"] is True
+    user.refresh_from_db()
+    assert user.email_notifications is False
+
+
+def test_lesson_unsubscribe_link_unfollows_that_lesson_only(api_client, user, lesson):
+    from community.services import make_unsubscribe_token
+
+    LessonSubscriptionFactory(user=user, lesson=lesson, subscribed=True)
+    token = make_unsubscribe_token(user_id=user.id, lesson_id=lesson.id)
+
+    response = api_client.post(f"/api/v1/unsubscribe/{token}")
+
+    assert response.json()["lesson"]["slug"] == lesson.slug
+    assert LessonSubscription.objects.get(user=user, lesson=lesson).subscribed is False
+    user.refresh_from_db()
+    assert user.email_notifications is True
+
+
+@pytest.mark.parametrize("token", ["garbage", "eyJ1IjoxfQ:1xXuSU:forged-signature"])
+def test_forged_unsubscribe_token_is_rejected(api_client, token):
+    assert api_client.post(f"/api/v1/unsubscribe/{token}").status_code == 400
+
+
+def test_unsubscribe_page_for_browsers_is_html_with_a_button(api_client, user):
+    from community.services import make_unsubscribe_token
+
+    token = make_unsubscribe_token(user_id=user.id)
+
+    response = api_client.get(f"/api/v1/unsubscribe/{token}", HTTP_ACCEPT="text/html")
+
+    assert response["Content-Type"].startswith("text/html")
+    assert b'<form method="post"' in response.content

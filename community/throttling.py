@@ -1,0 +1,18 @@
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+
+class ReportAnonThrottle(AnonRateThrottle):
+    """Signed-out issue reports: a strict rate per client address."""
+
+    scope = "reports_anon"
+
+
+class ReportUserThrottle(UserRateThrottle):
+    """Signed-in issue reports: a rate per learner."""
+
+    scope = "reports_user"
+
+    def get_cache_key(self, request, view):
+        if not request.user or not request.user.is_authenticated:
+            return None  # the anonymous throttle applies instead
+        return super().get_cache_key(request, view)

@@ -1,0 +1,368 @@
+"""HTTP endpoints of the community app: thin views over services and selectors."""
+
+from __future__ import annotations
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404
+from django.template.loader import render_to_string
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, renderers, status
+from rest_framework.parsers import FormParser, JSONParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from community import selectors, services
+from community.models import Comment, IssueReport
+from community.pagination import NotificationPagination
+from community.serializers import (
+    CommentEditSerializer,
+    CommentInputSerializer,
+    CommentSerializer,
+    NotificationSerializer,
+    ReadAllSerializer,
+    ReportInputSerializer,
+    ReportSerializer,
+    SubscriptionSerializer,
+    ThreadSerializer,
+    UnsubscribeSerializer,
+)
+from community.throttling import ReportAnonThrottle, ReportUserThrottle
+from learning_platform.api.errors import PayloadTooLarge
+from lessons.selectors import get_visible_lesson, visible_lessons
+
+ORDERING = OpenApiParameter(
+    "ordering",
+    OpenApiTypes.STR,
+    enum=["oldest", "newest"],
+    required=False,
+    description="Order of the threads: oldest first (default) or newest first.",
+)
+
+
+def _visible_comment(*, pk: int, user) -> Comment:
+    """A comment that is up, on a lesson `user` may see, or 404."""
+    comment = (
+        selectors.comments_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
+    )
+    if comment is None:
+        raise Http404("No such comment.")
+    return comment
+
+
+# --- Comments -------------------------------------------------------------------------------
+
+
+class LessonCommentsView(generics.ListAPIView):
+    """The discussion of a lesson: top-level comments, each with the start of its thread."""
+
+    serializer_class = ThreadSerializer
+
+    def get_throttles(self):
+        # Reading is free; posting is throttled per user ("comments" scope, 429 + Retry-After).
+        if self.request.method == "POST":
+            self.throttle_scope = "comments"
+            return [ScopedRateThrottle()]
+        return super().get_throttles()
+
+    def get_queryset(self):
+        lesson = get_visible_lesson(slug=self.kwargs["slug"], user=self.request.user)
+        newest = self.request.query_params.get("ordering") == "newest"
+        return selectors.comment_threads(lesson_id=lesson.id, newest_first=newest)
+
+    @extend_schema(
+        tags=["community"],
+        operation_id="lesson_comments_list",
+        parameters=[ORDERING],
+        description="Visible top-level comments of the lesson, paginated. Each embeds its "
+        "first 3 replies (oldest first), `reply_count` and `replies_url` for the whole "
+        "thread. Runs a fixed number of queries. Draft or unknown lesson: 404.",
+    )
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        tags=["community"],
+        operation_id="lesson_comments_create",
+        request=CommentInputSerializer,
+        responses={201: CommentSerializer},
+        description="Post a comment, or with `parent` a reply. Followers of the lesson and the "
+        "author of the comment answered are notified (in-app, and by a digest e-mail). "
+        "Throttled per learner.",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        lesson = get_visible_lesson(slug=slug, user=request.user)
+        data = _valid(CommentInputSerializer, request)
+        comment = services.post_comment(
+            author=request.user, lesson=lesson, body=data["body"], parent_id=data.get("parent")
+        )
+        comment = _visible_comment(pk=comment.pk, user=request.user)
+        return Response(
+            CommentSerializer(comment, context={"request": request}).data,
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class CommentDetailView(APIView):
+    @extend_schema(tags=["community"], responses={200: CommentSerializer})
+    def get(self, request: Request, pk: int) -> Response:
+        comment = _visible_comment(pk=pk, user=request.user)
+        return Response(CommentSerializer(comment, context={"request": request}).data)
+
+    @extend_schema(
+        tags=["community"],
+        request=CommentEditSerializer,
+        responses={200: CommentSerializer},
+        description="Edit your own comment (marks it edited). Someone else's: 403.",
+    )
+    def patch(self, request: Request, pk: int) -> Response:
+        comment = _visible_comment(pk=pk, user=request.user)
+        data = _valid(CommentEditSerializer, request)
+        comment = services.edit_comment(comment=comment, editor=request.user, body=data["body"])
+        return Response(CommentSerializer(comment, context={"request": request}).data)
+
+    @extend_schema(
+        tags=["community"],
+        request=None,
+        responses={204: OpenApiResponse(description="Deleted.")},
+        description='Delete your own comment. One with replies stays as "[deleted]".',
+    )
+    def delete(self, request: Request, pk: int) -> Response:
+        comment = _visible_comment(pk=pk, user=request.user)
+        services.delete_comment(comment=comment, actor=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class CommentRepliesView(generics.ListAPIView):
+    """Every visible reply in a thread, oldest first, paginated."""
+
+    serializer_class = CommentSerializer
+
+    def get_queryset(self):
+        parent = (
+            selectors.threads_in_lessons(lessons=visible_lessons(user=self.request.user))
+            .filter(pk=self.kwargs["pk"])
+            .first()
+        )
+        if parent is None:
+            raise Http404("No such thread.")
+        return selectors.thread_replies(parent=parent)
+
+    @extend_schema(tags=["community"], operation_id="comment_replies_list")
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+# --- Follows --------------------------------------------------------------------------------
+
+
+class LessonSubscriptionView(APIView):
+    """Follow a lesson's comments or not, overriding the profile default for this lesson."""
+
+    permission_classes = [IsAuthenticated]
+
+    def _answer(self, request: Request, lesson) -> Response:
+        state = selectors.subscription_state(user=request.user, lesson=lesson)
+        return Response(SubscriptionSerializer({"lesson": lesson.slug, **state}).data)
+
+    @extend_schema(tags=["community"], responses={200: SubscriptionSerializer})
+    def get(self, request: Request, slug: str) -> Response:
+        return self._answer(request, get_visible_lesson(slug=slug, user=request.user))
+
+    @extend_schema(
+        tags=["community"],
+        request=None,
+        responses={200: SubscriptionSerializer},
+        description="Follow: be notified of new comments on this lesson.",
+    )
+    def put(self, request: Request, slug: str) -> Response:
+        lesson = get_visible_lesson(slug=slug, user=request.user)
+        services.set_lesson_subscription(user=request.user, lesson=lesson, subscribed=True)
+        return self._answer(request, lesson)
+
+    @extend_schema(
+        tags=["community"],
+        request=None,
+        responses={200: SubscriptionSerializer},
+        description="Stop following: no notifications about this lesson's comments, even "
+        "replies to your own, whatever the profile default.",
+    )
+    def delete(self, request: Request, slug: str) -> Response:
+        lesson = get_visible_lesson(slug=slug, user=request.user)
+        services.set_lesson_subscription(user=request.user, lesson=lesson, subscribed=False)
+        return self._answer(request, lesson)
+
+
+# --- Notifications --------------------------------------------------------------------------
+
+
+UNREAD = OpenApiParameter(
+    "unread", OpenApiTypes.BOOL, required=False, description="Only unread notifications."
+)
+
+
+class NotificationListView(generics.ListAPIView):
+    """The learner's notifications, newest first, with `unread_count` in the page."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = NotificationSerializer
+    pagination_class = NotificationPagination
+
+    def get_queryset(self):
+        unread_only = self.request.query_params.get("unread") in ("1", "true", "True")
+        return selectors.notifications_for(user=self.request.user, unread_only=unread_only)
+
+    @extend_schema(tags=["notifications"], operation_id="notifications_list", parameters=[UNREAD])
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class NotificationReadView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["notifications"],
+        request=None,
+        responses={200: NotificationSerializer},
+        description="Mark one of your notifications read. Anyone else's: 404.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        notification = services.mark_notification_read(user=request.user, notification_id=pk)
+        return Response(NotificationSerializer(notification).data)
+
+
+class NotificationReadAllView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=["notifications"], request=None, responses={200: ReadAllSerializer})
+    def post(self, request: Request) -> Response:
+        changed = services.mark_all_notifications_read(user=request.user)
+        return Response(ReadAllSerializer({"marked_read": changed, "unread_count": 0}).data)
+
+
+# --- Unsubscribe ----------------------------------------------------------------------------
+
+
+class UnsubscribePageRenderer(renderers.BaseRenderer):
+    """A tiny page for people who open the link in a browser: a button that POSTs."""
+
+    media_type = "text/html"
+    format = "html"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> str:
+        request = (renderer_context or {}).get("request")
+        return render_to_string(
+            "community/unsubscribe.html",
+            {"data": data or {}, "action": request.get_full_path() if request else ""},
+        )
+
+
+class UnsubscribeView(APIView):
+    """One-click unsubscribe from an e-mail: the signed token is the only credential.
+
+    GET describes what the link does (a confirmation; mail scanners prefetch links, so GET
+    changes nothing). POST does it: the RFC 8058 `List-Unsubscribe-Post` one-click request,
+    or the button of the page a browser gets.
+    """
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    parser_classes = [JSONParser, FormParser]
+    renderer_classes = [renderers.JSONRenderer, UnsubscribePageRenderer]
+
+    @extend_schema(tags=["notifications"], responses={200: UnsubscribeSerializer})
+    def get(self, request: Request, token: str) -> Response:
+        scope = services.unsubscribe_scope(token=token)
+        return Response(UnsubscribeSerializer({**scope, "done": False}).data)
+
+    @extend_schema(
+        tags=["notifications"],
+        request=None,
+        responses={200: UnsubscribeSerializer},
+        description="Unsubscribe (idempotent). No sign-in needed: the token is signed.",
+    )
+    def post(self, request: Request, token: str) -> Response:
+        result = services.unsubscribe(token=token)
+        return Response(UnsubscribeSerializer({**result, "done": True}).data)
+
+
+# --- Issue reports --------------------------------------------------------------------------
+
+
+class LessonReportsView(APIView):
+    """ "Spotted a bug or have feedback on this page? Report an issue." Signing in is optional."""
+
+    permission_classes = [AllowAny]
+    throttle_classes = [ReportAnonThrottle, ReportUserThrottle]
+
+    @extend_schema(
+        tags=["community"],
+        operation_id="lesson_reports_create",
+        request=ReportInputSerializer,
+        responses={201: ReportSerializer},
+        description="Report an issue on a lesson. Signed out: strict throttle, optional "
+        "`contact_email`. The `website` field is a honeypot: when filled in, the answer looks "
+        "the same (201, `id` null) but nothing is stored.",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        lesson = get_visible_lesson(slug=slug, user=request.user)
+        data = _valid(ReportInputSerializer, request)
+        reporter = request.user if request.user.is_authenticated else None
+        if data.get("website"):
+            report = IssueReport(
+                lesson=lesson, kind=data["kind"], message=data["message"], created_at=timezone.now()
+            )
+        else:
+            report = services.submit_report(
+                lesson=lesson,
+                reporter=reporter,
+                kind=data["kind"],
+                message=data["message"],
+                block_id=data.get("block"),
+                contact_email=data.get("contact_email", ""),
+            )
+        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+
+class MyReportListView(generics.ListAPIView):
+    """The issue reports you filed, newest first, with their status."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = ReportSerializer
+
+    def get_queryset(self):
+        return selectors.reports_for(user=self.request.user)
+
+    @extend_schema(tags=["community"], operation_id="my_reports_list")
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class MyReportDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["community"],
+        responses={200: ReportSerializer},
+        description="One of your reports. Anyone else's: 404.",
+    )
+    def get(self, request: Request, pk: int) -> Response:
+        report = selectors.reports_for(user=request.user).filter(pk=pk).first()
+        if report is None:
+            raise Http404("No such report.")
+        return Response(ReportSerializer(report).data)
+
+
+def _valid(serializer_class, request: Request) -> dict:
+    try:
+        data = request.data
+    except RequestDataTooBig:
+        raise PayloadTooLarge() from None
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
