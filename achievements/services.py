@@ -92,24 +92,33 @@ def award_achievement_to_batch(
     return user_ids[-1]
 
 
+class _AlreadyUnlocked(Exception):
+    pass
+
+
 def _unlock(*, user_id: int, achievement: Achievement) -> bool:
     """Record the unlock and pay its bonus, atomically. False when it already existed."""
-    from progress import services as progress
+    try:
+        with transaction.atomic():
+            if achievement.xp_bonus:
+                from progress import services as progress
 
-    with transaction.atomic():
-        try:
-            with transaction.atomic():
+                # Paying first takes the learner's progress lock before the unlock's key, the
+                # order every progress write (which evaluates inside its lock) follows, so a
+                # retroactive award racing a lesson completion cannot deadlock.
+                progress.award_xp(
+                    user_id=user_id,
+                    source_type=XP_SOURCE,
+                    source_id=achievement.id,
+                    amount=achievement.xp_bonus,
+                )
+            try:
                 AchievementUnlock.objects.create(user_id=user_id, achievement=achievement)
-        except IntegrityError:
-            # Unlocked meanwhile by a concurrent evaluation: that one paid the bonus.
-            return False
-        if achievement.xp_bonus:
-            progress.award_xp(
-                user_id=user_id,
-                source_type=XP_SOURCE,
-                source_id=achievement.id,
-                amount=achievement.xp_bonus,
-            )
+            except IntegrityError as conflict:
+                raise _AlreadyUnlocked from conflict
+    except _AlreadyUnlocked:
+        # Unlocked meanwhile by a concurrent evaluation, which paid the bonus: roll ours back.
+        return False
     logger.info("Learner %s unlocked achievement %s", user_id, achievement.slug)
     return True
 

@@ -1,0 +1,132 @@
+import pytest
+from django.test import Client
+
+from accounts.tests.factories import UserFactory
+from achievements.models import Achievement, AchievementUnlock, RuleKind
+from achievements.tests.factories import AchievementFactory
+from community.tests.factories import CommentFactory
+
+pytestmark = pytest.mark.usefixtures("no_seed")
+
+ADD_URL = "/admin/achievements/achievement/add/"
+
+
+@pytest.fixture
+def admin_client(db) -> Client:
+    client = Client()
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    return client
+
+
+def _form(**overrides) -> dict:
+    return {
+        "title": "Chatterbox",
+        "slug": "chatterbox",
+        "description": "Post two comments.",
+        "icon": "message-circle",
+        "position": "1",
+        "is_active": "on",
+        "rule_kind": RuleKind.COMMENTS_POSTED,
+        "threshold": "2",
+        "tag_slug": "",
+        "quest": "",
+        "xp_bonus": "0",
+        **overrides,
+    }
+
+
+def _learner_with_comments(count: int):
+    learner = UserFactory()
+    CommentFactory.create_batch(count, author=learner)
+    return learner
+
+
+def _holders(achievement: Achievement) -> set[int]:
+    return set(achievement.unlocks.values_list("user_id", flat=True))
+
+
+def test_adding_an_achievement_awards_it_to_learners_who_already_qualify(
+    admin_client, django_capture_on_commit_callbacks
+):
+    talkative, quiet = _learner_with_comments(2), _learner_with_comments(1)
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = admin_client.post(ADD_URL, _form())
+
+    assert response.status_code == 302
+    assert len(callbacks) == 1
+    assert _holders(Achievement.objects.get(slug="chatterbox")) == {talkative.id}
+    assert quiet.id not in _holders(Achievement.objects.get(slug="chatterbox"))
+
+
+def test_changing_the_rule_awards_again_without_duplicates(
+    admin_client, django_capture_on_commit_callbacks
+):
+    talkative, quiet = _learner_with_comments(2), _learner_with_comments(1)
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client.post(ADD_URL, _form())
+    achievement = Achievement.objects.get(slug="chatterbox")
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = admin_client.post(
+            f"/admin/achievements/achievement/{achievement.id}/change/", _form(threshold="1")
+        )
+
+    assert response.status_code == 302
+    assert len(callbacks) == 1
+    assert _holders(achievement) == {talkative.id, quiet.id}
+    assert AchievementUnlock.objects.filter(achievement=achievement).count() == 2
+
+
+def test_a_change_outside_the_rule_does_not_start_a_walk(
+    admin_client, django_capture_on_commit_callbacks
+):
+    achievement = AchievementFactory(
+        slug="chatterbox", rule_kind=RuleKind.COMMENTS_POSTED, threshold=2
+    )
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = admin_client.post(
+            f"/admin/achievements/achievement/{achievement.id}/change/",
+            _form(title="Chatterbox!"),
+        )
+
+    assert response.status_code == 302
+    assert callbacks == []
+
+
+def test_the_add_page_rejects_a_tag_rule_without_a_tag(
+    admin_client, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = admin_client.post(ADD_URL, _form(rule_kind=RuleKind.TAG_COMPLETED, threshold=""))
+
+    assert response.status_code == 200
+    assert "The tag rule needs a tag." in response.content.decode()
+    assert not Achievement.objects.exists()
+    assert callbacks == []
+
+
+def test_the_award_action_walks_the_selected_achievements(
+    admin_client, django_capture_on_commit_callbacks
+):
+    achievement = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1)
+    learner = _learner_with_comments(1)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(
+            "/admin/achievements/achievement/",
+            {"action": "award_to_qualifying_learners", "_selected_action": [achievement.id]},
+        )
+
+    assert response.status_code == 302
+    assert _holders(achievement) == {learner.id}
+
+
+def test_the_changelist_shows_rule_and_unlock_count(admin_client):
+    AchievementFactory(title="Ten lessons", threshold=10)
+
+    response = admin_client.get("/admin/achievements/achievement/")
+
+    assert response.status_code == 200
+    assert "Lessons completed ≥ 10" in response.content.decode()

@@ -1,0 +1,80 @@
+import pytest
+
+from accounts.tests.factories import UserFactory
+from achievements import tasks
+from achievements.models import AchievementUnlock, RuleKind
+from achievements.tests.factories import AchievementFactory
+from community.tests.factories import CommentFactory
+
+pytestmark = pytest.mark.usefixtures("no_seed")
+
+
+def _learners(comment_counts: list[int]) -> list[int]:
+    ids = []
+    for count in comment_counts:
+        learner = UserFactory()
+        CommentFactory.create_batch(count, author=learner)
+        ids.append(learner.id)
+    return ids
+
+
+def test_the_walk_covers_every_batch(monkeypatch):
+    achievement = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1)
+    ids = _learners([1, 0, 1, 1, 0, 1, 1])
+    batches = []
+    original = tasks.services.award_achievement_to_batch
+
+    def spy(**kwargs):
+        batches.append(kwargs["after_user_id"])
+        return original(**kwargs)
+
+    monkeypatch.setattr(tasks.services, "award_achievement_to_batch", spy)
+
+    tasks.award_retroactively.delay(achievement.id, 0, 2)
+
+    assert batches == [0, ids[1], ids[3], ids[5]]
+    assert set(achievement.unlocks.values_list("user_id", flat=True)) == {
+        ids[0], ids[2], ids[3], ids[5], ids[6]
+    }  # fmt: skip
+
+
+def test_running_the_walk_twice_unlocks_nothing_twice():
+    achievement = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1)
+    _learners([1, 1, 1])
+
+    tasks.award_retroactively(achievement.id, 0, 2)
+    tasks.award_retroactively(achievement.id, 0, 2)
+
+    assert AchievementUnlock.objects.filter(achievement=achievement).count() == 3
+
+
+def test_a_batch_skips_learners_who_already_hold_it(django_assert_max_num_queries):
+    achievement = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1)
+    ids = _learners([1, 1, 1])
+    AchievementUnlock.objects.bulk_create(
+        AchievementUnlock(user_id=user_id, achievement=achievement) for user_id in ids
+    )
+
+    # The achievement, the batch of learners, who holds it; nobody is measured.
+    with django_assert_max_num_queries(3):
+        tasks.services.award_achievement_to_batch(achievement_id=achievement.id, batch_size=10)
+
+
+def test_inactive_learners_are_skipped():
+    achievement = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1)
+    (learner_id,) = _learners([1])
+    UserFactory._meta.model.objects.filter(id=learner_id).update(is_active=False)
+
+    tasks.award_retroactively(achievement.id)
+
+    assert not achievement.unlocks.exists()
+
+
+def test_an_inactive_or_deleted_achievement_is_not_awarded():
+    inactive = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1, is_active=False)
+    _learners([1])
+
+    tasks.award_retroactively(inactive.id)
+    tasks.award_retroactively(999_999)
+
+    assert not AchievementUnlock.objects.exists()
