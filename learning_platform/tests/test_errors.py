@@ -1,0 +1,117 @@
+"""Every API error answers one JSON shape: {type, title, status, detail, errors}."""
+
+import pytest
+
+from learning_platform.api.errors import exception_handler
+
+ERROR_KEYS = {"type", "title", "status", "detail", "errors"}
+
+
+def test_unknown_api_path_answers_json_not_found(api_client):
+    response = api_client.get("/api/v1/no-such-endpoint/")
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {
+        "type": "not_found",
+        "title": "Not found.",
+        "status": 404,
+        "detail": "No such resource or page.",
+        "errors": {},
+    }
+
+
+def test_unknown_path_outside_the_api_answers_json_not_found(api_client):
+    response = api_client.get("/no-such-page")
+
+    assert response.status_code == 404
+    assert set(response.json()) == ERROR_KEYS
+
+
+@pytest.mark.django_db
+def test_method_not_allowed_has_the_error_shape(user_client):
+    response = user_client.delete("/api/v1/me/")
+
+    assert response.status_code == 405
+    body = response.json()
+    assert set(body) == ERROR_KEYS
+    assert body["type"] == "method_not_allowed"
+    assert body["title"] == "Method not allowed."
+    assert body["status"] == 405
+    assert "DELETE" in body["detail"]
+
+
+@pytest.mark.django_db
+def test_validation_error_lists_messages_per_field(user_client):
+    response = user_client.patch("/api/v1/me/", {"time_zone": "Mars/Olympus_Mons"}, format="json")
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["type"] == "validation_error"
+    assert body["title"] == "Invalid input."
+    assert body["status"] == 400
+    assert body["detail"].startswith("time_zone: ")
+    assert list(body["errors"]) == ["time_zone"]
+    assert "not a known IANA time zone" in body["errors"]["time_zone"][0]
+
+
+@pytest.mark.django_db
+def test_malformed_json_is_a_parse_error(user_client):
+    response = user_client.generic(
+        "PATCH", "/api/v1/me/", data='{"display_name": ', content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["type"] == "parse_error"
+    assert body["errors"] == {}
+
+
+@pytest.mark.django_db
+def test_unsupported_media_type_has_the_error_shape(user_client):
+    response = user_client.generic(
+        "PATCH", "/api/v1/me/", data="display_name=x", content_type="text/plain"
+    )
+
+    assert response.status_code == 415
+    assert response.json()["type"] == "unsupported_media_type"
+
+
+@pytest.mark.django_db
+def test_unauthenticated_request_is_refused_with_the_error_shape(api_client):
+    response = api_client.patch("/api/v1/me/", {"display_name": "Ada"}, format="json")
+
+    assert response.status_code == 401
+    body = response.json()
+    assert set(body) == ERROR_KEYS
+    assert body["type"] == "not_authenticated"
+    assert body["status"] == 401
+
+
+def test_unexpected_exception_answers_a_generic_server_error(caplog):
+    response = exception_handler(RuntimeError("database exploded"), {"view": None})
+
+    assert response.status_code == 500
+    assert response.data == {
+        "type": "server_error",
+        "title": "Server error.",
+        "status": 500,
+        "detail": "An unexpected error occurred.",
+        "errors": {},
+    }
+    assert "database exploded" not in str(response.data)
+    assert any(record.exc_info for record in caplog.records)
+
+
+def test_openapi_schema_is_served(api_client):
+    response = api_client.get("/api/schema/")
+
+    assert response.status_code == 200
+    assert b"openapi:" in response.content
+
+
+def test_swagger_ui_is_served(api_client):
+    response = api_client.get("/api/docs/")
+
+    assert response.status_code == 200
+    assert b"swagger" in response.content.lower()

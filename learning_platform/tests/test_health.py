@@ -1,0 +1,96 @@
+"""Liveness and readiness probes."""
+
+from unittest.mock import patch
+
+import pytest
+from django.db import OperationalError
+from django.test import override_settings
+
+# Settings are overridden around the request only: the project's autouse cache fixture reads
+# settings.REDIS_URL at teardown to clean up, so it must see the real value again by then.
+
+
+class _UnreachableDatabase:
+    def cursor(self):
+        raise OperationalError("could not connect to server: Connection refused")
+
+
+def test_healthz_answers_ok_without_touching_the_database(client):
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_probes_are_never_cached(client):
+    response = client.get("/healthz")
+
+    assert "no-cache" in response["Cache-Control"]
+
+
+@pytest.mark.django_db
+def test_readyz_is_ready_in_embedded_mode_with_in_process_tasks(client):
+    with override_settings(REDIS_URL=""):
+        response = client.get("/readyz")
+
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": "ok",
+        "checks": {"database": "ok", "broker": "in-process"},
+    }
+
+
+@pytest.mark.django_db
+def test_readyz_pings_the_broker_when_one_is_configured(client):
+    import redis
+
+    pinged = []
+
+    class FakeRedis:
+        def ping(self):
+            pinged.append(True)
+            return True
+
+    with (
+        override_settings(REDIS_URL="redis://broker.internal:6379/0"),
+        patch.object(redis.Redis, "from_url", lambda url, **kwargs: FakeRedis()),
+    ):
+        response = client.get("/readyz")
+
+    assert response.status_code == 200
+    assert response.json()["checks"] == {"database": "ok", "broker": "ok"}
+    assert pinged == [True]
+
+
+@pytest.mark.django_db
+def test_readyz_is_unavailable_when_the_broker_is_unreachable(client):
+    with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):  # nothing listens on port 1
+        response = client.get("/readyz")
+
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "unavailable",
+        "checks": {"database": "ok", "broker": "unavailable"},
+    }
+
+
+@pytest.mark.django_db
+def test_readyz_is_unavailable_when_the_database_is_unreachable(client, monkeypatch):
+    from learning_platform import health
+
+    monkeypatch.setattr(health, "connection", _UnreachableDatabase())
+
+    with override_settings(REDIS_URL=""):
+        response = client.get("/readyz")
+
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "unavailable",
+        "checks": {"database": "unavailable", "broker": "in-process"},
+    }
+
+
+def test_probes_answer_get_only(client):
+    response = client.post("/healthz")
+
+    assert response.status_code == 405
