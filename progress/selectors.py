@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Exists, F, FilteredRelation, OuterRef, Q, Sum
 from django.utils import timezone
 
@@ -178,12 +179,18 @@ class ProgressSummary:
     sync_seq: int
 
 
-def progress_summary(*, user: Any, quest_slug: str) -> ProgressSummary:
-    """The progress page header for one quest: level, XP, lessons, achievements, streak
-    (5 queries: stats, curve, the quest's lessons, achievements unlocked and total).
+def quest_exists(*, slug: str) -> bool:
+    """(1 query)"""
+    return Quest.objects.filter(slug=slug).exists()
+
+
+def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSummary:
+    """The progress page header for one quest (default: the demo quest): level, XP, lessons,
+    achievements, streak (4 queries: stats, curve, the quest's lessons, achievements).
 
     `sync_seq` is read before the completions, so a cursor made from it never runs ahead of
-    the state it comes with. Raises QuestNotFound.
+    the state it comes with. Raises QuestNotFound for a named quest that does not exist; a
+    missing demo quest (no curriculum loaded yet) reads as a quest with no lessons.
     """
     from achievements import selectors as achievements_selectors
 
@@ -199,10 +206,11 @@ def progress_summary(*, user: Any, quest_slug: str) -> ProgressSummary:
         "sync_seq": 0,
     }
     curve = level_curve()
+    slug = quest_slug or settings.DEMO_QUEST_SLUG
     # One row per published lesson (one row with a NULL slug when there is none, no row when
     # the quest does not exist), each saying whether the learner completed it.
     rows = list(
-        Quest.objects.filter(slug=quest_slug)
+        Quest.objects.filter(slug=slug)
         .annotate(lesson=FilteredRelation("lessons", condition=Q(lessons__published=True)))
         .annotate(
             done=Exists(
@@ -212,20 +220,23 @@ def progress_summary(*, user: Any, quest_slug: str) -> ProgressSummary:
         .order_by("lesson__position", "lesson__id")
         .values_list("lesson__slug", "done")
     )
-    if not rows:
+    if not rows and quest_slug is not None:
         raise QuestNotFound(quest_slug)
     slugs = [slug for slug, _ in rows if slug is not None]
     completed = [slug for slug, done in rows if slug is not None and done]
     xp = stats["xp_total"]
+    achievements_unlocked, achievements_total = achievements_selectors.unlocked_and_total(
+        user_id=user.pk
+    )
     body = {
-        "quest": quest_slug,
+        "quest": slug,
         **level_progress(xp=xp, curve=curve),
         "xp": xp,
         "lessons_completed": len(completed),
         "lessons_total": len(slugs),
         "percent_complete": _percent(len(completed), len(slugs)),
-        "achievements_unlocked": achievements_selectors.count_unlocked(user_id=user.pk),
-        "achievements_total": achievements_selectors.count_total(),
+        "achievements_unlocked": achievements_unlocked,
+        "achievements_total": achievements_total,
         "streak": _streak(
             current=stats["streak_current"],
             best=stats["streak_best"],

@@ -9,16 +9,18 @@ the last word on "at most once", whatever reaches the database.
 from __future__ import annotations
 
 import uuid
+import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Case, DateTimeField, F, Value, When
+from django.db.models import Case, DateTimeField, F, OuterRef, Subquery, Value, When
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from accounts.models import User
 from lessons.models import Lesson
 from progress import selectors
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
@@ -44,6 +46,12 @@ class _Award:
     amount: int
     awarded_at: datetime
 
+    def __post_init__(self) -> None:
+        if self.source_type not in XPAward.Source.values:
+            raise ValueError(f"Unknown XP source type {self.source_type!r}.")
+        if self.amount < 0:
+            raise ValueError("XP amounts are never negative.")
+
 
 class _LearnerWriter:
     """One learner's writes inside a transaction, holding the lock on their stats row.
@@ -51,12 +59,12 @@ class _LearnerWriter:
     Collects the XP and activity days it adds and writes the stats row once, in `flush()`.
     """
 
-    def __init__(self, *, user_id: int) -> None:
+    def __init__(self, *, user_id: int, time_zone: str | None = None) -> None:
         if not connection.in_atomic_block:
             raise RuntimeError("_LearnerWriter needs an open transaction.")
         self.user_id = user_id
-        self.stats = _lock_stats(user_id=user_id)
-        self.tzinfo = self.stats.user.tzinfo
+        self.stats = _lock_stats(user_id=user_id, with_user=time_zone is None)
+        self.tzinfo = zoneinfo.ZoneInfo(time_zone or self.stats.user.time_zone)
         self._xp_delta = 0
         self._days: set[date] = set()
         self._completions_changed = False
@@ -72,18 +80,26 @@ class _LearnerWriter:
         self._days.update(self._day(a.awarded_at) for a in inserted)
         return inserted
 
-    def complete_lessons(self, times: dict[int, datetime], *, device_id: str) -> set[int]:
+    def complete_lessons(
+        self,
+        times: dict[int, datetime],
+        *,
+        device_id: str,
+        existing: dict[int, datetime] | None = None,
+    ) -> set[int]:
         """Record completions (lesson id -> time); the earliest time of a lesson wins.
 
-        Returns the ids of the lessons completed for the first time.
+        `existing` (lesson id -> recorded time), when the caller read it under this lock,
+        saves a query. Returns the ids of the lessons completed for the first time.
         """
         if not times:
             return set()
-        existing = dict(
-            LessonCompletion.objects.filter(user_id=self.user_id, lesson_id__in=times).values_list(
-                "lesson_id", "completed_at"
+        if existing is None:
+            existing = dict(
+                LessonCompletion.objects.filter(
+                    user_id=self.user_id, lesson_id__in=times
+                ).values_list("lesson_id", "completed_at")
             )
-        )
         created = {lesson_id for lesson_id in times if lesson_id not in existing}
         if created:
             # The lock means nobody else inserts for this learner now; ignore_conflicts only
@@ -191,13 +207,18 @@ def streak_runs(days: list[date]) -> tuple[int, int]:
     return current, best
 
 
-def _lock_stats(*, user_id: int) -> LearnerStats:
-    stats, _ = (
-        LearnerStats.objects.select_for_update(of=("self",))
-        .select_related("user")
-        .get_or_create(user_id=user_id)
-    )
-    return stats
+def _lock_stats(*, user_id: int, with_user: bool) -> LearnerStats:
+    """The learner's stats row, locked FOR UPDATE; created first if it is their first write."""
+    stats = LearnerStats.objects.select_for_update(of=("self",))
+    if with_user:
+        stats = stats.select_related("user")
+    row = stats.filter(user_id=user_id).first()
+    if row is None:
+        # Two first writes at once: one inserts, the other's insert is ignored; both then
+        # queue on the row lock.
+        LearnerStats.objects.bulk_create([LearnerStats(user_id=user_id)], ignore_conflicts=True)
+        row = stats.get(user_id=user_id)
+    return row
 
 
 def _insert_awards(*, user_id: int, awards: dict[tuple[str, int], _Award]) -> list[tuple[str, int]]:
@@ -219,10 +240,6 @@ def _insert_awards(*, user_id: int, awards: dict[tuple[str, int], _Award]) -> li
     now = ops.adapt_datetimefield_value(timezone.now())
     params: list[Any] = []
     for award in awards.values():
-        if award.source_type not in XPAward.Source.values:
-            raise ValueError(f"Unknown XP source type {award.source_type!r}.")
-        if award.amount < 0:
-            raise ValueError("XP amounts are never negative.")
         params += [
             user_id,
             award.source_type,
@@ -258,11 +275,24 @@ def award_xp(
     Safe under concurrency: a unique constraint decides, the learner's row lock orders.
     """
     award = _Award(source_type, source_id, amount, awarded_at or timezone.now())
-    with transaction.atomic():
+    # No savepoint: nothing here is caught and retried, an error fails the caller's transaction.
+    with transaction.atomic(savepoint=False):
         writer = _LearnerWriter(user_id=user_id)
         inserted = writer.award([award])
         writer.flush()
     return bool(inserted)
+
+
+def award_xp_batch(*, user_id: int, awards: Iterable[tuple[str, int, int]]) -> set[tuple[str, int]]:
+    """award_xp for several (source_type, source_id, amount) at once, earned now, in one
+    transaction and three queries. Returns the (source_type, source_id) newly awarded."""
+    now = timezone.now()
+    batch = [_Award(t, i, amount, now) for t, i, amount in awards]
+    with transaction.atomic(savepoint=False):
+        writer = _LearnerWriter(user_id=user_id)
+        inserted = writer.award(batch)
+        writer.flush()
+    return {(a.source_type, a.source_id) for a in inserted}
 
 
 @dataclass(frozen=True)
@@ -281,7 +311,7 @@ class CompletionOutcome:
         return self.level_after["number"] > self.level_before["number"]
 
 
-def complete_lesson(*, user_id: int, lesson_slug: str) -> CompletionOutcome:
+def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
     """Mark a published lesson completed by the learner, once.
 
     The first call records the completion, pays the lesson's XP and unlocks what it earns;
@@ -295,24 +325,22 @@ def complete_lesson(*, user_id: int, lesson_slug: str) -> CompletionOutcome:
         raise LessonNotFound(lesson_slug)
     curve = selectors.level_curve()
     now = timezone.now()
-    with transaction.atomic():
-        writer = _LearnerWriter(user_id=user_id)
+    with transaction.atomic(savepoint=False):
+        writer = _LearnerWriter(user_id=user.pk, time_zone=user.time_zone)
         xp_before = writer.stats.xp_total
         created = bool(writer.complete_lessons({lesson["id"]: now}, device_id=""))
-        xp_awarded = 0
-        new_achievements: list[dict[str, Any]] = []
         if created:
             awarded = writer.award([_Award(XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)])
-            xp_awarded = sum(a.amount for a in awarded)
             writer.flush()
-            new_achievements = evaluate_achievements(user_id=user_id)
+            new_achievements = list(evaluate_achievements(user_id=user.pk))
             completed_at = now
-            xp_after = selectors.xp_total(user_id=user_id)
+            xp_awarded = sum(a.amount for a in awarded)
+            xp_after = selectors.xp_total(user_id=user.pk)
         else:
             completed_at = LessonCompletion.objects.values_list("completed_at", flat=True).get(
-                user_id=user_id, lesson_id=lesson["id"]
+                user_id=user.pk, lesson_id=lesson["id"]
             )
-            xp_after = xp_before
+            new_achievements, xp_awarded, xp_after = [], 0, xp_before
     return CompletionOutcome(
         lesson_slug=lesson_slug,
         created=created,
@@ -321,7 +349,7 @@ def complete_lesson(*, user_id: int, lesson_slug: str) -> CompletionOutcome:
         xp_total=xp_after,
         level_before=selectors.level_progress(xp=xp_before, curve=curve)["level"],
         level_after=selectors.level_progress(xp=xp_after, curve=curve)["level"],
-        new_achievements=list(new_achievements),
+        new_achievements=new_achievements,
     )
 
 
@@ -380,7 +408,7 @@ def _parse_event(raw: Any, *, now: datetime) -> _LessonEvent | dict[str, Any]:
     return _LessonEvent(event_id=event_id, lesson_slug=slug, occurred_at=occurred_at)
 
 
-def sync_progress(*, user_id: int, device_id: str, events: list[Any]) -> SyncOutcome:
+def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutcome:
     """Merge a device's events into the learner's progress.
 
     Completions are a grow-only set and the earliest valid time of a lesson wins; XP comes from
@@ -403,40 +431,54 @@ def sync_progress(*, user_id: int, device_id: str, events: list[Any]) -> SyncOut
         else:
             rejected.append(outcome)
 
-    lessons = {
-        row["slug"]: row
-        for row in Lesson.objects.filter(slug__in={e.lesson_slug for e in parsed}).values(
-            "id", "slug", "xp", "published"
-        )
-    }
-    earliest: dict[int, datetime] = {}
-    for event in parsed:
-        lesson = lessons.get(event.lesson_slug)
-        if lesson is None:
-            rejected.append(_rejection(event.event_id, "unknown_lesson", "No such lesson."))
-        elif not lesson["published"]:
-            rejected.append(_rejection(event.event_id, "draft_lesson", "The lesson is a draft."))
-        else:
-            known = earliest.get(lesson["id"])
-            earliest[lesson["id"]] = (
-                event.occurred_at if known is None else min(known, event.occurred_at)
+    with transaction.atomic(savepoint=False):
+        writer = _LearnerWriter(user_id=user.pk, time_zone=user.time_zone)
+        # The lessons, each with the learner's recorded completion time, read under the lock.
+        lessons = {
+            row["slug"]: row
+            for row in Lesson.objects.filter(slug__in={e.lesson_slug for e in parsed})
+            .annotate(
+                completed_at=Subquery(
+                    LessonCompletion.objects.filter(
+                        user_id=user.pk, lesson_id=OuterRef("pk")
+                    ).values("completed_at")[:1]
+                )
             )
-
-    xp_by_lesson = {row["id"]: row["xp"] for row in lessons.values()}
-    with transaction.atomic():
-        writer = _LearnerWriter(user_id=user_id)
-        created = writer.complete_lessons(earliest, device_id=device_id)
-        # Every valid completion is owed its XP, not only the new ones: the ledger says what
-        # was already paid.
+            .values("id", "slug", "xp", "published", "completed_at")
+        }
+        earliest: dict[int, datetime] = {}
+        for event in parsed:
+            lesson = lessons.get(event.lesson_slug)
+            if lesson is None:
+                rejected.append(_rejection(event.event_id, "unknown_lesson", "No such lesson."))
+            elif not lesson["published"]:
+                rejected.append(
+                    _rejection(event.event_id, "draft_lesson", "The lesson is a draft.")
+                )
+            else:
+                known = earliest.get(lesson["id"])
+                earliest[lesson["id"]] = min(known or event.occurred_at, event.occurred_at)
+        created = writer.complete_lessons(
+            earliest,
+            device_id=device_id,
+            existing={
+                row["id"]: row["completed_at"]
+                for row in lessons.values()
+                if row["completed_at"] is not None
+            },
+        )
+        # Every valid completion is owed its XP, not only the new ones: the ledger knows what
+        # was paid already.
+        xp_by_lesson = {row["id"]: row["xp"] for row in lessons.values()}
         awarded = writer.award(
             _Award(XPAward.Source.LESSON, lesson_id, xp_by_lesson[lesson_id], at)
             for lesson_id, at in sorted(earliest.items())
         )
         writer.flush()
-        new_achievements = evaluate_achievements(user_id=user_id)
+        new_achievements = list(evaluate_achievements(user_id=user.pk))
     return SyncOutcome(
         rejected=rejected,
-        new_achievements=list(new_achievements),
+        new_achievements=new_achievements,
         lessons_added=len(created),
         xp_awarded=sum(a.amount for a in awarded),
     )

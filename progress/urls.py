@@ -1,1 +1,12 @@
-urlpatterns: list = []
+from django.urls import path
+
+from progress import views
+
+urlpatterns = [
+    path(
+        "lessons/<slug:slug>/complete", views.CompleteLessonView.as_view(), name="lesson-complete"
+    ),
+    path("me/progress", views.MyProgressView.as_view(), name="me-progress"),
+    path("me/progress/sync", views.SyncProgressView.as_view(), name="me-progress-sync"),
+    path("leaderboard", views.LeaderboardView.as_view(), name="leaderboard"),
+]

@@ -306,3 +306,24 @@ def test_streak_runs_counts_runs():
     days = [datetime(2024, 1, d).date() for d in (1, 2, 3, 5, 6, 9)]
 
     assert services.streak_runs(days) == (1, 3)
+
+
+def test_award_xp_batch_pays_each_new_source_once(user):
+    services.award_xp(user_id=user.id, source_type="achievement", source_id=1, amount=10)
+
+    newly = services.award_xp_batch(
+        user_id=user.id,
+        awards=[("achievement", 1, 10), ("achievement", 2, 25), ("achievement", 2, 25)],
+    )
+
+    assert newly == {("achievement", 2)}
+    assert selectors.xp_total(user_id=user.id) == 35 == ledger_total(user)
+
+
+def test_award_xp_batch_runs_three_queries(user, django_assert_num_queries):
+    services.award_xp(user_id=user.id, source_type="lesson", source_id=1, amount=10)
+
+    with django_assert_num_queries(3):
+        services.award_xp_batch(
+            user_id=user.id, awards=[("achievement", 1, 10), ("achievement", 2, 25)]
+        )

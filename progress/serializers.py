@@ -1,0 +1,160 @@
+"""HTTP shapes of the progress API. Output serializers read the dicts selectors and services
+answer; input serializers only validate."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from progress.selectors import LEADERBOARD_PERIODS
+from progress.services import MAX_SYNC_EVENTS, SYNC_EVENT_TYPES
+
+
+class LevelSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class NextLevelSerializer(LevelSerializer):
+    xp_required = serializers.IntegerField()
+
+
+class StreakSerializer(serializers.Serializer):
+    current = serializers.IntegerField(
+        help_text="Consecutive active days up to today or yesterday."
+    )
+    best = serializers.IntegerField()
+
+
+class ProgressSummarySerializer(serializers.Serializer):
+    quest = serializers.CharField(help_text="Slug of the quest the lesson counts are about.")
+    level = LevelSerializer()
+    xp = serializers.IntegerField()
+    xp_into_level = serializers.IntegerField(help_text="XP earned since reaching this level.")
+    xp_for_level = serializers.IntegerField(
+        help_text="XP between this level and the next (0 at the top)."
+    )
+    xp_to_go = serializers.IntegerField(help_text="XP still needed for the next level.")
+    next_level = NextLevelSerializer(allow_null=True, help_text="Null at the top level.")
+    lessons_completed = serializers.IntegerField()
+    lessons_total = serializers.IntegerField(help_text="Published lessons of the quest.")
+    percent_complete = serializers.IntegerField(help_text="0-100, rounded down.")
+    achievements_unlocked = serializers.IntegerField()
+    achievements_total = serializers.IntegerField()
+    streak = StreakSerializer()
+    completed_lessons = serializers.ListField(
+        child=serializers.CharField(), help_text="Slugs of the completed lessons, in quest order."
+    )
+
+
+class ProgressQuerySerializer(serializers.Serializer):
+    quest = serializers.SlugField(required=False, help_text="Quest slug; default: the demo quest.")
+
+
+class NewAchievementSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    xp_bonus = serializers.IntegerField()
+
+
+class CompletionOutputSerializer(serializers.Serializer):
+    lesson = serializers.CharField(source="lesson_slug")
+    completed_at = serializers.DateTimeField(help_text="When the lesson was first completed.")
+    xp_awarded = serializers.IntegerField(
+        help_text="XP the lesson paid by this call; 0 when it was already completed."
+    )
+    xp = serializers.IntegerField(
+        source="xp_total", help_text="The learner's XP now, achievement bonuses included."
+    )
+    level_before = LevelSerializer()
+    level_after = LevelSerializer()
+    level_up = serializers.BooleanField()
+    new_achievements = NewAchievementSerializer(
+        many=True, help_text="Achievements this call unlocked (their bonus is in `xp`)."
+    )
+
+
+class SyncEventSerializer(serializers.Serializer):
+    """What one event looks like. Events are checked one by one by the service, so a bad one is
+    rejected with a reason instead of failing the batch."""
+
+    id = serializers.UUIDField(help_text="Chosen by the device; resending it is harmless.")
+    type = serializers.ChoiceField(choices=sorted(SYNC_EVENT_TYPES))
+    lesson = serializers.SlugField(help_text="Lesson slug.")
+    occurred_at = serializers.DateTimeField(help_text="ISO 8601 with a UTC offset.")
+
+
+@extend_schema_field(SyncEventSerializer)
+class SyncEventField(serializers.JSONField):
+    pass
+
+
+class SyncInputSerializer(serializers.Serializer):
+    device_id = serializers.CharField(
+        max_length=100, help_text="Stable id of the device (chosen by the device)."
+    )
+    events = serializers.ListField(
+        child=SyncEventField(),
+        allow_empty=True,
+        help_text=f"At most {MAX_SYNC_EVENTS} events (413 beyond).",
+    )
+    cursor = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        help_text="The `cursor` of this device's previous sync: then `changes` lists what other "
+        "devices added since.",
+    )
+
+
+class RejectedEventSerializer(serializers.Serializer):
+    id = serializers.CharField(allow_null=True, help_text="The event's id, null if unreadable.")
+    reason = serializers.ChoiceField(
+        choices=["malformed", "future_time", "unknown_lesson", "draft_lesson"]
+    )
+    detail = serializers.CharField()
+
+
+class SyncChangeSerializer(serializers.Serializer):
+    lesson = serializers.CharField(source="lesson_slug")
+    completed_at = serializers.DateTimeField()
+    device_id = serializers.CharField(help_text="The device that made the change; empty: the web.")
+
+
+class SyncResultSerializer(ProgressSummarySerializer):
+    rejected = RejectedEventSerializer(many=True)
+    cursor = serializers.CharField(help_text="Send it with this device's next sync.")
+    changes = SyncChangeSerializer(
+        many=True,
+        help_text="With a cursor: completions other devices added or moved earlier since it.",
+    )
+    new_achievements = NewAchievementSerializer(many=True)
+
+
+class LeaderboardQuerySerializer(serializers.Serializer):
+    period = serializers.ChoiceField(
+        choices=list(LEADERBOARD_PERIODS),
+        default="week",
+        help_text="week: the last 7 days; month: the last 30 days; all: all time.",
+    )
+
+
+class LeaderboardEntrySerializer(serializers.Serializer):
+    rank = serializers.IntegerField(help_text="Equal XP, equal rank.")
+    user_id = serializers.IntegerField()
+    display_name = serializers.CharField()
+    xp = serializers.IntegerField(help_text="XP earned in the period.")
+    is_me = serializers.BooleanField()
+
+
+class LeaderboardMeSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    xp = serializers.IntegerField()
+    on_leaderboard = serializers.BooleanField(
+        help_text="False when the learner opted out: others do not see them."
+    )
+
+
+class LeaderboardOutputSerializer(serializers.Serializer):
+    period = serializers.CharField()
+    since = serializers.DateTimeField(allow_null=True)
+    entries = LeaderboardEntrySerializer(many=True)
+    me = LeaderboardMeSerializer(allow_null=True, help_text="Null when signed out.")

@@ -1,0 +1,595 @@
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.db.models import Sum
+from django.utils import timezone
+
+from accounts.tests.factories import UserFactory
+from lessons.tests.factories import LessonFactory, QuestFactory
+from progress import services
+from progress.models import LearnerStats, LessonCompletion, XPAward
+
+pytestmark = pytest.mark.django_db
+
+COMPLETE = "/api/v1/lessons/{}/complete"
+PROGRESS = "/api/v1/me/progress"
+SYNC = "/api/v1/me/progress/sync"
+LEADERBOARD = "/api/v1/leaderboard"
+
+
+@pytest.fixture
+def demo_lessons(db):
+    quest = QuestFactory(slug=settings.DEMO_QUEST_SLUG, title="Transformers")
+    return LessonFactory.create_batch(94, quest=quest, xp=30)
+
+
+@pytest.fixture
+def lesson(db):
+    # Not in the demo quest: completing a one-lesson demo quest would unlock its quest achievements.
+    return LessonFactory(xp=40)
+
+
+def event(lesson_slug: str, *, at=None, **overrides) -> dict:
+    return {
+        "id": str(uuid.uuid4()),
+        "type": "lesson_completed",
+        "lesson": lesson_slug,
+        "occurred_at": (at or timezone.now() - timedelta(hours=1)).isoformat(),
+        **overrides,
+    }
+
+
+def sync(client, events, *, device_id="phone", cursor=None, **query):
+    body = {"device_id": device_id, "events": events}
+    if cursor is not None:
+        body["cursor"] = cursor
+    path = SYNC + ("?" + "&".join(f"{k}={v}" for k, v in query.items()) if query else "")
+    return client.post(path, body, format="json")
+
+
+# --- POST /lessons/{slug}/complete ------------------------------------------------------------
+
+
+def test_complete_records_the_first_completion_with_201(user_client, user, lesson):
+    response = user_client.post(COMPLETE.format(lesson.slug))
+
+    assert response.status_code == 201
+    body = response.json()
+    assert body["lesson"] == lesson.slug
+    assert body["xp_awarded"] == 40
+    assert body["level_before"] == {"number": 0, "name": "Token"}
+    assert LessonCompletion.objects.filter(user=user, lesson=lesson).count() == 1
+
+
+def test_complete_again_answers_200_and_awards_nothing(user_client, user, lesson):
+    first = user_client.post(COMPLETE.format(lesson.slug)).json()
+
+    response = user_client.post(COMPLETE.format(lesson.slug))
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["xp_awarded"] == 0
+    assert body["new_achievements"] == []
+    assert body["level_up"] is False
+    assert body["xp"] == first["xp"]
+    assert body["completed_at"] == first["completed_at"]
+    assert XPAward.objects.filter(user=user, source_type="lesson").count() == 1
+
+
+def test_complete_reports_a_level_up(user_client):
+    big = LessonFactory(xp=150)
+
+    body = user_client.post(COMPLETE.format(big.slug)).json()
+
+    assert body["level_before"] == {"number": 0, "name": "Token"}
+    assert body["level_after"] == {"number": 1, "name": "Embedding"}
+    assert body["level_up"] is True
+
+
+def test_complete_answers_the_achievements_it_unlocked(user_client, lesson):
+    # The seeded "first-token": complete your first lesson, +10 XP.
+    body = user_client.post(COMPLETE.format(lesson.slug)).json()
+
+    assert [a["slug"] for a in body["new_achievements"]] == ["first-token"]
+    assert body["xp"] == 40 + body["new_achievements"][0]["xp_bonus"]
+
+
+def test_complete_a_draft_is_404(user_client):
+    draft = LessonFactory(published=False)
+
+    response = user_client.post(COMPLETE.format(draft.slug))
+
+    assert response.status_code == 404
+    assert response.json()["type"] == "not_found"
+    assert not LessonCompletion.objects.exists()
+
+
+def test_complete_a_draft_is_404_for_staff_too(staff_client):
+    draft = LessonFactory(published=False)
+
+    assert staff_client.post(COMPLETE.format(draft.slug)).status_code == 404
+
+
+def test_complete_an_unknown_lesson_is_404(user_client):
+    assert user_client.post(COMPLETE.format("no-such-lesson")).status_code == 404
+
+
+def test_complete_needs_a_signed_in_learner(api_client, lesson):
+    response = api_client.post(COMPLETE.format(lesson.slug))
+
+    assert response.status_code in (401, 403)
+    assert not LessonCompletion.objects.exists()
+
+
+# --- GET /me/progress ---------------------------------------------------------------------
+
+
+def test_progress_of_a_new_learner_on_the_demo_quest(user_client, demo_lessons):
+    response = user_client.get(PROGRESS)
+
+    assert response.status_code == 200
+    assert response.json() == {
+        "quest": settings.DEMO_QUEST_SLUG,
+        "level": {"number": 0, "name": "Token"},
+        "xp": 0,
+        "xp_into_level": 0,
+        "xp_for_level": 120,
+        "xp_to_go": 120,
+        "next_level": {"number": 1, "name": "Embedding", "xp_required": 120},
+        "lessons_completed": 0,
+        "lessons_total": 94,
+        "percent_complete": 0,
+        "achievements_unlocked": 0,
+        "achievements_total": 10,
+        "streak": {"current": 0, "best": 0},
+        "completed_lessons": [],
+    }
+
+
+def test_progress_after_completing_lessons(user_client, demo_lessons):
+    for lesson in demo_lessons[:5]:
+        user_client.post(COMPLETE.format(lesson.slug))
+
+    body = user_client.get(PROGRESS).json()
+
+    assert body["lessons_completed"] == 5
+    assert body["completed_lessons"] == [lesson.slug for lesson in demo_lessons[:5]]
+    assert body["percent_complete"] == 5
+    # 5 x 30 XP, plus "first-token" (10).
+    assert body["xp"] == 160
+    assert body["level"] == {"number": 1, "name": "Embedding"}
+    assert body["xp_into_level"] == 40
+    assert body["xp_to_go"] == 120
+    assert body["achievements_unlocked"] == 1
+    assert body["streak"] == {"current": 1, "best": 1}
+
+
+def test_progress_counts_only_published_lessons(user_client, user, demo_lessons):
+    draft = LessonFactory(quest=demo_lessons[0].quest, published=False)
+    LessonCompletion.objects.create(user=user, lesson=draft, completed_at=timezone.now())
+
+    body = user_client.get(PROGRESS).json()
+
+    assert (body["lessons_completed"], body["lessons_total"]) == (0, 94)
+
+
+def test_progress_of_another_quest(user_client, user):
+    quest = QuestFactory(slug="rust")
+    lessons = LessonFactory.create_batch(4, quest=quest)
+    LessonCompletion.objects.create(user=user, lesson=lessons[0], completed_at=timezone.now())
+
+    body = user_client.get(PROGRESS, {"quest": "rust"}).json()
+
+    assert (body["quest"], body["lessons_completed"], body["lessons_total"]) == ("rust", 1, 4)
+    assert body["percent_complete"] == 25
+
+
+def test_progress_of_an_unknown_quest_is_404(user_client):
+    assert user_client.get(PROGRESS, {"quest": "no-such-quest"}).status_code == 404
+
+
+def test_progress_of_a_quest_with_no_published_lesson(user_client):
+    QuestFactory(slug="empty")
+
+    body = user_client.get(PROGRESS, {"quest": "empty"}).json()
+
+    assert (body["lessons_total"], body["percent_complete"], body["completed_lessons"]) == (
+        0,
+        0,
+        [],
+    )
+
+
+def test_progress_needs_a_signed_in_learner(api_client):
+    assert api_client.get(PROGRESS).status_code in (401, 403)
+
+
+def test_progress_runs_at_most_5_queries_however_much_progress(
+    user_client, user, demo_lessons, django_assert_max_num_queries
+):
+    now = timezone.now()
+    LessonCompletion.objects.bulk_create(
+        LessonCompletion(user=user, lesson=lesson, completed_at=now) for lesson in demo_lessons[:60]
+    )
+    for lesson in demo_lessons[:60]:
+        services.award_xp(user_id=user.id, source_type="lesson", source_id=lesson.id, amount=30)
+    from achievements.services import evaluate_achievements
+
+    evaluate_achievements(user_id=user.id)
+
+    with django_assert_max_num_queries(5):
+        body = user_client.get(PROGRESS).json()
+
+    assert body["lessons_completed"] == 60
+    assert body["achievements_unlocked"] >= 3
+
+
+# --- POST /me/progress/sync ---------------------------------------------------------------
+
+
+def test_sync_merges_completions_and_answers_the_merged_state(user_client, user, demo_lessons):
+    events = [event(lesson.slug) for lesson in demo_lessons[:3]]
+
+    response = sync(user_client, events)
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["lessons_completed"] == 3
+    assert body["lessons_total"] == 94
+    assert body["completed_lessons"] == [lesson.slug for lesson in demo_lessons[:3]]
+    assert body["rejected"] == []
+    assert body["cursor"]
+    assert body["xp"] == 3 * 30 + 10  # and "first-token"
+    assert LessonCompletion.objects.filter(user=user).count() == 3
+
+
+def test_sync_keeps_the_completion_time_of_the_event(user_client, user, lesson):
+    at = timezone.now() - timedelta(days=3)
+
+    sync(user_client, [event(lesson.slug, at=at)])
+
+    assert LessonCompletion.objects.get(user=user).completed_at == at
+
+
+def test_sync_replayed_changes_nothing(user_client, user, demo_lessons):
+    events = [event(lesson.slug) for lesson in demo_lessons[:10]]
+    first = sync(user_client, events).json()
+
+    second = sync(user_client, events).json()
+
+    assert LessonCompletion.objects.filter(user=user).count() == 10
+    assert XPAward.objects.filter(user=user, source_type="lesson").count() == 10
+    assert second["xp"] == first["xp"]
+    assert second["new_achievements"] == []
+
+
+def test_sync_of_the_same_lessons_from_two_devices_changes_nothing_the_second_time(
+    user_client, user, demo_lessons
+):
+    sync(user_client, [event(lesson.slug) for lesson in demo_lessons[:5]], device_id="phone")
+
+    body = sync(
+        user_client, [event(lesson.slug) for lesson in demo_lessons[:5]], device_id="tablet"
+    ).json()
+
+    assert body["lessons_completed"] == 5
+    assert XPAward.objects.filter(user=user, source_type="lesson").count() == 5
+
+
+def test_sync_earliest_completion_time_wins(user_client, user, lesson):
+    later = timezone.now() - timedelta(hours=2)
+    earlier = timezone.now() - timedelta(days=2)
+    sync(user_client, [event(lesson.slug, at=later)], device_id="phone")
+
+    sync(user_client, [event(lesson.slug, at=earlier)], device_id="tablet")
+    sync(user_client, [event(lesson.slug, at=later)], device_id="laptop")
+
+    assert LessonCompletion.objects.get(user=user).completed_at == earlier
+
+
+def test_sync_ignores_xp_the_client_claims(user_client, user, lesson):
+    body = sync(user_client, [event(lesson.slug, xp=100000, amount=100000)]).json()
+
+    assert XPAward.objects.get(user=user, source_type="lesson").amount == 40
+    assert body["xp"] == 40 + 10  # the lesson and "first-token"
+
+
+def test_sync_rejects_each_bad_event_with_a_reason_and_applies_the_rest(user_client, lesson):
+    draft = LessonFactory(published=False)
+    good = event(lesson.slug)
+    unknown = event("no-such-lesson")
+    drafted = event(draft.slug)
+    future = event(lesson.slug, at=timezone.now() + timedelta(hours=1))
+    no_time = event(lesson.slug, occurred_at="yesterday")
+    bad_id = event(lesson.slug, id="not-a-uuid")
+    bad_type = event(lesson.slug, type="lesson_started")
+
+    body = sync(
+        user_client, [good, unknown, drafted, future, no_time, bad_id, bad_type, "junk"]
+    ).json()
+
+    reasons = {r["id"]: r["reason"] for r in body["rejected"]}
+    assert reasons == {
+        unknown["id"]: "unknown_lesson",
+        drafted["id"]: "draft_lesson",
+        future["id"]: "future_time",
+        no_time["id"]: "malformed",
+        "not-a-uuid": "malformed",
+        bad_type["id"]: "malformed",
+        None: "malformed",
+    }
+    assert all(r["detail"] for r in body["rejected"])
+    assert list(LessonCompletion.objects.values_list("lesson__slug", flat=True)) == [lesson.slug]
+
+
+def test_sync_accepts_a_device_clock_a_little_ahead(user_client, user, lesson):
+    body = sync(user_client, [event(lesson.slug, at=timezone.now() + timedelta(minutes=2))]).json()
+
+    assert body["rejected"] == []
+    assert LessonCompletion.objects.filter(user=user, lesson=lesson).exists()
+
+
+def test_sync_rejects_a_time_without_offset(user_client, lesson):
+    naive = event(lesson.slug, occurred_at="2024-01-01T10:00:00")
+
+    body = sync(user_client, [naive]).json()
+
+    assert [r["reason"] for r in body["rejected"]] == ["malformed"]
+
+
+def test_sync_of_500_events_is_accepted(user_client, lesson):
+    response = sync(user_client, [event(lesson.slug) for _ in range(500)])
+
+    assert response.status_code == 200
+
+
+def test_sync_of_501_events_is_413(user_client, user, lesson):
+    response = sync(user_client, [event(lesson.slug) for _ in range(501)])
+
+    assert response.status_code == 413
+    assert response.json()["type"] == "payload_too_large"
+    assert not LessonCompletion.objects.filter(user=user).exists()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"events": []},
+        {"device_id": "", "events": []},
+        {"device_id": "phone"},
+        {"device_id": "phone", "events": "lots"},
+        {"device_id": "phone", "events": [], "cursor": "not-ours"},
+    ],
+    ids=["no-device", "blank-device", "no-events", "events-not-a-list", "bad-cursor"],
+)
+def test_sync_bad_input_is_400(user_client, body):
+    response = user_client.post(SYNC, body, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["type"] == "validation_error"
+
+
+def test_sync_needs_a_signed_in_learner(api_client):
+    assert api_client.post(SYNC, {"device_id": "x", "events": []}, format="json").status_code in (
+        401,
+        403,
+    )
+
+
+def test_sync_for_an_unknown_quest_is_404_and_changes_nothing(user_client, user, lesson):
+    response = sync(user_client, [event(lesson.slug)], quest="no-such-quest")
+
+    assert response.status_code == 404
+    assert not LessonCompletion.objects.filter(user=user).exists()
+
+
+def test_sync_with_a_cursor_returns_what_other_devices_added_since(user_client, demo_lessons):
+    a, b, c, d = demo_lessons[:4]
+    phone_cursor = sync(user_client, [event(a.slug)], device_id="phone").json()["cursor"]
+    sync(user_client, [event(b.slug)], device_id="tablet")
+    user_client.post(COMPLETE.format(c.slug))  # the web
+
+    body = sync(user_client, [event(d.slug)], device_id="phone", cursor=phone_cursor).json()
+
+    assert [(ch["lesson"], ch["device_id"]) for ch in body["changes"]] == [
+        (b.slug, "tablet"),
+        (c.slug, ""),
+    ]
+
+
+def test_sync_cursor_moves_on(user_client, demo_lessons):
+    a, b = demo_lessons[:2]
+    first = sync(user_client, [], device_id="phone").json()
+    sync(user_client, [event(a.slug)], device_id="tablet")
+    second = sync(user_client, [], device_id="phone", cursor=first["cursor"]).json()
+    sync(user_client, [event(b.slug)], device_id="tablet")
+
+    third = sync(user_client, [], device_id="phone", cursor=second["cursor"]).json()
+
+    assert [ch["lesson"] for ch in second["changes"]] == [a.slug]
+    assert [ch["lesson"] for ch in third["changes"]] == [b.slug]
+
+
+def test_sync_without_cursor_returns_no_changes(user_client, demo_lessons):
+    sync(user_client, [event(demo_lessons[0].slug)], device_id="tablet")
+
+    body = sync(user_client, [], device_id="phone").json()
+
+    assert body["changes"] == []
+    assert body["completed_lessons"] == [demo_lessons[0].slug]
+
+
+def test_sync_returns_an_earlier_time_another_device_reported(user_client, lesson):
+    first = sync(user_client, [event(lesson.slug)], device_id="phone").json()
+    earlier = timezone.now() - timedelta(days=5)
+    sync(user_client, [event(lesson.slug, at=earlier)], device_id="tablet")
+
+    body = sync(user_client, [], device_id="phone", cursor=first["cursor"]).json()
+
+    assert [(ch["lesson"], ch["device_id"]) for ch in body["changes"]] == [(lesson.slug, "tablet")]
+
+
+def test_sync_counts_offline_days_for_the_streak(user_client, demo_lessons):
+    now = timezone.now()
+    events = [
+        event(lesson.slug, at=now - timedelta(days=days_ago))
+        for days_ago, lesson in zip([3, 2, 1, 0], demo_lessons, strict=False)
+    ]
+
+    body = sync(user_client, events).json()
+
+    assert body["streak"] == {"current": 4, "best": 4}
+
+
+def test_first_sync_of_94_events_runs_at_most_25_queries(
+    user_client, user, demo_lessons, django_assert_max_num_queries
+):
+    # Without achievement definitions: what merging costs. Each achievement a sync unlocks
+    # adds the achievements app's unlock and bonus queries on top.
+    from achievements.models import Achievement
+
+    Achievement.objects.all().delete()
+    events = [event(lesson.slug) for lesson in demo_lessons]
+
+    with django_assert_max_num_queries(25):
+        response = sync(user_client, events)
+
+    assert response.json()["lessons_completed"] == 94
+
+
+def test_sync_of_94_events_from_a_second_device_runs_at_most_25_queries(
+    user_client, demo_lessons, django_assert_max_num_queries
+):
+    # The seeded achievements are evaluated; those still out of reach cost their metrics.
+    sync(user_client, [event(lesson.slug) for lesson in demo_lessons], device_id="phone")
+    events = [event(lesson.slug) for lesson in demo_lessons]
+
+    with django_assert_max_num_queries(25):
+        response = sync(user_client, events, device_id="tablet", cursor=None)
+
+    assert response.json()["lessons_completed"] == 94
+
+
+def test_sync_with_a_cursor_of_94_events_runs_at_most_25_queries(
+    user_client, demo_lessons, django_assert_max_num_queries
+):
+    cursor = sync(user_client, [], device_id="phone").json()["cursor"]
+    sync(user_client, [event(lesson.slug) for lesson in demo_lessons], device_id="tablet")
+    events = [event(lesson.slug) for lesson in demo_lessons]
+
+    with django_assert_max_num_queries(25):
+        body = sync(user_client, events, device_id="phone", cursor=cursor).json()
+
+    assert len(body["changes"]) == 94
+
+
+def test_sync_keeps_the_total_equal_to_the_ledger(user_client, user, demo_lessons):
+    sync(user_client, [event(lesson.slug) for lesson in demo_lessons[:50]], device_id="phone")
+    sync(user_client, [event(lesson.slug) for lesson in demo_lessons[25:]], device_id="tablet")
+
+    ledger = XPAward.objects.filter(user=user).aggregate(total=Sum("amount"))["total"]
+    assert LearnerStats.objects.get(pk=user.pk).xp_total == ledger
+
+
+# --- GET /leaderboard ---------------------------------------------------------------------
+
+
+def give(user, amount: int, *, days_ago: float = 0, source_id: int | None = None) -> None:
+    services.award_xp(
+        user_id=user.id,
+        source_type="exercise",
+        source_id=source_id or XPAward.objects.count() + 1,
+        amount=amount,
+        awarded_at=timezone.now() - timedelta(days=days_ago),
+    )
+
+
+def test_leaderboard_ranks_learners_by_xp_in_the_period(api_client):
+    alice, bob, carol = (UserFactory(display_name=n) for n in ("Alice", "Bob", "Carol"))
+    give(alice, 100)
+    give(bob, 300)
+    give(carol, 100)
+    give(carol, 1000, days_ago=10)  # outside the week
+
+    body = api_client.get(LEADERBOARD, {"period": "week"}).json()
+
+    assert [(e["rank"], e["display_name"], e["xp"]) for e in body["entries"]] == [
+        (1, "Bob", 300),
+        (2, "Alice", 100),
+        (2, "Carol", 100),
+    ]
+    assert body["me"] is None
+
+
+def test_leaderboard_all_time_counts_everything(api_client):
+    carol = UserFactory(display_name="Carol")
+    give(carol, 100)
+    give(carol, 1000, days_ago=100)
+
+    body = api_client.get(LEADERBOARD, {"period": "all"}).json()
+
+    assert [(e["display_name"], e["xp"]) for e in body["entries"]] == [("Carol", 1100)]
+
+
+def test_leaderboard_month_is_the_last_30_days(api_client):
+    dave = UserFactory(display_name="Dave")
+    give(dave, 10, days_ago=20)
+    give(dave, 1000, days_ago=40)
+
+    body = api_client.get(LEADERBOARD, {"period": "month"}).json()
+
+    assert [(e["display_name"], e["xp"]) for e in body["entries"]] == [("Dave", 10)]
+
+
+def test_leaderboard_leaves_out_learners_who_opted_out(api_client):
+    shy = UserFactory(display_name="Shy", show_on_leaderboard=False)
+    loud = UserFactory(display_name="Loud")
+    give(shy, 500)
+    give(loud, 100)
+
+    body = api_client.get(LEADERBOARD, {"period": "week"}).json()
+
+    assert [e["display_name"] for e in body["entries"]] == ["Loud"]
+
+
+def test_leaderboard_tells_an_opted_out_learner_where_they_stand(user_client, user):
+    user.show_on_leaderboard = False
+    user.save()
+    give(user, 500)
+    give(UserFactory(), 100)
+
+    body = user_client.get(LEADERBOARD, {"period": "week"}).json()
+
+    assert body["me"] == {"rank": 1, "xp": 500, "on_leaderboard": False}
+    assert all(not e["is_me"] for e in body["entries"])
+
+
+def test_leaderboard_shows_the_top_50_and_the_callers_own_rank(
+    user_client, user, django_assert_max_num_queries
+):
+    others = UserFactory.create_batch(52)
+    for i, other in enumerate(others):
+        give(other, 1000 - i)
+    give(user, 5)
+
+    with django_assert_max_num_queries(3):
+        body = user_client.get(LEADERBOARD, {"period": "week"}).json()
+
+    assert len(body["entries"]) == 50
+    assert body["entries"][0]["xp"] == 1000
+    assert body["me"] == {"rank": 53, "xp": 5, "on_leaderboard": True}
+
+
+def test_leaderboard_marks_the_caller_in_the_top(user_client, user):
+    give(user, 50)
+
+    body = user_client.get(LEADERBOARD, {"period": "week"}).json()
+
+    assert body["entries"][0]["is_me"] is True
+    assert body["me"] == {"rank": 1, "xp": 50, "on_leaderboard": True}
+
+
+def test_leaderboard_with_an_unknown_period_is_400(api_client):
+    assert api_client.get(LEADERBOARD, {"period": "decade"}).status_code == 400

@@ -1,0 +1,164 @@
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from learning_platform.api.errors import PayloadTooLarge
+from progress import selectors, services
+from progress.cursors import InvalidCursor, decode_cursor, encode_cursor
+from progress.serializers import (
+    CompletionOutputSerializer,
+    LeaderboardOutputSerializer,
+    LeaderboardQuerySerializer,
+    ProgressQuerySerializer,
+    ProgressSummarySerializer,
+    SyncInputSerializer,
+    SyncResultSerializer,
+)
+
+NOT_FOUND = OpenApiResponse(description="No such (published) resource.")
+
+
+def _summary(request: Request, *, quest_slug: str | None) -> selectors.ProgressSummary:
+    try:
+        return selectors.progress_summary(user=request.user, quest_slug=quest_slug)
+    except selectors.QuestNotFound:
+        raise NotFound("No quest with this slug.") from None
+
+
+class CompleteLessonView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["progress"],
+        operation_id="lessons_complete",
+        request=None,
+        responses={
+            201: CompletionOutputSerializer,
+            200: OpenApiResponse(
+                CompletionOutputSerializer,
+                description="Already completed: nothing changed, `xp_awarded` is 0.",
+            ),
+            404: NOT_FOUND,
+        },
+        description="Mark a published lesson completed. The first call records it (201), pays "
+        "its XP and answers the level before and after and the achievements it unlocked; a "
+        "repeat answers 200 with `xp_awarded: 0`. Drafts and unknown lessons: 404.",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        try:
+            outcome = services.complete_lesson(user=request.user, lesson_slug=slug)
+        except services.LessonNotFound:
+            raise NotFound("No published lesson with this slug.") from None
+        return Response(
+            CompletionOutputSerializer(outcome).data, status=201 if outcome.created else 200
+        )
+
+
+class MyProgressView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["progress"],
+        operation_id="me_progress_retrieve",
+        parameters=[ProgressQuerySerializer],
+        responses={200: ProgressSummarySerializer, 404: NOT_FOUND},
+        description="The progress page header in one answer: level, XP and the XP to the next "
+        "level, lessons completed of the quest, achievements, streak, completed lesson slugs.",
+    )
+    def get(self, request: Request) -> Response:
+        query = ProgressQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        summary = _summary(request, quest_slug=query.validated_data.get("quest"))
+        return Response(ProgressSummarySerializer(summary.body).data)
+
+
+class SyncProgressView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "sync"
+
+    @extend_schema(
+        tags=["progress"],
+        operation_id="me_progress_sync",
+        parameters=[ProgressQuerySerializer],
+        request=SyncInputSerializer,
+        responses={
+            200: SyncResultSerializer,
+            404: NOT_FOUND,
+            413: OpenApiResponse(
+                description=f"More than {services.MAX_SYNC_EVENTS} events in one request."
+            ),
+        },
+        description="Merge a device's offline events and answer the merged state (the body of "
+        "`/me/progress`), the events rejected with a reason each, and a new `cursor`. With the "
+        "previous `cursor`, `changes` lists what other devices added since. Completions are a "
+        "grow-only set, the earliest time wins, XP is the server's: resending is harmless.",
+    )
+    def post(self, request: Request) -> Response:
+        events = request.data.get("events") if isinstance(request.data, dict) else None
+        if isinstance(events, list) and len(events) > services.MAX_SYNC_EVENTS:
+            raise PayloadTooLarge(
+                f"At most {services.MAX_SYNC_EVENTS} events per request; send the rest next."
+            )
+        query = ProgressQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        quest_slug = query.validated_data.get("quest")
+        serializer = SyncInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        after_seq = None
+        if data.get("cursor"):
+            try:
+                after_seq = decode_cursor(data["cursor"])
+            except InvalidCursor:
+                raise ValidationError({"cursor": ["Not a cursor this server made."]}) from None
+        if quest_slug is not None and not selectors.quest_exists(slug=quest_slug):
+            raise NotFound("No quest with this slug.")
+
+        outcome = services.sync_progress(
+            user=request.user, device_id=data["device_id"], events=data["events"]
+        )
+
+        summary = _summary(request, quest_slug=quest_slug)
+        changes = (
+            selectors.completions_changed_by_other_devices(
+                user_id=request.user.id,
+                device_id=data["device_id"],
+                after_seq=after_seq,
+                up_to_seq=summary.sync_seq,
+            )
+            if after_seq is not None
+            else []
+        )
+        body = {
+            **summary.body,
+            "rejected": outcome.rejected,
+            "cursor": encode_cursor(summary.sync_seq),
+            "changes": changes,
+            "new_achievements": outcome.new_achievements,
+        }
+        return Response(SyncResultSerializer(body).data)
+
+
+class LeaderboardView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["progress"],
+        operation_id="leaderboard_retrieve",
+        parameters=[LeaderboardQuerySerializer],
+        responses=LeaderboardOutputSerializer,
+        description="The top 50 learners by XP earned in the period (week: the last 7 days, "
+        "month: the last 30 days, all: all time), and the caller's own rank (`me`, null when "
+        "signed out). Learners who opted out (`show_on_leaderboard`) are not listed.",
+    )
+    def get(self, request: Request) -> Response:
+        query = LeaderboardQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        viewer = request.user if request.user.is_authenticated else None
+        board = selectors.leaderboard(period=query.validated_data["period"], viewer=viewer)
+        return Response(LeaderboardOutputSerializer(board).data)
