@@ -5,6 +5,7 @@ from achievements import services
 
 
 @shared_task(
+    bind=True,
     name="achievements.award_retroactively",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
@@ -12,20 +13,25 @@ from achievements import services
     max_retries=5,
 )
 def award_retroactively(
+    self,
     achievement_id: int,
     after_user_id: int = 0,
     batch_size: int = services.RETROACTIVE_BATCH_SIZE,
 ) -> None:
     """Award one achievement to every learner who already qualifies, one batch per task.
 
-    Each run handles the next `batch_size` learners by id and enqueues the following batch,
-    so no run comes near the time limit however many learners there are. Idempotent.
+    Each run handles the next `batch_size` learners by id and enqueues the following batch
+    (on the queue this one came from), so no run comes near the time limit however many
+    learners there are. Idempotent: a retried or repeated batch unlocks nothing twice.
     """
     next_after = services.award_achievement_to_batch(
         achievement_id=achievement_id, after_user_id=after_user_id, batch_size=batch_size
     )
     if next_after is not None:
-        award_retroactively.delay(achievement_id, next_after, batch_size)
+        queue = (self.request.delivery_info or {}).get("routing_key")
+        award_retroactively.apply_async(
+            (achievement_id, next_after, batch_size), queue=queue or None
+        )
 
 
 @shared_task(

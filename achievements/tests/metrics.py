@@ -30,7 +30,7 @@ def demo_quest(lesson_count: int = 4):
 
 def complete_lessons(user, lessons) -> None:
     for lesson in lessons:
-        progress_services.complete_lesson(user_id=user.id, lesson_slug=lesson.slug)
+        progress_services.complete_lesson(user=user, lesson_slug=lesson.slug)
 
 
 def lessons_completed(user, value: int) -> None:

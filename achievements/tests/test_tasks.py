@@ -78,3 +78,47 @@ def test_an_inactive_or_deleted_achievement_is_not_awarded():
     tasks.award_retroactively(999_999)
 
     assert not AchievementUnlock.objects.exists()
+
+
+def test_evaluate_for_user_unlocks_what_the_learner_qualifies_for():
+    achievement = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1)
+    (learner_id,) = _learners([1])
+
+    tasks.evaluate_for_user(learner_id)
+
+    assert achievement.unlocks.filter(user_id=learner_id).exists()
+
+
+def test_a_retroactive_bonus_reevaluates_the_learner():
+    AchievementFactory(slug="centurion", rule_kind=RuleKind.XP_TOTAL, threshold=100)
+    chatty = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1, xp_bonus=100)
+    (learner_id,) = _learners([1])
+
+    tasks.award_retroactively(chatty.id)
+
+    assert set(
+        AchievementUnlock.objects.filter(user_id=learner_id).values_list(
+            "achievement__slug", flat=True
+        )
+    ) == {chatty.slug, "centurion"}
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True, serialized_rollback=True)
+def test_a_real_worker_awards_an_achievement_retroactively(live_worker):
+    import time
+
+    from achievements.models import Achievement
+
+    Achievement.objects.exclude(rule_kind=RuleKind.COMMENTS_POSTED).update(is_active=False)
+    achievement = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1, xp_bonus=5)
+    ids = _learners([1, 0, 2])
+
+    tasks.award_retroactively.delay(achievement.id, 0, 2)
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and achievement.unlocks.count() < 2:
+        time.sleep(0.2)
+    assert set(achievement.unlocks.values_list("user_id", flat=True)) == {ids[0], ids[2]}, (
+        live_worker.log()
+    )
