@@ -16,7 +16,7 @@ RUN groupadd --system app \
 # Dependencies first, so code changes reuse this layer. Every package, with its hashes, is
 # pinned in the lock, and psycopg's binary wheel carries libpq: no compiler, no apt packages.
 COPY requirements/base.txt requirements/base.txt
-RUN python -m pip install --require-hashes --no-deps -r requirements/base.txt
+RUN python -m pip install --require-hashes -r requirements/base.txt
 
 # The code stays owned by root: the app user can read it, not change it.
 COPY . .
@@ -43,6 +43,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
 CMD ["gunicorn", "learning_platform.wsgi:application", \
      "--bind", "0.0.0.0:8000", \
      "--access-logfile", "-", \
+     "--worker-tmp-dir", "/dev/shm", \
      "--timeout", "30", \
      "--graceful-timeout", "30", \
      "--keep-alive", "5", \

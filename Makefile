@@ -45,7 +45,8 @@ run: venv  ## migrate, load the demo curriculum, create a demo admin, serve on 1
 	DEBUG=1 exec $(PY) manage.py runserver $(HOST):$(PORT)
 
 test: venv  ## run the whole test suite (pass DATABASE_URL / REDIS_URL for PostgreSQL / Redis)
-	@echo "make test: database $${DATABASE_URL:-SQLite (embedded default)}, broker $${REDIS_URL:-none (in-process tasks)}"
+	@echo "make test: database $${DATABASE_URL:-SQLite (embedded default)}, broker $${REDIS_URL:-none (in-process tasks)}" \
+		| sed -E 's#(//[^:/@]*):[^@/]*@#\1:***@#g'
 	@rc=0; $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests - that is a failure" >&2; fi; \
 	exit $$rc
