@@ -5,6 +5,7 @@ from accounts.tests.factories import UserFactory
 from achievements.models import Achievement, AchievementUnlock, RuleKind
 from achievements.tests.factories import AchievementFactory
 from community.tests.factories import CommentFactory
+from progress.selectors import xp_total
 
 pytestmark = pytest.mark.usefixtures("no_seed")
 
@@ -64,18 +65,20 @@ def test_changing_the_rule_awards_again_without_duplicates(
 ):
     talkative, quiet = _learner_with_comments(2), _learner_with_comments(1)
     with django_capture_on_commit_callbacks(execute=True):
-        admin_client.post(ADD_URL, _form())
+        admin_client.post(ADD_URL, _form(xp_bonus="10"))
     achievement = Achievement.objects.get(slug="chatterbox")
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         response = admin_client.post(
-            f"/admin/achievements/achievement/{achievement.id}/change/", _form(threshold="1")
+            f"/admin/achievements/achievement/{achievement.id}/change/",
+            _form(threshold="1", xp_bonus="10"),
         )
 
     assert response.status_code == 302
     assert len(callbacks) == 1
     assert _holders(achievement) == {talkative.id, quiet.id}
     assert AchievementUnlock.objects.filter(achievement=achievement).count() == 2
+    assert xp_total(user_id=talkative.id) == xp_total(user_id=quiet.id) == 10
 
 
 def test_a_change_outside_the_rule_does_not_start_a_walk(
