@@ -104,7 +104,7 @@ def _code_for(exc: exceptions.APIException) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, Http404):
-        exc = exceptions.NotFound()
+        exc = exceptions.NotFound(exc.args[0] if exc.args else None)
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
 

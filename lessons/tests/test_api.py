@@ -240,7 +240,7 @@ def test_quest_detail_marks_completed_lessons_for_a_signed_in_learner(user_clien
 
     done = LessonFactory(quest=quest, position=1)
     LessonFactory(quest=quest, position=2)
-    complete_lesson(user=user, lesson=done)
+    complete_lesson(user=user, lesson_slug=done.slug)
 
     lessons = user_client.get("/api/v1/quests/transformers/").json()["lessons"]
 
@@ -252,7 +252,7 @@ def test_quest_detail_etag_changes_when_the_learner_completes_a_lesson(user_clie
 
     lesson = LessonFactory(quest=quest)
     etag = user_client.get("/api/v1/quests/transformers/")["ETag"]
-    complete_lesson(user=user, lesson=lesson)
+    complete_lesson(user=user, lesson_slug=lesson.slug)
 
     response = user_client.get("/api/v1/quests/transformers/", HTTP_IF_NONE_MATCH=etag)
 
