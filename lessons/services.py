@@ -9,7 +9,14 @@ from typing import Any
 
 from django.db import transaction
 
-from lessons.curriculum import LessonSpec, QuestSpec, read_curriculum, write_quest
+from lessons.curriculum import (
+    CurriculumError,
+    LessonSpec,
+    Problem,
+    QuestSpec,
+    read_curriculum,
+    write_quest,
+)
 from lessons.models import Block, Lesson, Link, Quest, Tag
 
 BLOCK_FIELDS = {
@@ -64,6 +71,7 @@ def load_curriculum(*, root: Path) -> LoadReport:
     Lessons in the database but not in the files are left as they are.
     """
     quests = read_curriculum(root)
+    _check_exercises(quests)
     report = LoadReport()
     with transaction.atomic():
         for quest_spec in quests:
@@ -71,6 +79,25 @@ def load_curriculum(*, root: Path) -> LoadReport:
             for position, lesson_spec in enumerate(quest_spec.lessons, start=1):
                 _upsert_lesson(quest, position, lesson_spec, report)
     return report
+
+
+def _check_exercises(quests: list[QuestSpec]) -> None:
+    """Validate every lesson's `exercise:` before anything is written."""
+    from exercises.specs import SpecError, clean_spec
+
+    problems = []
+    for quest in quests:
+        for lesson in quest.lessons:
+            if lesson.exercise is None:
+                continue
+            try:
+                clean_spec(lesson.exercise, default_slug=lesson.slug)
+            except SpecError as exc:
+                for problem in exc.problems:
+                    field, _, message = problem.partition(": ")
+                    problems.append(Problem(lesson.path, field, message or problem))
+    if problems:
+        raise CurriculumError(problems)
 
 
 def _upsert_quest(spec: QuestSpec, report: LoadReport) -> Quest:

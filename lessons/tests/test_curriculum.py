@@ -305,3 +305,62 @@ def test_the_demo_curriculum_loads_94_published_lessons():
     assert d_model.blocks.filter(kind="code").exists()
     assert Link.objects.filter(lesson=d_model).exists()
     assert load_curriculum(root=root).changed is False
+
+
+EXERCISE = {
+    "title": "Tabulate three models",
+    "prompt": "Pull the config.json of three open-weight models.",
+    "columns": [
+        {"name": "d_model", "field": "d_model", "synonyms": ["hidden_size"], "tolerance": 0},
+        {
+            "name": "n_layers",
+            "field": "n_layers",
+            "synonyms": ["num_hidden_layers"],
+            "tolerance": 0,
+        },
+    ],
+    "rows_required": 3,
+    "pass_mark": 0.8,
+    "xp": 60,
+}
+
+
+def test_a_lesson_file_with_an_exercise_loads_it_once(tmp_path):
+    from exercises.selectors import exercise_summaries_for_lesson
+
+    root = write_content(tmp_path, [lesson_file("with-exercise", exercise=EXERCISE)])
+
+    first = load_curriculum(root=root)
+    second = load_curriculum(root=root)
+
+    lesson = Lesson.objects.get(slug="with-exercise")
+    summaries = exercise_summaries_for_lesson(lesson_id=lesson.id)
+    assert [s["title"] for s in summaries] == ["Tabulate three models"]
+    assert first.get("exercises", "created") == 1
+    assert second.get("exercises", "unchanged") == 1
+    assert not second.changed
+
+
+def test_a_bad_exercise_names_the_file_and_field_and_loads_nothing(tmp_path):
+    root = write_content(
+        tmp_path, [lesson_file("fine"), lesson_file("bad", exercise={**EXERCISE, "xp": -1})]
+    )
+
+    error = _load_expecting(root, "exercise.xp", "whole number")
+
+    assert error.problems[0].path.endswith("bad.yaml")
+    assert Lesson.objects.count() == 0
+
+
+def test_exercises_survive_the_round_trip(tmp_path):
+    root = write_content(tmp_path / "src", [lesson_file("with-exercise", exercise=EXERCISE)])
+    load_curriculum(root=root)
+    exported = tmp_path / "exported"
+
+    export_curriculum(root=exported)
+    report = load_curriculum(root=exported)
+
+    assert not report.changed
+    data = yaml.safe_load((exported / "demo" / "lessons" / "with-exercise.yaml").read_text())
+    assert data["exercise"]["title"] == "Tabulate three models"
+    assert [c["name"] for c in data["exercise"]["columns"]] == ["d_model", "n_layers"]
