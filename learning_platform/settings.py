@@ -5,7 +5,9 @@ mode (SQLite file, in-process tasks, local-memory cache, console e-mail); produc
 sets DEBUG=false plus the variables documented in `.env.example`.
 """
 
+import os
 import sys
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -122,7 +124,10 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
     # A file, not memory, so a real Celery worker in the integration tests can share it.
-    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test_db.sqlite3")}
+    # One file per test process, so parallel runs never share (or delete) each other's.
+    DATABASES["default"]["TEST"] = {
+        "NAME": str(Path(tempfile.gettempdir()) / f"lp_test_db_{os.getpid()}.sqlite3")
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery broker --------------------------------------------------------
@@ -213,11 +218,14 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "IssueReportKindEnum": "community.models.IssueReport.Kind",
         "IssueReportStatusEnum": "community.models.IssueReport.Status",
+        "SubmissionStatusEnum": "exercises.models.SubmissionStatus",
     },
 }
 
 # --- Celery -------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Queue of tasks not routed elsewhere (a test worker sets its own, so tasks it enqueues stay with it).
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # Embedded mode (no broker): tasks run in-process. Tests run them in-process too, except the
 # integration tests, which start a real worker on Redis (see conftest `celery_worker_process`).
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL or TESTING
@@ -244,6 +252,11 @@ CELERY_BEAT_SCHEDULE: dict = {
     "community.send_overdue_emails": {
         "task": "community.send_overdue_emails",
         "schedule": timedelta(minutes=10),
+    },
+    "exercises.requeue_stale_submissions": {
+        "task": "exercises.requeue_stale_submissions",
+        "schedule": timedelta(seconds=60),
+        "options": {"expires": 55},
     },
 }
 

@@ -6,7 +6,7 @@ from lessons.tests.factories import LessonFactory
 
 # The d_model lesson's columns, as the curriculum file defines them.
 STANDARD_COLUMNS = [
-    ("d_model", "d_model", ["hidden_size", "n_embd", "dim", "d_model", "hidden dim"]),
+    ("d_model", "d_model", ["hidden_size", "n_embd", "dim"]),
     ("n_layers", "n_layers", ["num_hidden_layers", "n_layer", "layers", "num_layers"]),
     ("n_heads", "n_heads", ["num_attention_heads", "n_head", "heads", "attention heads"]),
     ("vocab_size", "vocab_size", ["vocab", "vocabulary", "vocabulary size", "n_vocab"]),

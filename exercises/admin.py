@@ -1,0 +1,117 @@
+from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils.html import format_html
+
+from exercises import services
+from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission
+
+
+class ExerciseColumnInline(admin.TabularInline):
+    model = ExerciseColumn
+    extra = 0
+    ordering = ("position", "id")
+    fields = ("position", "name", "reference_field", "synonyms", "tolerance")
+
+
+class ExerciseInline(admin.StackedInline):
+    """The lesson's exercises on the lesson's page; columns are edited on the exercise's own
+    page (an inline cannot nest another inline), reached through the `columns` link."""
+
+    model = Exercise
+    extra = 0
+    ordering = ("position", "id")
+    fields = (
+        ("title", "slug", "position"),
+        "prompt",
+        ("key_column", "key_synonyms"),
+        ("rows_required", "pass_mark", "xp"),
+        "columns_link",
+    )
+    readonly_fields = ("columns_link",)
+    show_change_link = True
+
+    @admin.display(description="Columns")
+    def columns_link(self, exercise: Exercise) -> str:
+        if not exercise.pk:
+            return "Save the lesson first, then add the columns on the exercise's page."
+        names = ", ".join(c.name for c in exercise.columns.all()) or "none yet"
+        url = reverse("admin:exercises_exercise_change", args=[exercise.pk])
+        return format_html('{} — <a href="{}">edit columns</a>', names, url)
+
+
+@admin.register(Exercise)
+class ExerciseAdmin(admin.ModelAdmin):
+    list_display = ("title", "lesson", "kind", "rows_required", "pass_mark", "xp")
+    list_select_related = ("lesson",)
+    list_filter = ("kind", "lesson__quest")
+    search_fields = ("title", "slug", "lesson__title", "lesson__slug")
+    autocomplete_fields = ("lesson",)
+    prepopulated_fields = {"slug": ("title",)}
+    readonly_fields = ("created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("lesson", "title", "slug", "kind", "position", "prompt")}),
+        (
+            "Grading",
+            {"fields": (("key_column", "key_synonyms"), ("rows_required", "pass_mark", "xp"))},
+        ),
+        ("Status", {"fields": ("created_at", "updated_at")}),
+    )
+    inlines = [ExerciseColumnInline]
+
+
+@admin.register(ModelReference)
+class ModelReferenceAdmin(admin.ModelAdmin):
+    list_display = (
+        "name",
+        "family",
+        "d_model",
+        "n_layers",
+        "n_heads",
+        "n_kv_heads",
+        "vocab_size",
+        "intermediate_size",
+    )
+    list_filter = ("family",)
+    search_fields = ("name", "aliases", "family", "hf_repo")
+    readonly_fields = ("updated_at",)
+    fieldsets = (
+        (None, {"fields": ("name", "aliases", "family", "hf_repo")}),
+        (
+            "Figures (from config.json)",
+            {
+                "fields": (
+                    ("d_model", "n_layers"),
+                    ("n_heads", "n_kv_heads"),
+                    ("vocab_size", "intermediate_size"),
+                )
+            },
+        ),
+        ("Source", {"fields": ("source", "updated_at")}),
+    )
+
+
+@admin.register(Submission)
+class SubmissionAdmin(admin.ModelAdmin):
+    """Read-only: submissions change only through grading."""
+
+    list_display = ("id", "exercise", "user", "format", "status", "score", "passed", "created_at")
+    list_filter = ("status", "passed", "format")
+    list_select_related = ("exercise", "user")
+    search_fields = ("user__email", "exercise__title")
+    date_hierarchy = "created_at"
+    actions = ("requeue",)
+    readonly_fields = [f.name for f in Submission._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.action(description="Grade again the selected queued submissions", permissions=["view"])
+    def requeue(self, request, queryset):
+        ids = list(queryset.filter(status="queued").values_list("id", flat=True))
+        sent = sum(services.enqueue_grading(submission_id=i) for i in ids)
+        self.message_user(
+            request, f"Enqueued {sent} of {len(ids)} queued submission(s).", messages.INFO
+        )

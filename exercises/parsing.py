@@ -1,0 +1,384 @@
+"""Read the table a learner pasted: CSV, TSV, Markdown or JSON, into headers and rows of text.
+
+Pure Python, no Django. `parse(format, content)` answers a `Table` or raises `ParseError`
+whose message is a sentence a learner can act on. Anything else escaping from here is a bug
+(the property tests feed it arbitrary text).
+
+What is accepted, deliberately:
+- blank lines anywhere, a byte-order mark, Windows or old Mac line endings;
+- rows shorter than the header (the missing cells are empty), but not longer ones: a longer
+  row usually means an unquoted "4,096" split a number in two, and guessing would mis-grade;
+- CSV separated by commas or, when the header has no comma, semicolons (European exports);
+- Markdown with or without outer pipes, with or without the alignment row, grid borders
+  (`+----+`) skipped, `\\|` for a literal pipe, text before and after the table ignored;
+- JSON as a list of objects, a list of lists (header first), `{"columns", "rows"}` or
+  pandas' `{"columns", "data"}`, or an object of objects keyed by model name.
+
+What is refused: more than 64 KiB, 200 rows, 32 columns or 500 characters in a cell; control
+characters; spreadsheet formulas (`=HYPERLINK(...)`, `@SUM(...)`, `+cmd|...`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass
+
+MAX_BYTES = 64 * 1024
+MAX_ROWS = 200
+MAX_COLUMNS = 32
+MAX_CELL_CHARS = 500
+FORMATS = ("csv", "tsv", "markdown", "json")
+FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "markdown": "Markdown", "json": "JSON"}
+
+
+class ParseError(ValueError):
+    """The content cannot be read as a table; the message says why, for the learner."""
+
+
+@dataclass(frozen=True)
+class Table:
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+def parse(fmt: str, content: str) -> Table:
+    """Read `content` in format `fmt` ("csv", "tsv", "markdown" or "json") as a table."""
+    if fmt not in FORMATS:
+        raise ParseError(f"Unknown format {fmt!r}; use one of: {', '.join(FORMATS)}.")
+    check_text(content)
+    text = content.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if not text.strip():
+        raise ParseError("The submission is empty; paste your table.")
+    if fmt == "json":
+        headers, rows = _read_json(text)
+    elif fmt == "markdown":
+        headers, rows = _read_markdown(text)
+    else:
+        headers, rows = _read_delimited(text, fmt)
+    return _finish(headers, rows, fmt)
+
+
+_CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def check_text(content: str) -> None:
+    """Refuse what no pasted table contains: oversize content, binary data, control characters."""
+    size = len(content.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        raise ParseError(
+            f"The submission is {_kib(size)} KiB; the limit is {MAX_BYTES // 1024} KiB."
+        )
+    if "\x00" in content:
+        raise ParseError(
+            "The submission contains binary data (NUL bytes); paste the table as plain text."
+        )
+    control = _CONTROL.search(content)
+    if control:
+        raise ParseError(
+            f"The submission contains a control character (U+{ord(control.group()):04X}) that "
+            "a pasted table never has; paste the table as plain text."
+        )
+    replacements = content.count("\ufffd")
+    if replacements > 8 and replacements * 100 > len(content):
+        raise ParseError(
+            "The submission looks like binary data (many undecodable characters); "
+            "paste the table as plain text."
+        )
+
+
+def _kib(size: int) -> str:
+    return f"{size / 1024:.0f}" if size >= 10 * 1024 else f"{size / 1024:.1f}"
+
+
+# --- CSV and TSV ------------------------------------------------------------------------------
+
+
+def _read_delimited(text: str, fmt: str) -> tuple[list[str], list[list[str]]]:
+    first_line = next(line for line in text.split("\n") if line.strip())
+    if fmt == "tsv":
+        delimiter = "\t"
+        hint = _format_hint(first_line)
+        if "\t" not in first_line and (hint or len(first_line.split()) > 1):
+            # One column needs no tab; several words without one are not TSV.
+            raise ParseError(
+                "The header row has no tab between columns, so this is not TSV"
+                + (f"; it looks like {hint}: choose that format." if hint else ".")
+            )
+    else:
+        delimiter = ","
+        if "," not in first_line and sum(1 for p in first_line.split(";") if p.strip()) > 1:
+            delimiter = ";"
+        elif "," not in first_line:
+            hint = _format_hint(first_line)
+            if hint:
+                raise ParseError(
+                    f"The header row has no comma between columns; it looks like {hint}: "
+                    "choose that format."
+                )
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
+    rows: list[list[str]] = []
+    try:
+        for row in reader:
+            if not any(cell.strip() for cell in row):
+                continue
+            rows.append(row)
+            if len(rows) > MAX_ROWS + 1:
+                _too_many_rows()
+    except csv.Error as exc:
+        raise ParseError(
+            f"Line {reader.line_num} is not valid {FORMAT_NAMES[fmt]} ({exc}); check its quotes."
+        ) from None
+    if not rows:
+        raise ParseError("The submission is empty; paste your table.")
+    return rows[0], rows[1:]
+
+
+def _format_hint(line: str) -> str | None:
+    if "|" in line:
+        return "a Markdown table"
+    if "\t" in line:
+        return "TSV (tab-separated)"
+    if "," in line:
+        return "CSV"
+    if line.lstrip().startswith(("[", "{")):
+        return "JSON"
+    return None
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+
+_ALIGNMENT_CELL = re.compile(r"^:?-+:?$")
+_RULE_CELL = re.compile(r"^(:?-{3,}:?|=+)$")
+_GRID_BORDER = re.compile(r"^\s*\+[-=+: ]*\+\s*$")
+_UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
+
+
+def _read_markdown(text: str) -> tuple[list[str], list[list[str]]]:
+    table_lines: list[str] = []
+    for line in text.split("\n"):
+        if _GRID_BORDER.match(line):
+            continue
+        if "|" in line:
+            table_lines.append(line)
+        elif table_lines and line.strip():
+            break  # the text after the table
+    if not table_lines:
+        hint = _format_hint(text.strip().split("\n", 1)[0])
+        raise ParseError(
+            "No Markdown table found: its rows need | between the cells"
+            + (f". This looks like {hint}: choose that format." if hint else ".")
+        )
+    rows = [_markdown_cells(line) for line in table_lines]
+    header, body = rows[0], rows[1:]
+    if body and all(_ALIGNMENT_CELL.match(cell) for cell in body[0]) and any(body[0]):
+        body = body[1:]
+    body = [
+        row for row in body if any(row) and not all(_RULE_CELL.match(cell) for cell in row if cell)
+    ]
+    return header, body
+
+
+def _markdown_cells(line: str) -> list[str]:
+    line = line.strip()
+    if line.startswith("|"):
+        line = line[1:]
+    if line.endswith("|") and not line.endswith("\\|"):
+        line = line[:-1]
+    return [cell.strip().replace("\\|", "|") for cell in _UNESCAPED_PIPE.split(line)]
+
+
+# --- JSON -------------------------------------------------------------------------------------
+
+
+def _read_json(text: str) -> tuple[list[str], list[list[str]]]:
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ParseError(
+            "The JSON is nested too deeply; send a list of objects or {columns, rows}."
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise ParseError(
+            f"This is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})."
+        ) from None
+    except ValueError:  # e.g. an integer with thousands of digits
+        raise ParseError("The JSON holds a number too long to be a model's figure.") from None
+
+    if isinstance(data, list):
+        if not data:
+            raise ParseError("The JSON list is empty; put one object per model in it.")
+        if len(data) > MAX_ROWS + 1:
+            _too_many_rows()
+        if all(isinstance(item, dict) for item in data):
+            return _from_records(data)
+        if all(isinstance(item, list) for item in data):
+            return _from_lists(data[0], data[1:], "the first list")
+        odd = next((i for i in data if not isinstance(i, dict)), None)
+        raise ParseError(
+            f"The JSON list holds {_json_kind(odd)}; expected one object per model, like "
+            '[{"model": "GPT-2", "d_model": 768}].'
+        )
+    if isinstance(data, dict):
+        columns = data.get("columns")
+        rows_key = "rows" if "rows" in data else "data" if "data" in data else None
+        if columns is not None and rows_key is not None:
+            rows = data[rows_key]
+            if not isinstance(rows, list):
+                raise ParseError(f'"{rows_key}" must be a list of rows.')
+            if len(rows) > MAX_ROWS:
+                _too_many_rows()
+            if rows and all(isinstance(row, dict) for row in rows):
+                return _from_records(rows, columns=columns)
+            return _from_lists(columns, rows, '"columns"')
+        if data and all(isinstance(value, dict) for value in data.values()):
+            if len(data) > MAX_ROWS:
+                _too_many_rows()
+            records = [{"model": name, **values} for name, values in data.items()]
+            return _from_records(records)
+    raise ParseError(
+        'Expected a list of objects (one per model) or {"columns": [...], "rows": [[...], ...]}.'
+    )
+
+
+def _from_records(records: list, columns: object = None) -> tuple[list[str], list[list[str]]]:
+    headers: list[str] = []
+    if columns is not None:
+        headers = _header_list(columns, '"columns"')
+    seen = set(headers)
+    for record in records:
+        for key in record:
+            if key not in seen:
+                seen.add(key)
+                headers.append(key)
+                if len(headers) > MAX_COLUMNS:
+                    _too_many_columns(len(headers))
+    rows = [
+        [_json_cell(record.get(h), number, h) for h in headers]
+        for number, record in enumerate(records, start=1)
+    ]
+    return headers, rows
+
+
+def _from_lists(header: object, rows: list, where: str) -> tuple[list[str], list[list[str]]]:
+    headers = _header_list(header, where)
+    table: list[list[str]] = []
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, list):
+            raise ParseError(f"Row {number} is {_json_kind(row)}; each row must be a list.")
+        table.append(
+            [
+                _json_cell(value, number, headers[i] if i < len(headers) else str(i + 1))
+                for i, value in enumerate(row)
+            ]
+        )
+    return headers, table
+
+
+def _header_list(value: object, where: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(h, str | int | float) for h in value):
+        raise ParseError(f"{where[0].upper()}{where[1:]} must be a list of column names.")
+    if len(value) > MAX_COLUMNS:
+        _too_many_columns(len(value))
+    return [str(h) for h in value]
+
+
+def _json_cell(value: object, row: int, column: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return str(value)
+    raise ParseError(
+        f'Row {row}, "{column[:40]}" holds {_json_kind(value)} where a number or a name belongs.'
+    )
+
+
+def _json_kind(value: object) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "text"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+# --- Common checks ----------------------------------------------------------------------------
+
+
+def _finish(headers: list[str], rows: list[list[str]], fmt: str) -> Table:
+    headers = [h.strip() for h in headers]
+    while headers and not headers[-1]:
+        headers.pop()
+    if not headers:
+        raise ParseError("The header row is empty; the first row must name the columns.")
+    if len(headers) > MAX_COLUMNS:
+        _too_many_columns(len(headers))
+    if not rows:
+        raise ParseError("The table has a header row but no rows; add one row per model.")
+    if len(rows) > MAX_ROWS:
+        _too_many_rows()
+    width = len(headers)
+    _check_cells(headers, "The header")
+    cleaned: list[tuple[str, ...]] = []
+    for number, row in enumerate(rows, start=1):
+        cells = [cell.strip() for cell in row]
+        while len(cells) > width and not cells[-1]:
+            cells.pop()
+        if len(cells) > width:
+            hint = (
+                " If a number contains a comma (4,096), quote it or leave the comma out."
+                if fmt == "csv"
+                else ""
+            )
+            raise ParseError(
+                f"Row {number} has {len(cells)} cells but the header names "
+                f"{width} column{'s' if width != 1 else ''}." + hint
+            )
+        _check_cells(cells, f"Row {number}")
+        cleaned.append(tuple(cells) + ("",) * (width - len(cells)))
+    return Table(headers=tuple(headers), rows=tuple(cleaned))
+
+
+_NUMBER_LIKE = re.compile(r"^[+-]?[\d.,\s_']*\d[\d.,\s_']*(?:[eE][+-]?\d+)?$")
+
+
+def _check_cells(cells: list[str], where: str) -> None:
+    for index, cell in enumerate(cells, start=1):
+        if len(cell) > MAX_CELL_CHARS:
+            raise ParseError(
+                f"{where}, cell {index} is {len(cell)} characters long; a cell holds a name or "
+                f"a number (at most {MAX_CELL_CHARS} characters)."
+            )
+        if is_formula(cell):
+            raise ParseError(
+                f'{where}, cell {index} starts with "{cell[0]}" like a spreadsheet formula '
+                f'("{cell[:30]}"); paste the values, not formulas.'
+            )
+
+
+def is_formula(cell: str) -> bool:
+    """True for text a spreadsheet would run as a formula (CSV injection), not for numbers
+    (-1, +4096) or dash placeholders (-, --, —)."""
+    if not cell or cell[0] not in "=+-@":
+        return False
+    if cell[0] == "=" or cell[0] == "@":
+        return True
+    rest = cell.lstrip("+-")
+    return bool(rest) and not _NUMBER_LIKE.match(cell)
+
+
+def _too_many_rows() -> None:
+    raise ParseError(f"The table has more than {MAX_ROWS} rows; at most {MAX_ROWS} are accepted.")
+
+
+def _too_many_columns(count: int) -> None:
+    raise ParseError(f"The table has {count} columns; at most {MAX_COLUMNS} are accepted.")

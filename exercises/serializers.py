@@ -1,0 +1,182 @@
+"""Input and output shapes of the exercises API. Serializers validate and present; they never write."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from exercises.grading import VERDICTS
+from exercises.models import Exercise, Submission, SubmissionFormat, SubmissionStatus
+from learning_platform.markdown import render_markdown
+
+
+class SubmissionInputSerializer(serializers.Serializer):
+    format = serializers.ChoiceField(
+        choices=SubmissionFormat.choices, help_text="How `content` is written."
+    )
+    content = serializers.CharField(
+        trim_whitespace=False,
+        help_text="The table as pasted: at most 64 KiB, 200 rows and 32 columns.",
+    )
+    notes = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=2000,
+        help_text="Anything the learner wants to say about the table; not graded.",
+    )
+
+
+class SubmissionAcceptedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    exercise = serializers.IntegerField(source="exercise_id")
+    status = serializers.ChoiceField(choices=SubmissionStatus.choices)
+    created_at = serializers.DateTimeField()
+
+
+class CellFeedbackSerializer(serializers.Serializer):
+    column = serializers.CharField(help_text="The exercise's name for the column.")
+    submitted = serializers.CharField(help_text="The text of the cell as submitted.")
+    verdict = serializers.ChoiceField(
+        choices=[(v, v) for v in VERDICTS],
+        help_text="`unchecked`: the row's model is unknown or repeated, or the catalogue "
+        "lacks this figure.",
+    )
+    expected = serializers.IntegerField(
+        allow_null=True, help_text="The reference figure; null until the exercise is passed."
+    )
+
+
+class RowFeedbackSerializer(serializers.Serializer):
+    row = serializers.IntegerField(help_text="1 for the first row under the header.")
+    name = serializers.CharField(help_text="The model name as submitted.")
+    model = serializers.CharField(
+        allow_null=True, help_text="The catalogue model it matched; null when unknown."
+    )
+    duplicate = serializers.BooleanField(help_text="A model already given in an earlier row.")
+    cells = CellFeedbackSerializer(many=True)
+
+
+class ColumnMatchSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    headers = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="The submitted headers read as this column (none: the column is missing).",
+    )
+
+
+class FeedbackSerializer(serializers.Serializer):
+    key_header = serializers.CharField(allow_null=True)
+    columns = ColumnMatchSerializer(many=True)
+    correct = serializers.IntegerField()
+    checked = serializers.IntegerField(
+        help_text="Cells counted for the score, including those of required models not given."
+    )
+    models_recognised = serializers.IntegerField()
+    rows = RowFeedbackSerializer(many=True)
+
+
+class SubmissionListItemSerializer(serializers.ModelSerializer):
+    exercise = serializers.IntegerField(source="exercise_id")
+
+    class Meta:
+        model = Submission
+        fields = (
+            "id",
+            "exercise",
+            "format",
+            "status",
+            "score",
+            "passed",
+            "xp_awarded",
+            "summary",
+            "created_at",
+            "graded_at",
+        )
+
+
+class SubmissionDetailSerializer(SubmissionListItemSerializer):
+    """Context: `reveal` (bool), whether expected values may be shown."""
+
+    feedback = serializers.SerializerMethodField()
+
+    class Meta(SubmissionListItemSerializer.Meta):
+        fields = (*SubmissionListItemSerializer.Meta.fields, "content", "notes", "feedback")
+
+    @extend_schema_field(FeedbackSerializer(allow_null=True))
+    def get_feedback(self, submission: Submission) -> dict[str, Any] | None:
+        if submission.status != SubmissionStatus.GRADED or not submission.feedback:
+            return None
+        feedback = submission.feedback
+        if self.context.get("reveal"):
+            return feedback
+        return {
+            **feedback,
+            "rows": [
+                {**row, "cells": [{**cell, "expected": None} for cell in row["cells"]]}
+                for row in feedback.get("rows", [])
+            ],
+        }
+
+
+class ExerciseColumnSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    field = serializers.CharField(source="reference_field")
+    synonyms = serializers.ListField(child=serializers.CharField())
+
+
+class ExerciseDetailSerializer(serializers.ModelSerializer):
+    """Context: `passed` (bool or None for anonymous visitors), `known_models` (names)."""
+
+    lesson = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    prompt_html = serializers.SerializerMethodField()
+    key_column = serializers.SerializerMethodField()
+    columns = ExerciseColumnSerializer(many=True)
+    pass_mark = serializers.FloatField()
+    passed = serializers.SerializerMethodField()
+    known_models = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Exercise
+        fields = (
+            "id",
+            "slug",
+            "lesson",
+            "title",
+            "kind",
+            "prompt",
+            "prompt_html",
+            "key_column",
+            "columns",
+            "rows_required",
+            "pass_mark",
+            "xp",
+            "passed",
+            "known_models",
+        )
+
+    def get_prompt_html(self, exercise: Exercise) -> str:
+        return render_markdown(exercise.prompt, profile="lesson")
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "synonyms": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["name", "synonyms"],
+        }
+    )
+    def get_key_column(self, exercise: Exercise) -> dict[str, Any]:
+        return {"name": exercise.key_column, "synonyms": list(exercise.key_synonyms)}
+
+    @extend_schema_field(serializers.BooleanField(allow_null=True))
+    def get_passed(self, exercise: Exercise) -> bool | None:
+        return self.context.get("passed")
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_known_models(self, exercise: Exercise) -> list[str]:
+        return self.context.get("known_models", [])

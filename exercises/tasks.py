@@ -1,0 +1,33 @@
+"""Grading runs here, in a worker, never in a request."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from exercises import services
+
+# Under the broker's visibility timeout, so a running grade is never handed out twice.
+_TIME_LIMIT = services.grading_time_limit()
+
+
+@shared_task(
+    name="exercises.grade_submission",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=max(1, _TIME_LIMIT - 1),
+    time_limit=_TIME_LIMIT,
+    autoretry_for=(services.GraderCrashed,),
+    max_retries=services.MAX_GRADING_ATTEMPTS,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+)
+def grade_submission(submission_id: int) -> str:
+    """Grade one submission; idempotent (a graded or invalid submission is left as it is)."""
+    return services.grade_submission(submission_id=submission_id)
+
+
+@shared_task(name="exercises.requeue_stale_submissions", acks_late=True)
+def requeue_stale_submissions() -> int:
+    """Periodic: enqueue again the submissions left queued or grading for too long."""
+    return services.requeue_stale_submissions()

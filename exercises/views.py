@@ -1,0 +1,173 @@
+from django.core.exceptions import RequestDataTooBig
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.exceptions import NotFound, ParseError, ValidationError
+from rest_framework.generics import GenericAPIView
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from exercises import selectors, services
+from exercises.models import Exercise, Submission
+from exercises.serializers import (
+    ExerciseDetailSerializer,
+    SubmissionAcceptedSerializer,
+    SubmissionDetailSerializer,
+    SubmissionInputSerializer,
+    SubmissionListItemSerializer,
+)
+from learning_platform.api.errors import PayloadTooLarge
+
+NOT_FOUND = OpenApiResponse(description="No such exercise (or its lesson is a draft).")
+
+
+class BoundedJSONParser(JSONParser):
+    """JSON whose nesting is too deep for Python's decoder is bad input (400), not a crash."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError("JSON parse error - nested too deeply.") from None
+
+
+def _get_exercise(request: Request, exercise_id: int) -> Exercise:
+    try:
+        return selectors.get_exercise(exercise_id=exercise_id, user=request.user)
+    except Exercise.DoesNotExist:
+        raise NotFound("No such exercise.") from None
+
+
+class ExerciseDetailView(APIView):
+    permission_classes = [IsAuthenticatedOrReadOnly]
+
+    @extend_schema(
+        tags=["exercises"],
+        operation_id="exercises_retrieve",
+        responses={200: ExerciseDetailSerializer, 404: NOT_FOUND},
+        description="The exercise: its prompt, the columns it asks for (with the headers "
+        "accepted for each), how many distinct known models a passing table needs, the pass "
+        "mark, its XP, whether the learner passed it (null when signed out), and the names "
+        "of the models the grader knows.",
+    )
+    def get(self, request: Request, exercise_id: int) -> Response:
+        exercise = _get_exercise(request, exercise_id)
+        passed = (
+            selectors.has_passed(user_id=request.user.id, exercise_id=exercise.id)
+            if request.user.is_authenticated
+            else None
+        )
+        context = {"passed": passed, "known_models": selectors.known_model_names()}
+        return Response(ExerciseDetailSerializer(exercise, context=context).data)
+
+
+class ExerciseSubmissionsView(GenericAPIView):
+    permission_classes = [IsAuthenticated]
+    parser_classes = [BoundedJSONParser]
+    serializer_class = SubmissionListItemSerializer
+    throttle_scope = "submissions"
+
+    def get_throttles(self):
+        # Only submitting is limited; reading one's attempts is not.
+        return [ScopedRateThrottle()] if self.request.method == "POST" else []
+
+    def get_queryset(self):
+        return selectors.submissions_for_learner(
+            user_id=self.request.user.id, exercise_id=self.kwargs["exercise_id"]
+        )
+
+    @extend_schema(
+        tags=["exercises"],
+        operation_id="exercises_submissions_list",
+        responses={200: SubmissionListItemSerializer(many=True), 404: NOT_FOUND},
+        description="The learner's own attempts at this exercise, newest first (without the "
+        "per-cell feedback: read one submission for that).",
+    )
+    def get(self, request: Request, exercise_id: int) -> Response:
+        if not selectors.visible_exercises(user=request.user).filter(pk=exercise_id).exists():
+            raise NotFound("No such exercise.")
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(SubmissionListItemSerializer(page, many=True).data)
+
+    @extend_schema(
+        tags=["exercises"],
+        operation_id="exercises_submissions_create",
+        request=SubmissionInputSerializer,
+        responses={
+            202: SubmissionAcceptedSerializer,
+            400: OpenApiResponse(
+                description="The table cannot be graded, and `errors.content` says why in a "
+                "sentence for the learner: not readable in the given format, binary data or "
+                "control characters, more than 200 rows or 32 columns, a row longer than "
+                "the header, a cell over 500 characters, JSON nested too deeply, or a "
+                "spreadsheet formula (`=HYPERLINK(...)`)."
+            ),
+            404: NOT_FOUND,
+            413: OpenApiResponse(description="`content` is larger than 64 KiB."),
+            429: OpenApiResponse(description="Too many submissions; see `Retry-After`."),
+        },
+        description="Submit a table for grading. Answers 202 at once with the submission's "
+        "id and `status: queued`; a worker grades it within seconds (poll "
+        "`GET /submissions/{id}/`). Headers are matched in any case, spacing or punctuation, "
+        "by their config.json names too (`hidden_size`, `n_embd`, `num_hidden_layers`, ...), "
+        "in any order; extra columns are ignored; numbers may be written 4096, 4,096, 4 096 "
+        "or 4096.0; rows shorter than the header have empty (missing) cells. JSON: a list "
+        'of objects, or `{"columns": [...], "rows": [[...]]}`. Throttled per learner.',
+    )
+    def post(self, request: Request, exercise_id: int) -> Response:
+        try:
+            data = request.data
+        except RequestDataTooBig:
+            raise PayloadTooLarge(
+                "The request body is too large; tables are limited to 64 KiB."
+            ) from None
+        exercise = _get_exercise(request, exercise_id)
+        serializer = SubmissionInputSerializer(data=data)
+        serializer.is_valid(raise_exception=True)
+        values = serializer.validated_data
+        try:
+            submission = services.submit_solution(
+                user_id=request.user.id,
+                exercise=exercise,
+                table_format=values["format"],
+                content=values["content"],
+                notes=values["notes"],
+            )
+        except services.SubmissionTooLarge as exc:
+            raise PayloadTooLarge(str(exc)) from None
+        except services.SubmissionRejected as exc:
+            raise ValidationError({exc.field: [str(exc)]}) from None
+        # Whatever a worker did meanwhile, the answer is the state at submission time.
+        return Response(SubmissionAcceptedSerializer(submission).data, status=202)
+
+
+class SubmissionDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["exercises"],
+        operation_id="submissions_retrieve",
+        responses={
+            200: SubmissionDetailSerializer,
+            404: OpenApiResponse(description="No such submission of yours."),
+        },
+        description="One of the learner's submissions: `status` (queued, grading, graded, "
+        "invalid), `score` (0 to 1), `passed`, `xp_awarded`, a `summary` sentence (for "
+        "`invalid`, the reason), and once graded the `feedback`: for each submitted row the "
+        "catalogue model it matched (or null) and a verdict per cell. Expected values are "
+        "shown once the learner has passed the exercise. Other learners' submissions: 404.",
+    )
+    def get(self, request: Request, submission_id: int) -> Response:
+        try:
+            submission = selectors.get_own_submission(
+                submission_id=submission_id, user_id=request.user.id
+            )
+        except Submission.DoesNotExist:
+            raise NotFound("No such submission.") from None
+        reveal = submission.passed or (
+            submission.status == "graded"
+            and selectors.has_passed(user_id=request.user.id, exercise_id=submission.exercise_id)
+        )
+        return Response(SubmissionDetailSerializer(submission, context={"reveal": reveal}).data)
