@@ -5,7 +5,8 @@
 Evaluation, the retroactive award and the API's "3 of 10" all go through it.
 
 `LearnerMetrics` memoises every number it asks other apps for, so a learner costs one query per
-metric (and per distinct quest) whatever the number of achievements.
+metric (and per distinct quest) whatever the number of achievements; `Catalogue` holds what is
+the same for every learner (the demo quest, the lessons of each tag), loaded once.
 
 Other apps' selectors are imported when first used: those apps call back into achievements
 (they evaluate achievements after their events), and importing late keeps module imports acyclic.
@@ -37,17 +38,59 @@ class Measure:
         return {"current": current, "target": self.target}
 
 
-class LearnerMetrics:
-    """The numbers rules are measured against, for one learner, each fetched at most once.
+class Catalogue:
+    """Learner-independent facts rules need (the demo quest, which lessons carry a tag),
+    each loaded once and shared by every learner measured with it (a retroactive batch).
 
-    `tag_slugs` names every tag the caller may ask about, so their lessons load in one query.
+    `tag_slugs` names every tag that may be asked about, so their lessons load in one query.
     """
 
-    def __init__(self, *, user_id: int, tag_slugs: Iterable[str] = ()) -> None:
-        self.user_id = user_id
+    def __init__(self, *, tag_slugs: Iterable[str] = ()) -> None:
         self._tag_slugs = {slug for slug in tag_slugs if slug}
-        self._cache: dict[Any, Any] = {}
         self._tag_lessons: dict[str, set[int]] = {}
+        self._demo_quest_id: int | None = None
+        self._demo_quest_loaded = False
+
+    def demo_quest_id(self) -> int | None:
+        from lessons.models import Quest
+
+        if not self._demo_quest_loaded:
+            self._demo_quest_id = (
+                Quest.objects.filter(slug=settings.DEMO_QUEST_SLUG)
+                .values_list("id", flat=True)
+                .first()
+            )
+            self._demo_quest_loaded = True
+        return self._demo_quest_id
+
+    def lessons_tagged(self, tag_slug: str) -> set[int]:
+        """Ids of the published lessons tagged `tag_slug`."""
+        if tag_slug not in self._tag_lessons:
+            self._tag_slugs.add(tag_slug)
+            self._load_tags()
+        return self._tag_lessons[tag_slug]
+
+    def _load_tags(self) -> None:
+        """Load the lessons of every named tag not loaded yet, in one query."""
+        from lessons.models import Lesson
+
+        pending = self._tag_slugs - self._tag_lessons.keys()
+        for slug in pending:
+            self._tag_lessons[slug] = set()
+        rows = Lesson.tags.through.objects.filter(
+            tag__slug__in=pending, lesson__published=True
+        ).values_list("tag__slug", "lesson_id")
+        for slug, lesson_id in rows:
+            self._tag_lessons[slug].add(lesson_id)
+
+
+class LearnerMetrics:
+    """The numbers rules are measured against, for one learner, each fetched at most once."""
+
+    def __init__(self, *, user_id: int, catalogue: Catalogue) -> None:
+        self.user_id = user_id
+        self.catalogue = catalogue
+        self._cache: dict[Any, Any] = {}
 
     def _memo(self, key: Any, compute: Callable[[], Any]) -> Any:
         if key not in self._cache:
@@ -69,24 +112,12 @@ class LearnerMetrics:
     def quest_percent(self, quest_id: int | None) -> int:
         from progress import selectors as progress
 
-        quest_id = quest_id or self.demo_quest_id()
+        quest_id = quest_id or self.catalogue.demo_quest_id()
         if quest_id is None:
             return 0
         return self._memo(
             ("quest_percent", quest_id),
             lambda: progress.quest_percent(user_id=self.user_id, quest_id=quest_id),
-        )
-
-    def demo_quest_id(self) -> int | None:
-        from lessons.models import Quest
-
-        return self._memo(
-            "demo_quest_id",
-            lambda: (
-                Quest.objects.filter(slug=settings.DEMO_QUEST_SLUG)
-                .values_list("id", flat=True)
-                .first()
-            ),
         )
 
     def xp_total(self) -> int:
@@ -127,29 +158,13 @@ class LearnerMetrics:
         """Of the published lessons tagged `tag_slug`: how many are done, out of how many."""
         from progress import selectors as progress
 
-        if tag_slug not in self._tag_lessons:
-            self._tag_slugs.add(tag_slug)
-            self._load_tags()
-        lesson_ids = self._tag_lessons[tag_slug]
+        lesson_ids = self.catalogue.lessons_tagged(tag_slug)
         if not lesson_ids:
             return Measure(current=0, target=0)
         completed = self._memo(
             "completed_lesson_ids", lambda: progress.completed_lesson_ids(user_id=self.user_id)
         )
         return Measure(current=len(lesson_ids & completed), target=len(lesson_ids))
-
-    def _load_tags(self) -> None:
-        """Load the lessons of every named tag not loaded yet, in one query."""
-        from lessons.models import Lesson
-
-        pending = self._tag_slugs - self._tag_lessons.keys()
-        for slug in pending:
-            self._tag_lessons[slug] = set()
-        rows = Lesson.tags.through.objects.filter(
-            tag__slug__in=pending, lesson__published=True
-        ).values_list("tag__slug", "lesson_id")
-        for slug, lesson_id in rows:
-            self._tag_lessons[slug].add(lesson_id)
 
 
 def _threshold(current: Callable[[LearnerMetrics], int]) -> Callable:

@@ -63,7 +63,8 @@ def achievements_for_learner(*, user_id: int | None) -> list[AchievementStatus]:
         user_id=user_id, achievement=OuterRef("pk")
     ).values("unlocked_at")[:1]
     achievements = list(achievements.annotate(learner_unlocked_at=unlocked_at))
-    metrics = rules.LearnerMetrics(user_id=user_id, tag_slugs=(a.tag_slug for a in achievements))
+    catalogue = rules.Catalogue(tag_slugs=(a.tag_slug for a in achievements))
+    metrics = rules.LearnerMetrics(user_id=user_id, catalogue=catalogue)
     statuses: list[AchievementStatus] = []
     for achievement in achievements:
         unlocked = achievement.learner_unlocked_at is not None

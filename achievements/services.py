@@ -34,7 +34,8 @@ def evaluate_achievements(*, user_id: int) -> list[UnlockedAchievement]:
     pending = list(Achievement.objects.filter(is_active=True).exclude(unlocks__user_id=user_id))
     if not pending:
         return []
-    metrics = rules.LearnerMetrics(user_id=user_id, tag_slugs=(a.tag_slug for a in pending))
+    catalogue = rules.Catalogue(tag_slugs=(a.tag_slug for a in pending))
+    metrics = rules.LearnerMetrics(user_id=user_id, catalogue=catalogue)
     unlocked: list[UnlockedAchievement] = []
     # Each round either unlocks something or stops, so this ends within len(pending) rounds.
     while pending:
@@ -60,8 +61,9 @@ def award_achievement_to_batch(
     """Unlock one achievement for the qualifying learners among the next `batch_size` ones.
 
     Learners are walked by id, from just after `after_user_id`. Those who already hold the
-    achievement are skipped in one query; the rest are measured against this achievement only
-    (a paid bonus then re-evaluates that learner, since it can unlock an XP rule). Returns the
+    achievement are skipped in one query; the rest are measured against this achievement only,
+    one query each (two for a tag rule; a paid bonus then re-evaluates that learner, since it
+    can unlock an XP rule). Returns the
     id to continue after when there may be more learners, None when the walk is over (or the
     achievement is gone or inactive). Idempotent: rerunning a batch unlocks nothing twice.
     """
@@ -79,10 +81,12 @@ def award_achievement_to_batch(
             "user_id", flat=True
         )
     )
+    # The quest and tag facts are the same for everyone: loaded once per batch.
+    catalogue = rules.Catalogue(tag_slugs=[achievement.tag_slug])
     for user_id in user_ids:
         if user_id in holders:
             continue
-        metrics = rules.LearnerMetrics(user_id=user_id, tag_slugs=[achievement.tag_slug])
+        metrics = rules.LearnerMetrics(user_id=user_id, catalogue=catalogue)
         if not rules.measure(achievement, metrics).reached:
             continue
         if _unlock(user_id=user_id, achievement=achievement) and achievement.xp_bonus:

@@ -3,6 +3,7 @@ import pytest
 from accounts.tests.factories import UserFactory
 from achievements import tasks
 from achievements.models import AchievementUnlock, RuleKind
+from achievements.tests import metrics
 from achievements.tests.factories import AchievementFactory
 from community.tests.factories import CommentFactory
 
@@ -122,3 +123,16 @@ def test_a_real_worker_awards_an_achievement_retroactively(live_worker):
     assert set(achievement.unlocks.values_list("user_id", flat=True)) == {ids[0], ids[2]}, (
         live_worker.log()
     )
+
+
+def test_a_batch_costs_one_query_per_learner_measured(django_assert_num_queries):
+    achievement = AchievementFactory(
+        rule_kind=RuleKind.TAG_COMPLETED, threshold=None, tag_slug=metrics.TAG
+    )
+    metrics.tag_lessons(2)
+    UserFactory.create_batch(5)
+
+    # The achievement, the batch, its holders, the tag's lessons; then each learner's
+    # completed lessons.
+    with django_assert_num_queries(4 + 5):
+        tasks.services.award_achievement_to_batch(achievement_id=achievement.id, batch_size=10)
