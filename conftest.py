@@ -2,8 +2,10 @@
 
 import os
 
-# Each xdist worker gets its own cache key prefix, so throttles and caches never leak across.
-os.environ.setdefault("CACHE_KEY_PREFIX", f"test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}")
+# Each test run gets its own cache key prefix (settings add the xdist worker's id), so
+# throttles and caches never leak across, and no concurrent run on a shared Redis clears
+# another's keys.
+os.environ.setdefault("CACHE_KEY_PREFIX", f"test-{os.getpid()}")
 
 import pytest
 
@@ -107,6 +109,7 @@ def live_worker(transactional_db, settings):
         "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX", "test"),
         "EMAIL_URL": "filemail:///" + str(_mail_dir(queue)),  # 4 slashes: an absolute path
         "CELERY_VISIBILITY_TIMEOUT": os.environ.get("TEST_VISIBILITY_TIMEOUT", "10"),
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
     }
     command = [
         sys.executable, "-m", "celery", "-A", "learning_platform", "worker",

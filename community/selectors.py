@@ -111,12 +111,19 @@ def threads_in_lessons(*, lessons: QuerySet) -> QuerySet[Comment]:
 # --- Follows --------------------------------------------------------------------------------
 
 
-def lesson_followers(*, lesson_id: int) -> QuerySet:
-    """Active learners who follow the lesson (see the rule in community.models), one query."""
+def lesson_followers(*, lesson_id: int, as_of_comment_id: int | None = None) -> QuerySet:
+    """Active learners who follow the lesson (see the rule in community.models), one query.
+
+    With `as_of_comment_id`, only comments posted before that one make their authors
+    followers: a notification task that runs late must not tell later commenters about an
+    earlier comment.
+    """
     from accounts.models import User
 
     explicit = LessonSubscription.objects.filter(user=OuterRef("pk"), lesson_id=lesson_id)
     commented = Comment.objects.filter(author=OuterRef("pk"), lesson_id=lesson_id, is_deleted=False)
+    if as_of_comment_id is not None:
+        commented = commented.filter(id__lt=as_of_comment_id)
     return User.objects.filter(is_active=True).filter(
         Exists(explicit.filter(subscribed=True))
         | (

@@ -237,9 +237,9 @@ def notify_about_comment(*, comment_id: int) -> list[int]:
     )
     if comment is None:
         return []
-    recipients = selectors.lesson_followers(lesson_id=comment.lesson_id).exclude(
-        pk=comment.author_id
-    )
+    recipients = selectors.lesson_followers(
+        lesson_id=comment.lesson_id, as_of_comment_id=comment.id
+    ).exclude(pk=comment.author_id)
     thread_id = comment.parent_id or comment.id
     lesson = comment.lesson
     excerpt = _excerpt(comment.body)

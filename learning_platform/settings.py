@@ -132,12 +132,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery broker --------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", default="lp")
+if TESTING and os.environ.get("PYTEST_XDIST_WORKER"):
+    # xdist workers inherit the test run's prefix; their id keeps their keys apart.
+    CACHE_KEY_PREFIX += "-" + os.environ["PYTEST_XDIST_WORKER"]
 if REDIS_URL:
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
-            "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="lp"),
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
         }
     }
 else:

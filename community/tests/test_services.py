@@ -1,7 +1,16 @@
 import pytest
 
+from accounts.tests.factories import UserFactory
 from community import services
-from community.models import EmailState, Notification
+from community.models import EmailDelivery, EmailState, IssueReport, Notification
+from community.tests.factories import (
+    CommentFactory,
+    IssueReportFactory,
+    LessonSubscriptionFactory,
+    NotificationFactory,
+    ReplyFactory,
+)
+from lessons.tests.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -37,3 +46,435 @@ def test_create_notification_inside_a_transaction_survives_a_duplicate(user):
         services.create_notification(recipient_id=user.id, kind="k", title="t", dedupe_key="e")
 
     assert Notification.objects.filter(recipient=user).count() == 2
+
+
+# --- Fan-out of a new comment ---------------------------------------------------------------
+
+
+@pytest.fixture
+def scheduled_digests(monkeypatch):
+    """Record digest e-mails the fan-out schedules instead of running them."""
+    from community import tasks
+
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(
+        tasks.send_notification_emails,
+        "apply_async",
+        lambda args, countdown=None, **kw: calls.append((args[0], countdown)),
+    )
+    return calls
+
+
+def _notified(comment) -> dict[int, str]:
+    return dict(
+        Notification.objects.filter(dedupe_key=f"comment:{comment.id}").values_list(
+            "recipient_id", "kind"
+        )
+    )
+
+
+def test_reply_notifies_the_parent_author_and_never_the_replier(scheduled_digests):
+    top = CommentFactory()
+    reply = ReplyFactory(parent=top)
+
+    services.notify_about_comment(comment_id=reply.id)
+
+    assert _notified(reply) == {top.author_id: "comment_reply"}
+
+
+def test_reply_to_a_reply_notifies_its_author_as_a_reply(scheduled_digests):
+    top = CommentFactory()
+    first = ReplyFactory(parent=top)
+    second = ReplyFactory(parent=top, reply_to=first)
+
+    services.notify_about_comment(comment_id=second.id)
+
+    assert _notified(second) == {first.author_id: "comment_reply", top.author_id: "lesson_comment"}
+
+
+def test_comment_notifies_explicit_followers_but_not_explicit_unfollowers(scheduled_digests):
+    lesson = LessonFactory()
+    follower = LessonSubscriptionFactory(lesson=lesson, subscribed=True).user
+    earlier = CommentFactory(lesson=lesson)
+    LessonSubscriptionFactory(user=earlier.author, lesson=lesson, subscribed=False)
+    comment = CommentFactory(lesson=lesson)
+
+    services.notify_about_comment(comment_id=comment.id)
+
+    assert _notified(comment) == {follower.id: "lesson_comment"}
+
+
+def test_profile_default_off_means_no_reply_notifications(scheduled_digests):
+    quiet = UserFactory(reply_notifications=False)
+    top = CommentFactory(author=quiet)
+    reply = ReplyFactory(parent=top)
+
+    services.notify_about_comment(comment_id=reply.id)
+
+    assert _notified(reply) == {}
+
+
+def test_explicit_follow_beats_a_profile_default_off(scheduled_digests):
+    quiet = UserFactory(reply_notifications=False)
+    top = CommentFactory(author=quiet)
+    LessonSubscriptionFactory(user=quiet, lesson=top.lesson, subscribed=True)
+    reply = ReplyFactory(parent=top)
+
+    services.notify_about_comment(comment_id=reply.id)
+
+    assert _notified(reply) == {quiet.id: "comment_reply"}
+
+
+def test_someone_both_parent_author_and_follower_is_notified_once(scheduled_digests):
+    top = CommentFactory()
+    LessonSubscriptionFactory(user=top.author, lesson=top.lesson, subscribed=True)
+    CommentFactory(lesson=top.lesson, author=top.author)
+    reply = ReplyFactory(parent=top)
+
+    services.notify_about_comment(comment_id=reply.id)
+
+    assert Notification.objects.filter(recipient=top.author).count() == 1
+
+
+def test_a_late_fan_out_does_not_notify_people_who_commented_afterwards(scheduled_digests):
+    top = CommentFactory()
+    reply = ReplyFactory(parent=top)
+    later = ReplyFactory(parent=top)
+
+    services.notify_about_comment(comment_id=reply.id)
+
+    assert later.author_id not in _notified(reply)
+
+
+def test_inactive_learners_are_not_notified(scheduled_digests):
+    top = CommentFactory(author=UserFactory(is_active=False))
+    reply = ReplyFactory(parent=top)
+
+    services.notify_about_comment(comment_id=reply.id)
+
+    assert _notified(reply) == {}
+
+
+def test_fan_out_twice_creates_nothing_new(scheduled_digests):
+    top = CommentFactory()
+    reply = ReplyFactory(parent=top)
+
+    services.notify_about_comment(comment_id=reply.id)
+    services.notify_about_comment(comment_id=reply.id)
+
+    assert Notification.objects.count() == 1
+
+
+def test_fan_out_schedules_a_digest_after_the_window(
+    scheduled_digests, settings, django_capture_on_commit_callbacks
+):
+    settings.COMMUNITY_DIGEST_WINDOW_SECONDS = 120
+    top = CommentFactory()
+    reply = ReplyFactory(parent=top)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notify_about_comment(comment_id=reply.id)
+
+    assert scheduled_digests == [(top.author_id, 120)]
+
+
+def test_fan_out_schedules_no_email_for_learners_without_emails(
+    scheduled_digests, django_capture_on_commit_callbacks
+):
+    top = CommentFactory(author=UserFactory(email_notifications=False))
+    reply = ReplyFactory(parent=top)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.notify_about_comment(comment_id=reply.id)
+
+    assert scheduled_digests == []
+    assert Notification.objects.get().email_state == EmailState.NOT_WANTED
+
+
+def test_fan_out_of_a_hidden_comment_notifies_nobody(scheduled_digests):
+    reply = ReplyFactory(parent=CommentFactory(), is_hidden=True)
+
+    services.notify_about_comment(comment_id=reply.id)
+
+    assert not Notification.objects.exists()
+
+
+# --- Digest e-mails -------------------------------------------------------------------------
+
+
+def _pending(recipient, n: int = 1):
+    return [
+        NotificationFactory(
+            recipient=recipient,
+            email_state=EmailState.PENDING,
+            data={"lesson_id": 1, "lesson": "x"},
+        )
+        for _ in range(n)
+    ]
+
+
+def test_burst_of_notifications_becomes_one_email(user, mailoutbox):
+    _pending(user, 3)
+
+    sent = services.send_notification_emails(user_id=user.id)
+
+    assert sent == 1
+    assert len(mailoutbox) == 1
+    assert mailoutbox[0].to == [user.email]
+    assert mailoutbox[0].subject == "3 new notifications on Learning Platform"
+    assert not Notification.objects.filter(email_state=EmailState.PENDING).exists()
+
+
+def test_digest_run_twice_sends_nothing_twice(user, mailoutbox):
+    _pending(user, 2)
+
+    services.send_notification_emails(user_id=user.id)
+    again = services.send_notification_emails(user_id=user.id)
+
+    assert again == 0
+    assert len(mailoutbox) == 1
+    assert EmailDelivery.objects.count() == 1
+
+
+def test_digest_has_one_click_unsubscribe_headers_and_links(user, mailoutbox):
+    _pending(user)
+
+    services.send_notification_emails(user_id=user.id)
+
+    message = mailoutbox[0]
+    url = message.extra_headers["List-Unsubscribe"].strip("<>")
+    assert url.startswith("http://localhost:8000/api/v1/unsubscribe/")
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert url in message.body
+    assert url in message.alternatives[0][0]
+    assert services.read_unsubscribe_token(token=url.rsplit("/", 1)[1]) == {"u": user.id}
+
+
+def test_digest_for_a_learner_who_turned_emails_off_is_skipped(mailoutbox):
+    quiet = UserFactory(email_notifications=False)
+    _pending(quiet)
+
+    services.send_notification_emails(user_id=quiet.id)
+
+    assert mailoutbox == []
+    assert Notification.objects.get().email_state == EmailState.SKIPPED
+
+
+def test_duplicate_digest_key_records_nothing(user):
+    (first,) = _pending(user)
+    EmailDelivery.objects.create(
+        key=f"digest:{user.id}:{first.id}", recipient=user, to_address=user.email,
+        subject="s", text_body="b",
+    )  # fmt: skip
+
+    assert services.prepare_notification_digest(user_id=user.id) is None
+    first.refresh_from_db()
+    assert first.email_state == EmailState.PENDING
+
+
+def test_failing_mail_server_keeps_the_email_for_the_next_try(user, mailoutbox, monkeypatch):
+    from smtplib import SMTPServerDisconnected
+
+    from django.core.mail import EmailMultiAlternatives
+
+    _pending(user)
+    real_send = EmailMultiAlternatives.send
+
+    def broken(self, fail_silently=False):
+        raise SMTPServerDisconnected("down")
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", broken)
+    with pytest.raises(SMTPServerDisconnected):
+        services.send_notification_emails(user_id=user.id)
+
+    delivery = EmailDelivery.objects.get()
+    assert delivery.sent_at is None
+    assert delivery.claimed_until is None
+    assert "down" in delivery.last_error
+    assert Notification.objects.get().email_delivery == delivery
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", real_send)
+    assert services.send_notification_emails(user_id=user.id) == 1
+    assert len(mailoutbox) == 1
+
+
+def test_a_delivery_claimed_by_another_worker_is_not_sent_again(user, mailoutbox):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    delivery = EmailDelivery.objects.create(
+        key="k", recipient=user, to_address=user.email, subject="s", text_body="b",
+        claimed_until=timezone.now() + timedelta(minutes=1),
+    )  # fmt: skip
+
+    assert services.send_email_delivery(delivery_id=delivery.id) is False
+    assert mailoutbox == []
+
+
+def test_overdue_work_finds_waiting_notifications_and_unsent_emails(user):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    (old,) = _pending(user)
+    Notification.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    _pending(UserFactory())  # still within its window
+    stuck = EmailDelivery.objects.create(
+        key="report:1:resolved", to_address="a@b.example", subject="s", text_body="b"
+    )
+    EmailDelivery.objects.filter(pk=stuck.pk).update(created_at=timezone.now() - timedelta(hours=1))
+
+    assert services.overdue_email_work() == ([user.id], [stuck.id])
+
+
+# --- Unsubscribe tokens ---------------------------------------------------------------------
+
+
+def test_unsubscribe_token_round_trips_and_rejects_tampering(user):
+    from rest_framework.exceptions import ValidationError
+
+    token = services.make_unsubscribe_token(user_id=user.id, lesson_id=7)
+
+    assert services.read_unsubscribe_token(token=token) == {"u": user.id, "l": 7}
+    with pytest.raises(ValidationError):
+        services.read_unsubscribe_token(token=token[:-2] + "xx")
+
+
+def test_expired_unsubscribe_token_is_rejected(user, settings):
+    from datetime import timedelta
+
+    from rest_framework.exceptions import ValidationError
+
+    settings.COMMUNITY_UNSUBSCRIBE_MAX_AGE = timedelta(seconds=-1)
+    token = services.make_unsubscribe_token(user_id=user.id)
+
+    with pytest.raises(ValidationError):
+        services.read_unsubscribe_token(token=token)
+
+
+# --- Issue reports --------------------------------------------------------------------------
+
+
+def test_resolving_a_signed_in_report_notifies_in_app_and_by_email(
+    user, mailoutbox, django_capture_on_commit_callbacks
+):
+    report = IssueReportFactory(reporter=user)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resolve_report(report=report)
+
+    report.refresh_from_db()
+    assert report.status == IssueReport.Status.RESOLVED
+    assert report.resolved_at is not None
+    notification = Notification.objects.get(recipient=user)
+    assert notification.kind == "report_resolved"
+    assert len(mailoutbox) == 1
+    assert mailoutbox[0].to == [user.email]
+
+
+def test_resolving_a_signed_out_report_emails_the_contact_address(
+    mailoutbox, django_capture_on_commit_callbacks
+):
+    report = IssueReportFactory(reporter=None, contact_email="someone@example.org")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resolve_report(report=report)
+
+    assert [m.to for m in mailoutbox] == [["someone@example.org"]]
+    assert "List-Unsubscribe" not in mailoutbox[0].extra_headers
+    assert not Notification.objects.exists()
+
+
+def test_resolving_twice_notifies_once(user, mailoutbox, django_capture_on_commit_callbacks):
+    report = IssueReportFactory(reporter=user)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resolve_report(report=report)
+        services.triage_report(report=report)
+        services.resolve_report(report=report)
+
+    assert Notification.objects.count() == 1
+    assert len(mailoutbox) == 1
+
+
+def test_rejecting_a_report_notifies_nobody(user, mailoutbox, django_capture_on_commit_callbacks):
+    report = IssueReportFactory(reporter=user)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.reject_report(report=report)
+
+    report.refresh_from_db()
+    assert report.status == IssueReport.Status.REJECTED
+    assert report.resolved_at is not None
+    assert not Notification.objects.exists()
+    assert mailoutbox == []
+
+
+def test_accepting_a_report_evaluates_the_reporters_achievements(
+    user, monkeypatch, django_capture_on_commit_callbacks
+):
+    import achievements.services
+
+    evaluated: list[int] = []
+    monkeypatch.setattr(
+        achievements.services,
+        "evaluate_achievements",
+        lambda *, user_id: evaluated.append(user_id) or [],
+    )
+    report = IssueReportFactory(reporter=user)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resolve_report(report=report)
+
+    assert evaluated == [user.id]
+
+
+def test_accepted_report_unlocks_the_reports_achievement(user, django_capture_on_commit_callbacks):
+    from achievements.models import Achievement, RuleKind
+    from achievements.selectors import achievements_for_learner
+
+    Achievement.objects.update_or_create(
+        slug="test-first-report",
+        defaults={"title": "Bug hunter", "rule_kind": RuleKind.REPORTS_ACCEPTED, "threshold": 1},
+    )
+    report = IssueReportFactory(reporter=user)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resolve_report(report=report)
+
+    unlocked = {
+        s["achievement"].slug for s in achievements_for_learner(user_id=user.id) if s["unlocked"]
+    }
+    assert "test-first-report" in unlocked
+
+
+def test_posting_a_comment_evaluates_the_authors_achievements(
+    user, monkeypatch, django_capture_on_commit_callbacks
+):
+    import achievements.services
+
+    evaluated: list[int] = []
+    monkeypatch.setattr(
+        achievements.services,
+        "evaluate_achievements",
+        lambda *, user_id: evaluated.append(user_id) or [],
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.post_comment(author=user, lesson=LessonFactory(), body="hi")
+
+    assert evaluated == [user.id]
+
+
+def test_hiding_and_unhiding_a_comment():
+    comment = CommentFactory()
+
+    services.hide_comment(comment=comment, reason="spam")
+    assert comment.is_hidden
+    assert comment.hidden_reason == "spam"
+    assert comment.hidden_at is not None
+
+    services.unhide_comment(comment=comment)
+    assert not comment.is_hidden
+    assert comment.hidden_at is None

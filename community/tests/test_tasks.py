@@ -1,0 +1,205 @@
+import re
+import time
+from smtplib import SMTPException
+
+import pytest
+from rest_framework.test import APIClient
+
+from accounts.tests.factories import UserFactory
+from community import tasks
+from community.models import EmailDelivery, EmailState, Notification
+from community.tests.factories import CommentFactory, NotificationFactory, ReplyFactory
+
+# --- Task contracts -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "task",
+    [tasks.send_notification_emails, tasks.send_email_delivery, tasks.notify_report_resolved],
+)
+def test_mail_tasks_retry_mail_server_errors_with_backoff_and_jitter(task):
+    assert SMTPException in task.autoretry_for
+    assert OSError in task.autoretry_for
+    assert task.retry_backoff
+    assert task.retry_jitter
+
+
+def test_tasks_have_explicit_names():
+    assert tasks.notify_about_comment.name == "community.notify_about_comment"
+    assert tasks.send_notification_emails.name == "community.send_notification_emails"
+
+
+@pytest.mark.django_db
+def test_posting_enqueues_the_fan_out_only_after_commit(django_capture_on_commit_callbacks):
+    from community import services
+    from lessons.tests.factories import LessonFactory
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        comment = services.post_comment(author=UserFactory(), lesson=LessonFactory(), body="hi")
+        assert not Notification.objects.exists()
+
+    assert comment.pk is not None
+    assert len(callbacks) == 2  # fan-out, achievements
+
+
+@pytest.mark.django_db
+def test_notify_task_run_twice_sends_one_notification_and_one_email(mailoutbox):
+    reply = ReplyFactory(parent=CommentFactory())
+
+    tasks.notify_about_comment(reply.id)
+    tasks.notify_about_comment(reply.id)
+    tasks.send_notification_emails(reply.parent.author_id)
+
+    assert Notification.objects.count() == 1
+    assert len(mailoutbox) == 1
+
+
+@pytest.mark.django_db
+def test_overdue_sweep_enqueues_waiting_digests(monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    user = UserFactory()
+    waiting = NotificationFactory(recipient=user, email_state=EmailState.PENDING)
+    Notification.objects.filter(pk=waiting.pk).update(
+        created_at=timezone.now() - timedelta(hours=1)
+    )
+    enqueued: list[int] = []
+    monkeypatch.setattr(tasks.send_notification_emails, "delay", enqueued.append)
+
+    tasks.send_overdue_emails()
+
+    assert enqueued == [user.id]
+
+
+@pytest.mark.django_db
+def test_a_failing_mail_server_is_retried_and_the_email_survives(monkeypatch, mailoutbox):
+    from django.core.mail import EmailMultiAlternatives
+
+    user = UserFactory()
+    NotificationFactory(recipient=user, email_state=EmailState.PENDING)
+    real_send = EmailMultiAlternatives.send
+    attempts = {"n": 0}
+
+    def flaky(self, fail_silently=False):
+        attempts["n"] += 1
+        if attempts["n"] < 3:
+            raise SMTPException("4.3.0 try again later")
+        return real_send(self, fail_silently)
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", flaky)
+
+    # Eager mode runs the retries in-process, one after the other.
+    tasks.send_notification_emails.apply(args=(user.id,))
+
+    assert attempts["n"] == 3
+    assert len(mailoutbox) == 1
+    delivery = EmailDelivery.objects.get()
+    assert delivery.sent_at is not None
+    assert delivery.attempts == 3
+
+
+# --- With a real worker ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def community_worker(monkeypatch, request):
+    """The project's live worker, with a digest window short enough for a test."""
+    monkeypatch.setenv("COMMUNITY_DIGEST_WINDOW_SECONDS", "2")
+    return request.getfixturevalue("live_worker")
+
+
+def _messages(worker) -> list[str]:
+    # The file backend writes each message followed by a line of 79 dashes.
+    return [m for f in worker.sent_mail() for m in f.split("-" * 79) if m.strip()]
+
+
+def _succeeded(worker, task_name: str) -> int:
+    return len(re.findall(rf"Task {re.escape(task_name)}\[[^\]]+\] succeeded", worker.log()))
+
+
+def _wait_for(condition, worker, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out; worker log:\n{worker.log()}")
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_reply_gives_one_notification_and_one_email_even_when_tasks_run_twice(
+    community_worker,
+):
+    from lessons.tests.factories import LessonFactory
+
+    # given: a comment by one learner
+    lesson = LessonFactory()
+    author = UserFactory(email="author@example.com")
+    top = CommentFactory(lesson=lesson, author=author)
+    replier = APIClient()
+    replier.force_authenticate(UserFactory())
+
+    # when: another learner replies (the fan-out and the digest run in the worker)
+    response = replier.post(
+        f"/api/v1/lessons/{lesson.slug}/comments/", {"body": "Good point!", "parent": top.id}
+    )
+    assert response.status_code == 201
+    reply_id = response.json()["id"]
+    _wait_for(lambda: _messages(community_worker), community_worker)
+
+    # then: exactly one in-app notification and one e-mail, to the author
+    assert Notification.objects.filter(recipient=author).count() == 1
+    messages = _messages(community_worker)
+    assert len(messages) == 1
+    assert "To: author@example.com" in messages[0]
+    assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in messages[0]
+
+    # when: both tasks run again
+    done = _succeeded(community_worker, "community.send_notification_emails")
+    tasks.notify_about_comment.delay(reply_id)
+    tasks.send_notification_emails.delay(author.id)
+    tasks.send_notification_emails.delay(author.id)
+    # the re-run fan-out schedules one more digest: 3 more runs in all
+    _wait_for(
+        lambda: _succeeded(community_worker, "community.send_notification_emails") >= done + 3,
+        community_worker,
+    )
+
+    # then: nothing more was created or sent
+    assert Notification.objects.filter(recipient=author).count() == 1
+    assert len(_messages(community_worker)) == 1
+    assert EmailDelivery.objects.filter(sent_at__isnull=False).count() == 1
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_burst_of_replies_becomes_one_email_from_a_real_worker(community_worker):
+    from lessons.tests.factories import LessonFactory
+
+    lesson = LessonFactory()
+    top = CommentFactory(lesson=lesson, author=UserFactory(email="thread@example.com"))
+    for n in range(3):
+        client = APIClient()
+        client.force_authenticate(UserFactory())
+        response = client.post(
+            f"/api/v1/lessons/{lesson.slug}/comments/", {"body": f"reply {n}", "parent": top.id}
+        )
+        assert response.status_code == 201
+
+    # 1 + 2 + 3 recipients: six digest runs, of which three find work
+    _wait_for(
+        lambda: _succeeded(community_worker, "community.send_notification_emails") >= 6,
+        community_worker,
+    )
+
+    # every reply notifies the thread's author; later replies also notify earlier repliers
+    # (who follow the lesson by commenting): still one e-mail per person
+    recipients = [re.search(r"^To: (.+)$", m, re.M).group(1) for m in _messages(community_worker)]
+    assert sorted(recipients) == sorted(set(recipients)), recipients
+    assert recipients.count("thread@example.com") == 1
+    (to_author,) = [m for m in _messages(community_worker) if "To: thread@example.com" in m]
+    assert "3 new notifications" in to_author
+    assert Notification.objects.filter(recipient=top.author).count() == 3
