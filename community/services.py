@@ -111,7 +111,8 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
     """Post a comment on `lesson`, or a reply in the thread of comment `parent_id`.
 
     A reply to a reply joins the same thread (threads are one level deep) and answers that
-    reply's author. The parent must belong to the same lesson and be visible. After commit,
+    reply's author. The comment answered must belong to the same lesson and be up (not
+    hidden, not in a hidden thread, not deleted). After commit,
     followers are notified and the author's achievements re-evaluated, both by tasks.
     """
     from community import tasks
@@ -127,9 +128,9 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
         )
         if reply_to is None:
             raise ValidationError({"parent": ["No such comment on this lesson."]})
+        # `visible()` already ruled out a hidden thread; a thread whose first comment was
+        # deleted stays open to replies to its replies.
         parent = reply_to.parent or reply_to
-        if parent.is_deleted or parent.is_hidden:
-            raise ValidationError({"parent": ["This thread is closed."]})
     with transaction.atomic():
         comment = Comment.objects.create(
             lesson=lesson, author=author, parent=parent, reply_to=reply_to, body=body

@@ -214,6 +214,18 @@ def test_reply_to_a_reply_in_a_hidden_thread_is_rejected(user_client, lesson):
     assert response.status_code == 400
 
 
+def test_reply_to_a_deleted_comment_is_rejected_but_its_thread_stays_open(user_client, lesson):
+    stub = CommentFactory(lesson=lesson, is_deleted=True, body="")
+    reply = ReplyFactory(parent=stub)
+
+    to_stub = user_client.post(comments_url(lesson), {"body": "re", "parent": stub.id})
+    to_reply = user_client.post(comments_url(lesson), {"body": "re", "parent": reply.id})
+
+    assert to_stub.status_code == 400
+    assert to_reply.status_code == 201
+    assert to_reply.json()["parent"] == stub.id
+
+
 def test_posting_is_throttled_per_learner_with_retry_after(user_client, lesson):
     limit = rate_limit("comments")
     for n in range(limit):
