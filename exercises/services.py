@@ -252,7 +252,15 @@ def enqueue_grading(*, submission_id: int) -> bool:
     from exercises.tasks import grade_submission as grade_task
 
     try:
-        grade_task.apply_async(args=[submission_id], retry=True, retry_policy=ENQUEUE_RETRY_POLICY)
+        # No time limits in the message: the worker applies its own (from its settings), the
+        # same it uses to tell a dead grade from a running one.
+        grade_task.apply_async(
+            args=[submission_id],
+            time_limit=None,
+            soft_time_limit=None,
+            retry=True,
+            retry_policy=ENQUEUE_RETRY_POLICY,
+        )
     except Exception:
         logger.warning(
             "Could not enqueue grading of submission %s; the sweep will retry.",

@@ -248,6 +248,9 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=90)
 # Above the hard time limit so a running task is never handed out twice, well under an hour.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=180),
+    # Workers look for such messages every 10 s; kombu's default scans only every 10th time
+    # (and first at start-up), so a killed task would wait up to 100 s more.
+    "unacked_restore_throttle": 1,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = "UTC"

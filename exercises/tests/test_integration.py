@@ -1,0 +1,103 @@
+"""A real worker on Redis: submit, wait, read the graded result; kill it mid-grade and recover.
+
+Skipped (by the `live_worker` fixture) only when REDIS_URL is unset.
+"""
+
+import os
+import signal
+import time
+
+import pytest
+from django.urls import reverse
+
+from exercises.models import Submission
+from exercises.tests.conftest import GOOD_CSV
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+# The fixture's worker runs with CELERY_VISIBILITY_TIMEOUT=10, hence a grading time limit of 5 s
+# (services.grading_time_limit) and kombu restoring unacked messages every 10 s.
+WORKER_VISIBILITY_TIMEOUT = 10
+SLOW_GRADE_SECONDS = 3  # under the worker's 4 s soft time limit
+
+
+def wait_for(predicate, *, timeout: float, interval: float = 0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"not true within {timeout} s")
+
+
+def submit(client, exercise) -> int:
+    response = client.post(
+        reverse("exercise-submissions", args=[exercise.id]),
+        {"format": "csv", "content": GOOD_CSV},
+        format="json",
+    )
+    assert response.status_code == 202
+    return response.json()["id"]
+
+
+def test_a_real_worker_grades_a_submission_and_the_api_shows_the_feedback(
+    live_worker, user_client, exercise
+):
+    started = time.monotonic()
+    submission_id = submit(user_client, exercise)
+
+    def graded():
+        body = user_client.get(reverse("submission-detail", args=[submission_id])).json()
+        return body if body["status"] == "graded" else None
+
+    body = wait_for(graded, timeout=30, interval=0.2)
+
+    assert body["passed"] is True
+    assert body["score"] == 1.0
+    assert body["xp_awarded"] == exercise.xp
+    rows = body["feedback"]["rows"]
+    assert [r["model"] for r in rows] == ["GPT-2", "Meta-Llama-3-8B", "Mistral-7B-v0.1"]
+    assert rows[1]["cells"][0] == {
+        "column": "d_model",
+        "submitted": "4,096",
+        "verdict": "correct",
+        "expected": 4096,
+    }
+    assert "exercises.grade_submission" in live_worker.log()
+    assert time.monotonic() - started < 30
+
+
+@pytest.fixture
+def slow_grading(monkeypatch):
+    """Workers started from now on take SLOW_GRADE_SECONDS to grade (DEBUG-only test hook)."""
+    monkeypatch.setenv("EXERCISES_GRADE_DELAY_SECONDS", str(SLOW_GRADE_SECONDS))
+
+
+def test_a_worker_killed_while_grading_is_replaced_and_the_submission_still_graded(
+    slow_grading, live_worker, user_client, exercise
+):
+    # given a worker in the middle of grading
+    submission_id = submit(user_client, exercise)
+    wait_for(
+        lambda: Submission.objects.filter(pk=submission_id, status="grading").exists(),
+        timeout=20,
+        interval=0.05,
+    )
+    # when it is killed with SIGKILL (no chance to ack, reject or clean up)
+    os.killpg(live_worker.process.pid, signal.SIGKILL)
+    live_worker.process.wait()
+    killed_at = time.monotonic()
+    assert Submission.objects.get(pk=submission_id).status == "grading"
+    # and a new worker starts on the same queue
+    live_worker.env["EXERCISES_GRADE_DELAY_SECONDS"] = "0"
+    live_worker.start_again()
+    # then the unacked message comes back after the visibility timeout and is graded
+    submission = wait_for(
+        lambda: Submission.objects.filter(pk=submission_id, status="graded").first(),
+        timeout=WORKER_VISIBILITY_TIMEOUT * 4,
+        interval=0.2,
+    )
+    assert submission.passed
+    assert submission.attempts == 2
+    assert time.monotonic() - killed_at < WORKER_VISIBILITY_TIMEOUT * 4
