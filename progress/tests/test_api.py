@@ -190,16 +190,32 @@ def test_progress_of_an_unknown_quest_is_404(user_client):
     assert user_client.get(PROGRESS, {"quest": "no-such-quest"}).status_code == 404
 
 
-def test_progress_of_a_quest_with_no_published_lesson(user_client):
+def test_progress_of_a_quest_with_no_published_lesson(user_client, django_assert_max_num_queries):
     QuestFactory(slug="empty")
 
-    body = user_client.get(PROGRESS, {"quest": "empty"}).json()
+    with django_assert_max_num_queries(5):
+        body = user_client.get(PROGRESS, {"quest": "empty"}).json()
 
     assert (body["lessons_total"], body["percent_complete"], body["completed_lessons"]) == (
         0,
         0,
         [],
     )
+
+
+def test_progress_with_a_malformed_quest_slug_is_400(user_client):
+    response = user_client.get(PROGRESS, {"quest": "not a slug!"})
+
+    assert response.status_code == 400
+    assert "quest" in response.json()["errors"]
+
+
+def test_progress_reads_the_streak_in_the_learners_time_zone(user_client, user, demo_lessons):
+    user.time_zone = "Pacific/Kiritimati"  # UTC+14: often already tomorrow
+    user.save()
+    user_client.post(COMPLETE.format(demo_lessons[0].slug))
+
+    assert user_client.get(PROGRESS).json()["streak"] == {"current": 1, "best": 1}
 
 
 def test_progress_needs_a_signed_in_learner(api_client):

@@ -1,0 +1,28 @@
+import importlib
+
+import pytest
+from django.apps import apps
+
+from progress.models import Level
+
+seed_migration = importlib.import_module("progress.migrations.0002_seed_levels")
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_seeded_curve_has_increasing_xp_and_consecutive_numbers():
+    levels = list(Level.objects.order_by("number").values_list("number", "xp_required"))
+
+    assert [number for number, _ in levels] == list(range(len(levels)))
+    assert [xp for _, xp in levels] == sorted({xp for _, xp in levels})
+
+
+def test_the_seed_reverses_and_reapplies_without_touching_editor_levels():
+    Level.objects.create(number=99, name="Editor made", xp_required=99_999)
+
+    seed_migration.unseed(apps, None)
+    assert list(Level.objects.values_list("number", flat=True)) == [99]
+
+    seed_migration.seed(apps, None)
+    seed_migration.seed(apps, None)
+    assert Level.objects.count() == len(seed_migration.LEVELS) + 1
