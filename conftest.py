@@ -10,6 +10,23 @@ os.environ.setdefault("CACHE_KEY_PREFIX", f"test-{os.getpid()}")
 import pytest
 
 
+def pytest_collection_modifyitems(items):
+    """Every transactional test restores the migrated data (seeds) when it ends.
+
+    A transactional test empties the tables when it finishes; without a serialized rollback
+    the data migrations' seeds (levels, achievements, the editors group, the model catalogue)
+    would be gone for the tests after it. It must be all of them or none: a flush without it
+    re-creates content types that a later restore would then insert a second time.
+    """
+    for item in items:
+        marker = item.get_closest_marker("django_db")
+        transactional = "transactional_db" in getattr(item, "fixturenames", ()) or bool(
+            marker and (marker.kwargs.get("transaction") or (marker.args and marker.args[0]))
+        )
+        if transactional and "django_db_serialized_rollback" not in item.fixturenames:
+            item.fixturenames.append("django_db_serialized_rollback")
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(settings):
     from django.core.cache import cache
