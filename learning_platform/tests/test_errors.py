@@ -115,3 +115,15 @@ def test_swagger_ui_is_served(api_client):
 
     assert response.status_code == 200
     assert b"swagger" in response.content.lower()
+
+
+@pytest.mark.django_db
+def test_an_oversized_body_answers_413_in_the_error_shape(user_client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
+
+    response = user_client.patch("/api/v1/me/", {"display_name": "x" * 5000}, format="json")
+
+    assert response.status_code == 413
+    body = response.json()
+    assert set(body) == ERROR_KEYS
+    assert body["type"] == "payload_too_large"

@@ -94,3 +94,13 @@ def test_probes_answer_get_only(client):
     response = client.post("/healthz")
 
     assert response.status_code == 405
+
+
+def test_probes_answer_over_plain_http_when_https_is_enforced(settings):
+    from django.test import Client
+
+    settings.SECURE_SSL_REDIRECT = True
+    client = Client()
+
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/api/v1/quests/").status_code == 301
