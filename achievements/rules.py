@@ -99,8 +99,12 @@ class LearnerMetrics:
 
     def forget_xp(self) -> None:
         """XP was just paid (an achievement bonus): XP and streak may have moved."""
-        for key in ("xp_total", "streak_days"):
-            self._cache.pop(key, None)
+        self._cache.pop("standing", None)
+
+    def _standing(self) -> dict[str, Any]:
+        from progress import selectors as progress
+
+        return self._memo("standing", lambda: progress.standing_for_user(user_id=self.user_id))
 
     def lessons_completed(self) -> int:
         from progress import selectors as progress
@@ -121,17 +125,10 @@ class LearnerMetrics:
         )
 
     def xp_total(self) -> int:
-        from progress import selectors as progress
-
-        return self._memo("xp_total", lambda: progress.xp_total(user_id=self.user_id))
+        return int(self._standing()["xp_total"])
 
     def streak_days(self) -> int:
-        from progress import selectors as progress
-
-        def current_streak() -> int:
-            return int(progress.streak_for_user(user_id=self.user_id)["current"])
-
-        return self._memo("streak_days", current_streak)
+        return int(self._standing()["streak"]["current"])
 
     def exercises_passed(self) -> int:
         from exercises import selectors as exercises

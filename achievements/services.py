@@ -6,10 +6,12 @@ import logging
 from typing import TypedDict
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import transaction
+from django.utils import timezone
 
 from achievements import rules
-from achievements.models import Achievement, AchievementUnlock
+from achievements.models import Achievement, AchievementUnlock, RuleKind
+from learning_platform.db import insert_ignoring_conflicts
 
 logger = logging.getLogger(__name__)
 
@@ -23,36 +25,74 @@ class UnlockedAchievement(TypedDict):
     xp_bonus: int
 
 
-def evaluate_achievements(*, user_id: int) -> list[UnlockedAchievement]:
+# The rule kinds each event can move. XP rules are measured after any unlock that pays a
+# bonus, whatever the event: a bonus is XP too.
+TRIGGER_KINDS: dict[str, frozenset[str]] = {
+    "lesson_completed": frozenset(
+        {
+            RuleKind.LESSONS_COMPLETED,
+            RuleKind.QUEST_PERCENT,
+            RuleKind.XP_TOTAL,
+            RuleKind.STREAK_DAYS,
+            RuleKind.TAG_COMPLETED,
+        }
+    ),
+    "exercise_passed": frozenset(
+        {RuleKind.EXERCISES_PASSED, RuleKind.XP_TOTAL, RuleKind.STREAK_DAYS}
+    ),
+    "comment_posted": frozenset({RuleKind.COMMENTS_POSTED}),
+    "report_accepted": frozenset({RuleKind.REPORTS_ACCEPTED}),
+}
+
+
+def evaluate_achievements(*, user_id: int, trigger: str | None = None) -> list[UnlockedAchievement]:
     """Unlock every active achievement the learner now qualifies for; return the new ones.
 
-    Each unlock is unique per learner (a DB constraint settles races) and pays its XP bonus
-    once, through the XP ledger, in the same transaction as the unlock. A bonus can lift the
-    learner over an XP rule, so evaluation repeats until nothing new unlocks. Idempotent: a
-    second call unlocks and pays nothing.
+    `trigger` names the event that happened ("lesson_completed", "exercise_passed",
+    "comment_posted", "report_accepted"; see TRIGGER_KINDS) so only the rules it can move are
+    measured; None measures every rule. Each unlock is unique per learner (a DB constraint
+    settles races) and pays its XP bonus once, through the XP ledger, in the same transaction
+    as the unlock. A bonus can lift the learner over an XP rule, so evaluation repeats until
+    nothing new unlocks. Idempotent: a second call unlocks and pays nothing.
     """
-    pending = list(Achievement.objects.filter(is_active=True).exclude(unlocks__user_id=user_id))
+    if trigger is not None and trigger not in TRIGGER_KINDS:
+        raise ValueError(f"Unknown trigger {trigger!r}; expected one of {sorted(TRIGGER_KINDS)}")
+    candidates = list(Achievement.objects.filter(is_active=True).exclude(unlocks__user_id=user_id))
+    kinds = TRIGGER_KINDS.get(trigger) if trigger else None
+    pending = [a for a in candidates if kinds is None or a.rule_kind in kinds]
+    # XP rules the event itself cannot move, woken only by a bonus paid below.
+    xp_rules = [a for a in candidates if a not in pending and a.rule_kind == RuleKind.XP_TOTAL]
     if not pending:
         return []
     catalogue = rules.Catalogue(tag_slugs=(a.tag_slug for a in pending))
     metrics = rules.LearnerMetrics(user_id=user_id, catalogue=catalogue)
     unlocked: list[UnlockedAchievement] = []
-    # Each round either unlocks something or stops, so this ends within len(pending) rounds.
+    # Each round either unlocks something or stops, so this ends within len(candidates) rounds.
     while pending:
         reached = [a for a in pending if rules.measure(a, metrics).reached]
         if not reached:
             break
-        bonus_paid = False
-        for achievement in reached:
-            if _unlock(user_id=user_id, achievement=achievement):
-                unlocked.append(_summary(achievement))
-                bonus_paid = bonus_paid or achievement.xp_bonus > 0
-        if not bonus_paid:
+        newly = _unlock_many(user_id=user_id, achievements=reached)
+        unlocked += [_summary(a) for a in newly]
+        pending = [a for a in pending if a not in reached]
+        if not any(a.xp_bonus for a in newly):
             break
-        reached_ids = {a.id for a in reached}
-        pending = [a for a in pending if a.id not in reached_ids]
+        pending += xp_rules
+        xp_rules = []
         metrics.forget_xp()
     return unlocked
+
+
+def queue_evaluation(*, user_id: int, trigger: str) -> None:
+    """Evaluate the learner's achievements in a worker, once the current transaction commits.
+
+    For events whose own request need not wait for the unlock (a comment, an accepted report).
+    """
+    from achievements.tasks import evaluate_for_user
+
+    if trigger not in TRIGGER_KINDS:
+        raise ValueError(f"Unknown trigger {trigger!r}; expected one of {sorted(TRIGGER_KINDS)}")
+    transaction.on_commit(lambda: evaluate_for_user.delay(user_id, trigger=trigger))
 
 
 def award_achievement_to_batch(
@@ -96,35 +136,46 @@ def award_achievement_to_batch(
     return user_ids[-1]
 
 
-class _AlreadyUnlocked(Exception):
-    pass
+def _unlock_many(*, user_id: int, achievements: list[Achievement]) -> list[Achievement]:
+    """Record the unlocks and pay their bonuses, atomically; return those that are new.
+
+    A constant number of queries however many unlock at once. Paying before inserting takes
+    the learner's progress lock before the unlocks' keys, the order every progress write
+    (which evaluates inside its lock) follows, so a retroactive award racing a lesson
+    completion cannot deadlock. A concurrent evaluation that got there first leaves nothing to
+    pay twice (the ledger's constraint) and nothing to unlock twice (the unlock's constraint).
+    """
+    from progress import services as progress
+
+    with transaction.atomic(savepoint=False):
+        held = set(
+            AchievementUnlock.objects.filter(
+                user_id=user_id, achievement__in=achievements
+            ).values_list("achievement_id", flat=True)
+        )
+        candidates = [a for a in achievements if a.id not in held]
+        bonuses = [(XP_SOURCE, a.id, a.xp_bonus) for a in candidates if a.xp_bonus]
+        if bonuses:
+            progress.award_xp_batch(user_id=user_id, awards=bonuses)
+        now = timezone.now()
+        inserted = {
+            achievement_id
+            for (achievement_id,) in insert_ignoring_conflicts(
+                AchievementUnlock,
+                fields=("user", "achievement", "unlocked_at"),
+                rows=[(user_id, a.id, now) for a in candidates],
+                conflict_fields=("user", "achievement"),
+                returning=("achievement",),
+            )
+        }
+    newly = [a for a in candidates if a.id in inserted]
+    for achievement in newly:
+        logger.info("Learner %s unlocked achievement %s", user_id, achievement.slug)
+    return newly
 
 
 def _unlock(*, user_id: int, achievement: Achievement) -> bool:
-    """Record the unlock and pay its bonus, atomically. False when it already existed."""
-    try:
-        with transaction.atomic():
-            if achievement.xp_bonus:
-                from progress import services as progress
-
-                # Paying first takes the learner's progress lock before the unlock's key, the
-                # order every progress write (which evaluates inside its lock) follows, so a
-                # retroactive award racing a lesson completion cannot deadlock.
-                progress.award_xp(
-                    user_id=user_id,
-                    source_type=XP_SOURCE,
-                    source_id=achievement.id,
-                    amount=achievement.xp_bonus,
-                )
-            try:
-                AchievementUnlock.objects.create(user_id=user_id, achievement=achievement)
-            except IntegrityError as conflict:
-                raise _AlreadyUnlocked from conflict
-    except _AlreadyUnlocked:
-        # Unlocked meanwhile by a concurrent evaluation, which paid the bonus: roll ours back.
-        return False
-    logger.info("Learner %s unlocked achievement %s", user_id, achievement.slug)
-    return True
+    return bool(_unlock_many(user_id=user_id, achievements=[achievement]))
 
 
 def _summary(achievement: Achievement) -> UnlockedAchievement:

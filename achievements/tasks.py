@@ -41,6 +41,6 @@ def award_retroactively(
     retry_jitter=True,
     max_retries=5,
 )
-def evaluate_for_user(user_id: int) -> None:
+def evaluate_for_user(user_id: int, trigger: str | None = None) -> None:
     """Unlock what the learner now qualifies for, off the request path. Idempotent."""
-    services.evaluate_achievements(user_id=user_id)
+    services.evaluate_achievements(user_id=user_id, trigger=trigger)

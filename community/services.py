@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.exceptions import NotFound, ValidationError
 
+from achievements import services as achievements
 from community import selectors
 from community.models import (
     COMMENT_MAX_LENGTH,
@@ -136,7 +137,7 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
             lesson=lesson, author=author, parent=parent, reply_to=reply_to, body=body
         )
         transaction.on_commit(lambda: tasks.notify_about_comment.delay(comment.id))
-        transaction.on_commit(lambda: tasks.evaluate_achievements.delay(author.id))
+        achievements.queue_evaluation(user_id=author.id, trigger="comment_posted")
     return comment
 
 
@@ -592,7 +593,7 @@ def change_report_status(*, report: IssueReport, status: str, assignee=None) -> 
             report_id, reporter_id = report.pk, report.reporter_id
             transaction.on_commit(lambda: tasks.notify_report_resolved.delay(report_id))
             if reporter_id is not None:
-                transaction.on_commit(lambda: tasks.evaluate_achievements.delay(reporter_id))
+                achievements.queue_evaluation(user_id=reporter_id, trigger="report_accepted")
     return report
 
 

@@ -50,20 +50,6 @@ def notify_report_resolved(report_id: int) -> None:
     services.notify_report_resolved(report_id=report_id)
 
 
-@shared_task(
-    name="community.evaluate_achievements",
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    retry_jitter=True,
-    max_retries=5,
-)
-def evaluate_achievements(user_id: int) -> None:
-    """Re-evaluate the learner's achievements after a comment or an accepted report."""
-    from achievements.services import evaluate_achievements as evaluate
-
-    evaluate(user_id=user_id)
-
-
 @shared_task(name="community.send_overdue_emails")
 def send_overdue_emails() -> None:
     """Periodic safety net: enqueue e-mails whose own task was lost or gave up."""

@@ -150,22 +150,28 @@ def _streak(
     return {"current": current if alive else 0, "best": best}
 
 
-def streak_for_user(*, user_id: int) -> dict[str, int]:
-    """{"current", "best"}: runs of consecutive active days in the learner's time zone
-    (1 query)."""
+def standing_for_user(*, user_id: int) -> dict[str, Any]:
+    """{"xp_total", "streak": {"current", "best"}} in one query: what rules measure most."""
     row = (
         LearnerStats.objects.filter(pk=user_id)
-        .values("streak_current", "streak_best", "last_active_day", "user__time_zone")
+        .values("xp_total", "streak_current", "streak_best", "last_active_day", "user__time_zone")
         .first()
     )
     if row is None:
-        return {"current": 0, "best": 0}
-    return _streak(
+        return {"xp_total": 0, "streak": {"current": 0, "best": 0}}
+    streak = _streak(
         current=row["streak_current"],
         best=row["streak_best"],
         last_active_day=row["last_active_day"],
         today=_today_in(row["user__time_zone"]),
     )
+    return {"xp_total": row["xp_total"], "streak": streak}
+
+
+def streak_for_user(*, user_id: int) -> dict[str, int]:
+    """{"current", "best"}: runs of consecutive active days in the learner's time zone
+    (1 query)."""
+    return standing_for_user(user_id=user_id)["streak"]
 
 
 def _today_in(time_zone: str) -> date:

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
+from learning_platform.db import insert_ignoring_conflicts
 from lessons.models import Lesson
 from progress import selectors
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
@@ -222,41 +223,19 @@ def _lock_stats(*, user_id: int, with_user: bool) -> LearnerStats:
 
 
 def _insert_awards(*, user_id: int, awards: dict[tuple[str, int], _Award]) -> list[tuple[str, int]]:
-    """INSERT ... ON CONFLICT DO NOTHING RETURNING: the keys of the rows actually inserted.
-
-    Django's bulk_create(ignore_conflicts=True) cannot say which rows went in, and the total
-    must grow by exactly those. PostgreSQL and SQLite (3.35+) both speak this statement.
-    """
-    ops = connection.ops
-    table = ops.quote_name(XPAward._meta.db_table)
-    columns = ", ".join(
-        ops.quote_name(XPAward._meta.get_field(name).column)
-        for name in ("user", "source_type", "source_id", "amount", "awarded_at", "created_at")
+    """The keys of the awards actually inserted: the total must grow by exactly those."""
+    now = timezone.now()
+    inserted = insert_ignoring_conflicts(
+        XPAward,
+        fields=("user", "source_type", "source_id", "amount", "awarded_at", "created_at"),
+        rows=[
+            (user_id, a.source_type, a.source_id, a.amount, a.awarded_at, now)
+            for a in awards.values()
+        ],
+        conflict_fields=("user", "source_type", "source_id"),
+        returning=("source_type", "source_id"),
     )
-    conflict = ", ".join(
-        ops.quote_name(XPAward._meta.get_field(name).column)
-        for name in ("user", "source_type", "source_id")
-    )
-    now = ops.adapt_datetimefield_value(timezone.now())
-    params: list[Any] = []
-    for award in awards.values():
-        params += [
-            user_id,
-            award.source_type,
-            award.source_id,
-            award.amount,
-            ops.adapt_datetimefield_value(award.awarded_at),
-            now,
-        ]
-    rows = ", ".join(["(%s, %s, %s, %s, %s, %s)"] * len(awards))
-    sql = (
-        f"INSERT INTO {table} ({columns}) VALUES {rows} "  # noqa: S608 - identifiers from _meta
-        f"ON CONFLICT ({conflict}) DO NOTHING "
-        f"RETURNING {ops.quote_name('source_type')}, {ops.quote_name('source_id')}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return [(source_type, int(source_id)) for source_type, source_id in cursor.fetchall()]
+    return [(source_type, int(source_id)) for source_type, source_id in inserted]
 
 
 def award_xp(
@@ -332,7 +311,9 @@ def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
         if created:
             awarded = writer.award([_Award(XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)])
             writer.flush()
-            new_achievements = list(evaluate_achievements(user_id=user.pk))
+            new_achievements = list(
+                evaluate_achievements(user_id=user.pk, trigger="lesson_completed")
+            )
             completed_at = now
             xp_awarded = sum(a.amount for a in awarded)
             xp_after = selectors.xp_total(user_id=user.pk)
@@ -475,7 +456,7 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
             for lesson_id, at in sorted(earliest.items())
         )
         writer.flush()
-        new_achievements = list(evaluate_achievements(user_id=user.pk))
+        new_achievements = list(evaluate_achievements(user_id=user.pk, trigger="lesson_completed"))
     return SyncOutcome(
         rejected=rejected,
         new_achievements=new_achievements,

@@ -23,13 +23,13 @@ def test_two_simultaneous_evaluations_unlock_and_pay_once(monkeypatch):
     metrics.comments_posted(learner, 1)
     # Both evaluations decide to unlock before either writes.
     both_decided = threading.Barrier(2, timeout=10)
-    original_unlock = services._unlock
+    original_unlock = services._unlock_many
 
     def unlock_together(**kwargs):
         both_decided.wait()
         return original_unlock(**kwargs)
 
-    monkeypatch.setattr(services, "_unlock", unlock_together)
+    monkeypatch.setattr(services, "_unlock_many", unlock_together)
     results: list = []
 
     def evaluate():

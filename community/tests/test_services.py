@@ -420,14 +420,14 @@ def test_accepting_a_report_evaluates_the_reporters_achievements(
     monkeypatch.setattr(
         achievements.services,
         "evaluate_achievements",
-        lambda *, user_id: evaluated.append(user_id) or [],
+        lambda *, user_id, trigger=None: evaluated.append((user_id, trigger)) or [],
     )
     report = IssueReportFactory(reporter=user)
 
     with django_capture_on_commit_callbacks(execute=True):
         services.resolve_report(report=report)
 
-    assert evaluated == [user.id]
+    assert evaluated == [(user.id, "report_accepted")]
 
 
 def test_accepted_report_unlocks_the_reports_achievement(user, django_capture_on_commit_callbacks):
@@ -458,13 +458,13 @@ def test_posting_a_comment_evaluates_the_authors_achievements(
     monkeypatch.setattr(
         achievements.services,
         "evaluate_achievements",
-        lambda *, user_id: evaluated.append(user_id) or [],
+        lambda *, user_id, trigger=None: evaluated.append((user_id, trigger)) or [],
     )
 
     with django_capture_on_commit_callbacks(execute=True):
         services.post_comment(author=user, lesson=LessonFactory(), body="hi")
 
-    assert evaluated == [user.id]
+    assert evaluated == [(user.id, "comment_posted")]
 
 
 def test_hiding_and_unhiding_a_comment():

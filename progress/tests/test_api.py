@@ -462,17 +462,15 @@ def test_sync_counts_offline_days_for_the_streak(user_client, demo_lessons):
 def test_first_sync_of_94_events_runs_at_most_25_queries(
     user_client, user, demo_lessons, django_assert_max_num_queries
 ):
-    # Without achievement definitions: what merging costs. Each achievement a sync unlocks
-    # adds the achievements app's unlock and bonus queries on top.
-    from achievements.models import Achievement
-
-    Achievement.objects.all().delete()
+    # With the ten seeded achievements: merging, paying XP and unlocking what it earns.
     events = [event(lesson.slug) for lesson in demo_lessons]
 
     with django_assert_max_num_queries(25):
         response = sync(user_client, events)
 
-    assert response.json()["lessons_completed"] == 94
+    body = response.json()
+    assert body["lessons_completed"] == 94
+    assert len(body["new_achievements"]) >= 4
 
 
 def test_sync_of_94_events_from_a_second_device_runs_at_most_25_queries(

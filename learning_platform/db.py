@@ -1,0 +1,50 @@
+"""Database statements the ORM cannot express, shared by the apps."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import connection, models
+
+
+def insert_ignoring_conflicts(
+    model: type[models.Model],
+    *,
+    fields: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    conflict_fields: Sequence[str],
+    returning: Sequence[str],
+) -> list[tuple[Any, ...]]:
+    """INSERT ... ON CONFLICT (conflict_fields) DO NOTHING RETURNING: the rows that went in.
+
+    Django's bulk_create(ignore_conflicts=True) cannot say which rows were inserted, and a
+    caller that pays or reports exactly once must know. PostgreSQL and SQLite (3.35+) both speak
+    this statement. Values are given per model field name and adapted like the ORM would.
+    """
+    if not rows:
+        return []
+    ops = connection.ops
+    meta = model._meta
+    model_fields = [meta.get_field(name) for name in fields]
+
+    def column(name: str) -> str:
+        return ops.quote_name(meta.get_field(name).column)
+
+    params: list[Any] = []
+    for row in rows:
+        params += [
+            field.get_db_prep_save(value, connection)
+            for field, value in zip(model_fields, row, strict=True)
+        ]
+    placeholders = "(" + ", ".join(["%s"] * len(fields)) + ")"
+    sql = (
+        f"INSERT INTO {ops.quote_name(meta.db_table)} "  # noqa: S608 - identifiers from _meta
+        f"({', '.join(column(name) for name in fields)}) "
+        f"VALUES {', '.join([placeholders] * len(rows))} "
+        f"ON CONFLICT ({', '.join(column(name) for name in conflict_fields)}) DO NOTHING "
+        f"RETURNING {', '.join(column(name) for name in returning)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [tuple(row) for row in cursor.fetchall()]
