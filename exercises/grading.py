@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from exercises.matching import header_key, header_parts, model_key
@@ -396,7 +397,8 @@ def _assign_headers(
     return key_index, {name: tuple(indices) for name, indices in found.items()}
 
 
-def _keys(names: Iterable[str]) -> frozenset[str]:
+@lru_cache(maxsize=1024)
+def _keys(names: tuple[str, ...]) -> frozenset[str]:
     return frozenset(k for k in (header_key(n) for n in names) if k)
 
 

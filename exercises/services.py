@@ -5,14 +5,15 @@ from __future__ import annotations
 import logging
 import os
 import time
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import Count, F, Max, Q
+from django.db import connection, transaction
+from django.db.models import Count, F, Max, Prefetch, Q
 from django.utils import timezone
 
 from exercises import grading, parsing
@@ -198,6 +199,7 @@ def load_reference_catalogue(*, rows: list[dict[str, Any]] | None = None) -> dic
                 counts["updated"] += 1
             else:
                 counts["unchanged"] += 1
+    forget_catalogue()
     return counts
 
 
@@ -304,6 +306,29 @@ def requeue_stale_submissions(*, now: datetime | None = None, batch_size: int = 
     return len(enqueued)
 
 
+@dataclass(frozen=True)
+class ExerciseForGrading:
+    """What grading needs of an exercise, cached per process (see `_exercise_for_grading`)."""
+
+    id: int
+    title: str
+    xp: int
+    lesson_slug: str
+    spec: grading.ExerciseSpec
+
+
+@dataclass(frozen=True)
+class _Job:
+    submission_id: int
+    user_id: int
+    attempt: int
+    format: str
+    content: str
+    created_at: datetime
+    passed_before: bool
+    exercise: ExerciseForGrading
+
+
 def grade_submission(*, submission_id: int) -> str:
     """Grade one submission, at most once: "graded", "invalid" or "skipped".
 
@@ -314,51 +339,97 @@ def grade_submission(*, submission_id: int) -> str:
     achievements; a grade that took long notifies the learner.
     Raises GraderCrashed when the grader itself fails; the submission is queued again.
     """
-    now = timezone.now()
-    claimed = (
-        Submission.objects.filter(pk=submission_id)
-        .filter(
-            Q(status=SubmissionStatus.QUEUED)
-            | Q(
-                status=SubmissionStatus.GRADING,
-                grading_started_at__lt=now - timedelta(seconds=grading_time_limit()),
-            )
-        )
-        .update(status=SubmissionStatus.GRADING, attempts=F("attempts") + 1, grading_started_at=now)
-    )
-    if not claimed:
+    job = _claim(submission_id)
+    if job is None:
         return "skipped"
-    submission = Submission.objects.select_related("exercise", "exercise__lesson").get(
-        pk=submission_id
-    )
-    attempt = submission.attempts
-    if attempt > MAX_GRADING_ATTEMPTS:
+    if job.attempt > MAX_GRADING_ATTEMPTS:
         return _finish_invalid(
-            submission,
-            attempt,
+            job,
             f"The grader stopped {MAX_GRADING_ATTEMPTS} times while reading this submission, "
             "so it was set aside. Paste the table again, or try another format.",
         )
     _pause_for_tests()
     try:
-        table = parsing.parse(submission.format, submission.content)
+        table = parsing.parse(job.format, job.content)
     except parsing.ParseError as exc:
-        return _finish_invalid(submission, attempt, str(exc))
+        return _finish_invalid(job, str(exc))
     try:
-        result = grading.grade(
-            table, exercise_grading_spec(submission.exercise), current_catalogue()
-        )
+        result = grading.grade(table, job.exercise.spec, current_catalogue())
     except Exception as exc:
-        logger.exception("Grading submission %s failed (attempt %s)", submission_id, attempt)
-        Submission.objects.filter(
-            pk=submission_id, status=SubmissionStatus.GRADING, attempts=attempt
-        ).update(status=SubmissionStatus.QUEUED, enqueued_at=timezone.now())
-        raise GraderCrashed(f"submission {submission_id}, attempt {attempt}") from exc
-    return _finish_graded(submission, attempt, result)
+        logger.exception("Grading submission %s failed (attempt %s)", submission_id, job.attempt)
+        _ours(job).update(status=SubmissionStatus.QUEUED, enqueued_at=timezone.now())
+        raise GraderCrashed(f"submission {submission_id}, attempt {job.attempt}") from exc
+    return _finish_graded(job, result)
 
 
-def _finish_graded(submission: Submission, attempt: int, result: grading.GradeResult) -> str:
-    exercise = submission.exercise
+_CLAIM_SQL = """
+UPDATE {submission}
+SET status = %s, attempts = attempts + 1, grading_started_at = %s
+WHERE id = %s AND (status = %s OR (status = %s AND grading_started_at < %s))
+RETURNING user_id, exercise_id, format, content, attempts, created_at,
+    (SELECT e.updated_at FROM {exercise} AS e WHERE e.id = {submission}.exercise_id),
+    EXISTS (
+        SELECT 1 FROM {submission} AS p
+        WHERE p.user_id = {submission}.user_id AND p.exercise_id = {submission}.exercise_id
+            AND p.passed = %s AND p.id <> {submission}.id
+    )
+"""
+
+
+def _claim(submission_id: int) -> _Job | None:
+    """Take the submission for grading if it is queued, or grading but started longer ago than
+    the time limit (its worker died); count the attempt. One statement, which also reads what
+    grading needs and whether the learner passed this exercise before; None if not ours."""
+    now = timezone.now()
+    stale_before = now - timedelta(seconds=grading_time_limit())
+    sql = _CLAIM_SQL.format(
+        submission=connection.ops.quote_name(Submission._meta.db_table),
+        exercise=connection.ops.quote_name(Exercise._meta.db_table),
+    )
+    params = [
+        SubmissionStatus.GRADING,
+        connection.ops.adapt_datetimefield_value(now),
+        submission_id,
+        SubmissionStatus.QUEUED,
+        SubmissionStatus.GRADING,
+        connection.ops.adapt_datetimefield_value(stale_before),
+        True,
+    ]
+    with transaction.atomic(), connection.cursor() as cursor:
+        _commit_without_waiting_for_disk()
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    user_id, exercise_id, fmt, content, attempts, created_at, exercise_updated_at, before = row
+    return _Job(
+        submission_id=submission_id,
+        user_id=user_id,
+        attempt=attempts,
+        format=fmt,
+        content=content,
+        created_at=_aware(created_at),
+        passed_before=bool(before),
+        exercise=_exercise_for_grading(exercise_id, _aware(exercise_updated_at)),
+    )
+
+
+def _aware(value: datetime | str) -> datetime:
+    """A timestamp read by raw SQL: PostgreSQL gives datetimes, SQLite text in UTC."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if timezone.is_aware(value) else value.replace(tzinfo=UTC)
+
+
+def _ours(job: _Job):
+    # Only our own claim may write: a worker that took over meanwhile (a newer attempt) wins.
+    return Submission.objects.filter(
+        pk=job.submission_id, status=SubmissionStatus.GRADING, attempts=job.attempt
+    )
+
+
+def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
+    exercise = job.exercise
     graded_at = timezone.now()
     values = {
         "status": SubmissionStatus.GRADED,
@@ -369,50 +440,61 @@ def _finish_graded(submission: Submission, attempt: int, result: grading.GradeRe
         "feedback": result.as_feedback(),
         "graded_at": graded_at,
     }
-    # Only our own claim may write the result: a worker that took over meanwhile wins.
-    ours = Submission.objects.filter(
-        pk=submission.pk, status=SubmissionStatus.GRADING, attempts=attempt
-    )
     awarded = False
-    if not result.passed:
-        if not ours.update(**values):
-            return "skipped"
-    else:
-        from progress.services import award_xp
+    with transaction.atomic():
+        _commit_without_waiting_for_disk()
+        # A learner's later passes pay nothing; the ledger's constraint would refuse them
+        # anyway, but asking it costs a row lock and an insert.
+        if result.passed and not job.passed_before:
+            from progress.services import award_xp
 
-        with transaction.atomic():
             awarded = award_xp(
-                user_id=submission.user_id,
+                user_id=job.user_id,
                 source_type="exercise",
                 source_id=exercise.id,
                 amount=exercise.xp,
             )
             values["xp_awarded"] = exercise.xp if awarded else 0
-            if not ours.update(**values):
-                transaction.set_rollback(True)
-                return "skipped"
+        if not _ours(job).update(**values):
+            transaction.set_rollback(True)
+            return "skipped"
     if awarded:
-        _evaluate_achievements(submission.user_id)
-    _notify_if_slow(submission, graded_at, result.summary)
+        _evaluate_achievements(job.user_id)
+    _notify_if_slow(job, graded_at, result.summary)
     return "graded"
 
 
-def _finish_invalid(submission: Submission, attempt: int, reason: str) -> str:
+def _finish_invalid(job: _Job, reason: str) -> str:
     graded_at = timezone.now()
-    updated = Submission.objects.filter(
-        pk=submission.pk, status=SubmissionStatus.GRADING, attempts=attempt
-    ).update(
-        status=SubmissionStatus.INVALID,
-        score=None,
-        passed=False,
-        summary=reason,
-        feedback={},
-        graded_at=graded_at,
-    )
+    with transaction.atomic():
+        _commit_without_waiting_for_disk()
+        updated = _ours(job).update(
+            status=SubmissionStatus.INVALID,
+            score=None,
+            passed=False,
+            summary=reason,
+            feedback={},
+            graded_at=graded_at,
+        )
     if not updated:
         return "skipped"
-    _notify_if_slow(submission, graded_at, reason)
+    _notify_if_slow(job, graded_at, reason)
     return "invalid"
+
+
+def _commit_without_waiting_for_disk() -> None:
+    """Let the current transaction's commit return before its WAL reaches the disk
+    (PostgreSQL; elsewhere nothing).
+
+    Only for grading's own writes: they are derived from the submission, which was stored
+    durably when it arrived. A database crash could lose the last fraction of a second of
+    them, leaving those submissions queued or grading; the sweep grades them again, with the
+    same result and no second award (the XP ledger pays once). Otherwise every grade would
+    wait for a disk flush or two, which costs more than the grading itself.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 def _evaluate_achievements(user_id: int) -> None:
@@ -421,29 +503,29 @@ def _evaluate_achievements(user_id: int) -> None:
     # The grade stands whatever happens here; evaluation is idempotent and runs again on the
     # learner's next event.
     try:
-        evaluate_achievements(user_id=user_id)
+        evaluate_achievements(user_id=user_id, trigger="exercise_passed")
     except Exception:
         logger.exception("Evaluating achievements for user %s failed", user_id)
 
 
-def _notify_if_slow(submission: Submission, graded_at: datetime, summary: str) -> None:
-    if graded_at - submission.created_at <= NOTIFY_WHEN_SLOWER_THAN:
+def _notify_if_slow(job: _Job, graded_at: datetime, summary: str) -> None:
+    if graded_at - job.created_at <= NOTIFY_WHEN_SLOWER_THAN:
         return
     from community.services import create_notification
 
-    exercise = submission.exercise
+    exercise = job.exercise
     try:
         create_notification(
-            recipient_id=submission.user_id,
+            recipient_id=job.user_id,
             kind="submission_graded",
             title=f"Your submission to “{exercise.title}” was graded",
             body=summary,
-            url=f"/lessons/{exercise.lesson.slug}#exercise-{exercise.id}",
-            dedupe_key=f"submission-graded:{submission.pk}",
-            data={"submission_id": submission.pk, "exercise_id": exercise.id},
+            url=f"/lessons/{exercise.lesson_slug}#exercise-{exercise.id}",
+            dedupe_key=f"submission-graded:{job.submission_id}",
+            data={"submission_id": job.submission_id, "exercise_id": exercise.id},
         )
     except Exception:
-        logger.exception("Notifying the grade of submission %s failed", submission.pk)
+        logger.exception("Notifying the grade of submission %s failed", job.submission_id)
 
 
 def _pause_for_tests() -> None:
@@ -460,6 +542,35 @@ def _pause_for_tests() -> None:
 
 # --- Grading inputs --------------------------------------------------------------------------
 
+# Exercise id -> (its updated_at, what grading needs). Editing an exercise or its columns
+# saves the exercise (the admin's change form, upsert_exercise), so a new updated_at is a
+# new version; every grade reads the current updated_at with its submission.
+_exercise_cache: dict[int, tuple[datetime, ExerciseForGrading]] = {}
+
+
+def _exercise_for_grading(exercise_id: int, updated_at: datetime) -> ExerciseForGrading:
+    cached = _exercise_cache.get(exercise_id)
+    if cached is not None and cached[0] == updated_at:
+        return cached[1]
+    exercise = (
+        Exercise.objects.select_related("lesson")
+        .prefetch_related(
+            Prefetch("columns", queryset=ExerciseColumn.objects.order_by("position", "id"))
+        )
+        .get(pk=exercise_id)
+    )
+    info = ExerciseForGrading(
+        id=exercise.id,
+        title=exercise.title,
+        xp=exercise.xp,
+        lesson_slug=exercise.lesson.slug,
+        spec=exercise_grading_spec(exercise),
+    )
+    if len(_exercise_cache) > 1000:
+        _exercise_cache.clear()
+    _exercise_cache[exercise_id] = (exercise.updated_at, info)
+    return info
+
 
 def exercise_grading_spec(exercise: Exercise) -> grading.ExerciseSpec:
     """The exercise as the pure grader sees it (its columns in order)."""
@@ -471,7 +582,7 @@ def exercise_grading_spec(exercise: Exercise) -> grading.ExerciseSpec:
                 synonyms=tuple(column.synonyms),
                 tolerance=float(column.tolerance),
             )
-            for column in exercise.columns.order_by("position", "id")
+            for column in sorted(exercise.columns.all(), key=lambda c: (c.position, c.id))
         ),
         key_column=exercise.key_column,
         key_synonyms=tuple(exercise.key_synonyms),
@@ -480,21 +591,36 @@ def exercise_grading_spec(exercise: Exercise) -> grading.ExerciseSpec:
     )
 
 
-_catalogue_cache: tuple[tuple[Any, ...], grading.Catalogue] | None = None
+# How long a process trusts its indexed catalogue before checking the table's fingerprint
+# again: an edit in the admin reaches every worker within this many seconds.
+CATALOGUE_RECHECK_AFTER = 5.0
+_catalogue_cache: tuple[tuple[Any, ...], grading.Catalogue, float] | None = None
 
 
 def current_catalogue() -> grading.Catalogue:
     """The reference catalogue, indexed; rebuilt only when an entry was added, changed or
-    removed (one small aggregate query per call otherwise)."""
+    removed. Costs no query when checked less than CATALOGUE_RECHECK_AFTER seconds ago, one
+    small aggregate query otherwise (and one more to rebuild)."""
     global _catalogue_cache
+    cached = _catalogue_cache
+    now = time.monotonic()
+    if cached is not None and now - cached[2] < CATALOGUE_RECHECK_AFTER:
+        return cached[1]
     fingerprint = ModelReference.objects.aggregate(count=Count("id"), latest=Max("updated_at"))
     key = (fingerprint["count"], fingerprint["latest"])
-    cached = _catalogue_cache
     if cached is not None and cached[0] == key:
+        _catalogue_cache = (key, cached[1], now)
         return cached[1]
     catalogue = build_catalogue(ModelReference.objects.all())
-    _catalogue_cache = (key, catalogue)
+    _catalogue_cache = (key, catalogue, now)
     return catalogue
+
+
+def forget_catalogue() -> None:
+    """Make this process read the catalogue and exercises afresh at its next grade."""
+    global _catalogue_cache
+    _catalogue_cache = None
+    _exercise_cache.clear()
 
 
 def build_catalogue(references) -> grading.Catalogue:

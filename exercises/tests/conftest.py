@@ -3,6 +3,16 @@ import pytest
 from exercises.tests.factories import ExerciseFactory
 
 
+@pytest.fixture(autouse=True)
+def _fresh_catalogue():
+    """Each test reads the catalogue of its own database, not one cached by an earlier test."""
+    from exercises.services import forget_catalogue
+
+    forget_catalogue()
+    yield
+    forget_catalogue()
+
+
 @pytest.fixture
 def catalogue(db):
     """The shipped reference catalogue (the seed migration's rows; transactional tests flush it)."""

@@ -1,0 +1,456 @@
+#!/usr/bin/env python
+"""How fast tables are graded: in-process, and end to end through one real Celery worker.
+
+    .venv/bin/python bench/bench_grading.py [--tables 3000] [--tasks 500] [--rounds 5]
+                                            [--in-process-only]
+
+In-process (no database): parses and grades `--tables` typical submissions (3 to 10 rows of
+known and unknown models, the five columns of the d_model exercise, headers and numbers
+spelled the many ways learners write them, one in six cells wrong) in CSV, TSV, Markdown and
+JSON, and prints tables graded per second and the CPU time per table (parse + grade, and
+grade alone).
+
+End to end: against PostgreSQL (DATABASE_URL, default
+postgres://postgres@127.0.0.1:5432/lp_bench_grading, created if missing, migrated) and Redis
+(REDIS_URL, default redis://127.0.0.1:6379/0), starts one `celery worker` (prefork,
+concurrency 1, DEBUG off, a private queue), then in alternating rounds publishes `--tasks`
+grading tasks for stored submissions (through `exercises.services.enqueue_grading`, the
+production path) and `--tasks` no-op tasks, each round followed by a marker task; a round
+lasts from the first publish until the marker ran. Prints tasks per second of each (median
+of the rounds) and their ratio (target >= 0.5), and the SQL queries one grade costs.
+The no-op and marker tasks live in this module, which only the bench worker imports (-I).
+Only 127.0.0.1 is contacted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from urllib.parse import urlparse
+
+from celery import shared_task
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_bench_grading"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+FIGURES = ("d_model", "n_layers", "n_heads", "vocab_size", "intermediate_size")
+HEADER_SPELLINGS = {
+    "d_model": ["d_model", "hidden_size", "n_embd", "Hidden size", "dim", "d_model (hidden_size)"],
+    "n_layers": ["n_layers", "num_hidden_layers", "n_layer", "Layers", "# layers"],
+    "n_heads": ["n_heads", "num_attention_heads", "n_head", "Heads", "attention heads"],
+    "vocab_size": ["vocab_size", "Vocab size", "vocabulary", "n_vocab"],
+    "intermediate_size": ["intermediate_size", "n_inner", "ffn_dim", "FFN size", "d_ff"],
+}
+UNKNOWN_MODELS = ["FooLM-13B", "Mistral-7B-Instruct-v0.2", "Llama 4 Scout", "my-finetune"]
+SPEC = {
+    "title": "Three config.json files",
+    "prompt": "Pull the config.json of three open-weight models and tabulate them.",
+    "columns": [{"name": f} for f in FIGURES],
+    "rows_required": 3,
+    "pass_mark": 0.8,
+    "xp": 60,
+}
+
+
+# --- Tasks the bench worker runs next to the real ones --------------------------------------
+
+if os.environ.get("DJANGO_SETTINGS_MODULE") == "bench.grading_settings":
+    from celery.signals import task_postrun, task_prerun
+
+    def _close_old_connections(**kwargs) -> None:
+        from django.db import close_old_connections
+
+        close_old_connections()
+
+    task_prerun.connect(_close_old_connections, weak=False)
+    task_postrun.connect(_close_old_connections, weak=False)
+
+
+@shared_task(name="bench.noop", acks_late=True)
+def noop(index: int) -> None:
+    """Nothing: the cost of a task's round trip through broker and worker."""
+
+
+@shared_task(name="bench.mark", acks_late=True)
+def mark(key: str) -> None:
+    """Record that every task published before this one has run (one worker, one queue)."""
+    import redis
+    from django.conf import settings
+
+    redis.Redis.from_url(settings.REDIS_URL).set(key, time.time(), ex=600)
+
+
+# --- Typical submissions ---------------------------------------------------------------------
+
+
+def model_variants(row: dict) -> list[str]:
+    names = [row["name"], *row["aliases"], row["hf_repo"]]
+    return [n for n in names if n]
+
+
+def typical_table(rng: random.Random, references: list[dict]) -> tuple[str, str]:
+    """(format, content) of one submission as learners paste them."""
+    count = rng.randint(3, 10)
+    chosen = rng.sample(references, count)
+    headers = ["model", *(rng.choice(HEADER_SPELLINGS[f]) for f in FIGURES)]
+    if rng.random() < 0.3:
+        headers.append("notes")
+    rows = []
+    for reference in chosen:
+        name = rng.choice(model_variants(reference))
+        if rng.random() < 0.1:
+            name = rng.choice(UNKNOWN_MODELS)
+        cells = [name]
+        for figure in FIGURES:
+            value = reference[figure]
+            if rng.random() < 1 / 6:
+                value = value * 2
+            cells.append(rng.choice([str(value), f"{value:,}", f"{value}.0"]))
+        if len(headers) > len(cells):
+            cells.append(rng.choice(["", "from the HF hub", "config.json"]))
+        rows.append(cells)
+    fmt = rng.choice(["csv", "tsv", "markdown", "json"])
+    return fmt, render(fmt, headers, rows)
+
+
+def render(fmt: str, headers: list[str], rows: list[list[str]]) -> str:
+    if fmt == "json":
+        return json.dumps([dict(zip(headers, row, strict=True)) for row in rows])
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
+    if fmt == "tsv":
+        return "\n".join("\t".join(r) for r in [headers, *rows])
+    return "\n".join(",".join(f'"{c}"' if "," in c else c for c in r) for r in [headers, *rows])
+
+
+# --- In-process ------------------------------------------------------------------------------
+
+
+def bench_in_process(count: int) -> dict:
+    from exercises import grading, parsing
+    from exercises.catalogue_seed import reference_rows
+    from exercises.specs import clean_spec
+
+    references = reference_rows()
+    catalogue = grading.Catalogue(
+        grading.ReferenceModel(
+            name=r["name"],
+            figures={f: r[f] for f in grading.FIELD_HEADERS},
+            aliases=(*r["aliases"], r["hf_repo"]),
+        )
+        for r in references
+    )
+    data = clean_spec(SPEC, default_slug="bench")
+    spec = grading.ExerciseSpec(
+        columns=tuple(grading.ColumnSpec(c["name"], c["field"]) for c in data["columns"]),
+        rows_required=data["rows_required"],
+        pass_mark=data["pass_mark"],
+    )
+    rng = random.Random(42)
+    submissions = [typical_table(rng, references) for _ in range(count)]
+    tables = [parsing.parse(fmt, content) for fmt, content in submissions]
+    passed = sum(grading.grade(t, spec, catalogue).passed for t in tables)
+
+    def timed(work) -> tuple[float, float]:
+        cpu, wall = time.process_time(), time.perf_counter()
+        work()
+        return time.process_time() - cpu, time.perf_counter() - wall
+
+    def parse_and_grade():
+        for fmt, content in submissions:
+            grading.grade(parsing.parse(fmt, content), spec, catalogue)
+
+    def grade_only():
+        for table in tables:
+            grading.grade(table, spec, catalogue)
+
+    parse_and_grade()  # warm up
+    both = min((timed(parse_and_grade) for _ in range(3)), key=lambda t: t[0])
+    alone = min((timed(grade_only) for _ in range(3)), key=lambda t: t[0])
+    per_format = {}
+    for fmt in ("csv", "tsv", "markdown", "json"):
+        items = [(f, c) for f, c in submissions if f == fmt]
+        cpu = time.process_time()
+        for f, c in items:
+            grading.grade(parsing.parse(f, c), spec, catalogue)
+        per_format[fmt] = (time.process_time() - cpu) / len(items) * 1e6
+    return {
+        "tables": count,
+        "rows_mean": statistics.mean(len(t.rows) for t in tables),
+        "passed_share": passed / count,
+        "per_second": count / both[1],
+        "cpu_us_parse_and_grade": both[0] / count * 1e6,
+        "cpu_us_grade_only": alone[0] / count * 1e6,
+        "cpu_us_by_format": per_format,
+    }
+
+
+# --- End to end ------------------------------------------------------------------------------
+
+
+def ensure_database(database_url: str) -> None:
+    import psycopg
+
+    url = urlparse(database_url)
+    name = url.path.lstrip("/")
+    with psycopg.connect(
+        host=url.hostname or "127.0.0.1",
+        port=url.port or 5432,
+        user=url.username or "postgres",
+        password=url.password,
+        dbname="postgres",
+        autocommit=True,
+    ) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def bench_env(
+    database_url: str, redis_url: str, queue: str, *, settings_module: str
+) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "DJANGO_SETTINGS_MODULE": settings_module,
+        "DEBUG": "0",
+        "TESTING": "0",
+        "SECRET_KEY": os.environ.get("SECRET_KEY") or "bench-only-" + uuid.uuid4().hex,
+        "CACHE_KEY_PREFIX": f"bench-{queue}",
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
+        "EMAIL_URL": "dummymail://",
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+    }
+    env.pop("ENV_FILE", None)
+    return env
+
+
+def start_worker(env: dict[str, str], queue: str) -> subprocess.Popen:
+    command = [
+        sys.executable, "-m", "celery", "-A", "learning_platform", "worker",
+        "--pool=prefork", "--concurrency=1", "-Q", queue,
+        f"--loglevel={os.environ.get('BENCH_WORKER_LOGLEVEL', 'WARNING')}",
+        "-I", "bench.bench_grading", "--without-gossip", "--without-mingle",
+        "--without-heartbeat", "-n", f"{queue}@%h",
+    ]  # fmt: skip
+    return subprocess.Popen(command, env=env, cwd=ROOT, start_new_session=True)
+
+
+def wait_for_worker(app, queue: str, process: subprocess.Popen, timeout: float = 60) -> None:
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit("the bench worker exited at start-up")
+        if app.control.ping(destination=[f"{queue}@{socket.gethostname()}"], timeout=0.5):
+            return
+    raise SystemExit(f"the bench worker did not start in {timeout} s")
+
+
+def run_round(publish, count: int, client, queue: str) -> float:
+    key = f"bench-mark-{queue}-{uuid.uuid4().hex}"
+    started = time.perf_counter()
+    for index in range(count):
+        publish(index)
+    mark.apply_async(args=[key], queue=queue)
+    while not client.exists(key):
+        time.sleep(0.002)
+    return count / (time.perf_counter() - started)
+
+
+def prepare_submissions(count: int, rounds: int) -> list[list[int]]:
+    """Stored, queued submissions for every grading round, by 200 learners (about 3 in 4
+    tables pass; a learner's first pass pays XP and evaluates achievements)."""
+    from django.core.management import call_command
+
+    from accounts.models import User
+    from exercises.catalogue_seed import reference_rows
+    from exercises.models import Submission
+    from exercises.services import upsert_exercise
+    from lessons.models import Lesson, Quest
+
+    call_command("migrate", verbosity=0)
+    quest, _ = Quest.objects.get_or_create(slug="bench-grading", defaults={"title": "Bench"})
+    lesson, _ = Lesson.objects.get_or_create(
+        slug="bench-grading-lesson", defaults={"quest": quest, "title": "Bench", "published": True}
+    )
+    exercise, _ = upsert_exercise(lesson=lesson, spec={**SPEC, "slug": "bench-grading"})
+    Submission.objects.filter(exercise=exercise).delete()
+    run = uuid.uuid4().hex[:8]  # new learners each run: their first passes pay XP
+    learners = User.objects.bulk_create(
+        User(email=f"bench-grading-{run}-{i}@example.com") for i in range(200)
+    )
+    rng = random.Random(7)
+    references = reference_rows()
+    batches = []
+    for _ in range(rounds):
+        made = Submission.objects.bulk_create(
+            Submission(
+                exercise=exercise,
+                user=rng.choice(learners),
+                format=fmt,
+                content=content,
+            )
+            for fmt, content in (typical_table(rng, references) for _ in range(count))
+        )
+        batches.append([s.id for s in made])
+    return batches
+
+
+def queries_per_grade(submission_id: int) -> int:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from exercises.services import grade_submission
+
+    with CaptureQueriesContext(connection) as captured:
+        grade_submission(submission_id=submission_id)
+    return len(captured)
+
+
+def bench_end_to_end(args) -> list[dict]:
+    import django
+
+    database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
+    redis_url = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
+    ensure_database(database_url)
+    queue = f"bench-grading-{os.getpid()}"
+    env = bench_env(database_url, redis_url, queue, settings_module="learning_platform.settings")
+    os.environ.update({k: v for k, v in env.items() if k != "PYTHONPATH"})
+    sys.path.insert(0, str(ROOT))
+    django.setup()
+    from learning_platform.celery import app
+
+    app.conf.task_always_eager = False
+    app.conf.task_default_queue = queue
+    configurations = [("project settings", "learning_platform.settings")]
+    if not args.project_settings_only:
+        configurations.append(("connections reused", "bench.grading_settings"))
+    return [
+        measure(
+            args,
+            label=label,
+            env=bench_env(database_url, redis_url, queue, settings_module=module),
+            queue=queue,
+        )
+        for label, module in configurations
+    ]
+
+
+def measure(args, *, label: str, env: dict[str, str], queue: str) -> dict:
+    """One worker with `env`; alternating rounds of grading and no-op tasks."""
+    import redis
+    from django.db.models import Count, F
+    from django.utils import timezone
+
+    from exercises.models import Submission
+    from exercises.services import NOTIFY_WHEN_SLOWER_THAN, current_catalogue, enqueue_grading
+    from learning_platform.celery import app
+
+    batches = prepare_submissions(args.tasks, args.rounds + 1)
+    warm = batches.pop()
+    current_catalogue()
+    grade_queries = queries_per_grade(warm.pop())
+    client = redis.Redis.from_url(env["REDIS_URL"])
+    worker = start_worker(env, queue)
+    try:
+        wait_for_worker(app, queue, worker)
+        # Warm up both task paths (imports, connections) before measuring.
+        run_round(lambda i: noop.apply_async(args=[i], queue=queue), 50, client, queue)
+        run_round(lambda i: enqueue_grading(submission_id=warm[i]), 50, client, queue)
+        grading_rates, noop_rates = [], []
+        for batch in batches:
+            # Submitted just now, as in real life (a grade long after submitting also notifies).
+            Submission.objects.filter(id__in=batch).update(created_at=timezone.now())
+            grading_rates.append(
+                run_round(lambda i, b=batch: enqueue_grading(submission_id=b[i]), len(batch),
+                          client, queue)
+            )  # fmt: skip
+            noop_rates.append(
+                run_round(lambda i: noop.apply_async(args=[i], queue=queue), args.tasks,
+                          client, queue)
+            )  # fmt: skip
+        graded = Submission.objects.filter(id__in=[i for b in batches for i in b])
+        statuses = dict(graded.values_list("status").annotate(n=Count("id")).order_by())
+        slow = graded.filter(graded_at__gt=F("created_at") + NOTIFY_WHEN_SLOWER_THAN).count()
+        passed = graded.filter(passed=True).count()
+        paid = graded.filter(xp_awarded__gt=0).count()
+    finally:
+        os.killpg(worker.pid, 15)
+        worker.wait(timeout=30)
+        client.delete(queue)
+    grading_rate = statistics.median(grading_rates)
+    noop_rate = statistics.median(noop_rates)
+    return {
+        "label": label,
+        "tasks": args.tasks,
+        "rounds": args.rounds,
+        "grading_per_second": grading_rate,
+        "noop_per_second": noop_rate,
+        "ratio": grading_rate / noop_rate,
+        "grading_rounds": grading_rates,
+        "noop_rounds": noop_rates,
+        "statuses": statuses,
+        "passed_share": passed / sum(statuses.values()),
+        "first_passes": paid,
+        "queries_per_grade": grade_queries,
+        "notified": slow,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=3000)
+    parser.add_argument("--tasks", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--in-process-only", action="store_true")
+    parser.add_argument(
+        "--project-settings-only",
+        action="store_true",
+        help="skip the second end-to-end run, with database connections reused across tasks",
+    )
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+
+    result = bench_in_process(args.tables)
+    print(
+        f"In-process: {result['tables']} tables of {result['rows_mean']:.1f} rows on average "
+        f"({result['passed_share']:.0%} passing)\n"
+        f"  {result['per_second']:,.0f} tables graded per second (parse + grade, one core)\n"
+        f"  CPU per table: {result['cpu_us_parse_and_grade']:.0f} µs parse + grade, "
+        f"{result['cpu_us_grade_only']:.0f} µs grade alone\n"
+        "  CPU per table by format (parse + grade): "
+        + ", ".join(f"{f} {us:.0f} µs" for f, us in result["cpu_us_by_format"].items())
+    )
+    if args.in_process_only:
+        return
+    for e2e in bench_end_to_end(args):
+        print(
+            f"End to end ({e2e['label']}): one prefork worker (concurrency 1) on Redis, "
+            f"PostgreSQL, {e2e['tasks']} tasks x {e2e['rounds']} rounds (median):\n"
+            f"  grading: {e2e['grading_per_second']:,.0f} submissions graded per second "
+            f"(rounds: {', '.join(f'{r:,.0f}' for r in e2e['grading_rounds'])})\n"
+            f"    {e2e['statuses']}, {e2e['passed_share']:.0%} passed, "
+            f"{e2e['first_passes']} first passes paid XP, "
+            f"{e2e['notified']} waited over 5 s (notified)\n"
+            f"  no-op:   {e2e['noop_per_second']:,.0f} tasks per second "
+            f"(rounds: {', '.join(f'{r:,.0f}' for r in e2e['noop_rounds'])})\n"
+            f"  ratio grading / no-op: {e2e['ratio']:.2f} (target >= 0.5)\n"
+            f"  SQL statements per grade: {e2e['queries_per_grade']} "
+            "(one first pass graded in-process, catalogue cached)"
+        )
+
+
+if __name__ == "__main__":
+    main()
