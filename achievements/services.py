@@ -169,6 +169,8 @@ def _unlock_many(*, user_id: int, achievements: list[Achievement]) -> list[Achie
             )
         }
     newly = [a for a in candidates if a.id in inserted]
+    if newly:
+        progress.note_progress_changed(user_id=user_id)
     for achievement in newly:
         logger.info("Learner %s unlocked achievement %s", user_id, achievement.slug)
     return newly

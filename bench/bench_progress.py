@@ -39,9 +39,10 @@ PASSWORD = "bench-progress-Passw0rd!"
 PROGRESS_PATH = "/api/v1/me/progress"
 BARE_PATH = "/bench/bare"
 COMPLETIONS = 40
+BENCH_QUEUE = "bench-progress"
 
 
-def server_env(database_url: str) -> dict[str, str]:
+def server_env(database_url: str, redis_url: str | None) -> dict[str, str]:
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -55,9 +56,18 @@ def server_env(database_url: str) -> dict[str, str]:
         "LOG_LEVEL": "WARNING",
         "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
     }
-    # Self-contained: local-memory cache, tasks in-process, no broker needed.
-    env.pop("REDIS_URL", None)
     env.pop("ENV_FILE", None)
+    if redis_url:
+        # As deployed: Redis is the cache (sessions, the progress header). Any task a request
+        # enqueues goes to a queue of the bench's own, emptied at the end.
+        env.update(
+            REDIS_URL=redis_url,
+            CACHE_KEY_PREFIX="bench-progress",
+            CELERY_TASK_DEFAULT_QUEUE=BENCH_QUEUE,
+        )
+    else:
+        # --no-redis: local-memory cache per process, tasks in-process.
+        env.pop("REDIS_URL", None)
     return env
 
 
@@ -231,26 +241,23 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn sync workers")
     parser.add_argument(
-        "--no-track-activity",
-        action="store_true",
-        help="what if: USERSESSIONS_TRACK_ACTIVITY off (allauth writes on every signed-in request)",
+        "--redis-url",
+        default=os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+        help="Redis for the cache, as deployed (default: REDIS_URL or 127.0.0.1:6379/0)",
     )
     parser.add_argument(
-        "--cached-sessions",
+        "--no-redis",
         action="store_true",
-        help="what if: SESSION_ENGINE cached_db (sessions read from the cache)",
+        help="the embedded default instead: local-memory cache, no progress-header cache",
     )
     args = parser.parse_args()
-    if args.no_track_activity:
-        os.environ["BENCH_TRACK_ACTIVITY"] = "0"
-    if args.cached_sessions:
-        os.environ["BENCH_SESSION_ENGINE"] = "django.contrib.sessions.backends.cached_db"
+    redis_url = None if args.no_redis else args.redis_url
 
     database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
     if not database_url.startswith(("postgres://", "postgresql://")):
         print("bench_progress needs PostgreSQL (DATABASE_URL=postgres://...)", file=sys.stderr)
         return 2
-    env = server_env(database_url)
+    env = server_env(database_url, redis_url)
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     ensure_database(database_url)
@@ -314,13 +321,11 @@ def main() -> int:
     print(f"/api/v1/me/progress    {mine:8.1f} req/s  (rounds: {_fmt(rates[PROGRESS_PATH])})")
     print(f"ratio                  {mine / bare:8.2f}   (target >= 0.40)")
     print(f"SQL queries per /me/progress request, whole stack: {queries}")
-    what_if = [
-        flag
-        for flag in ("--no-track-activity", "--cached-sessions")
-        if getattr(args, flag.lstrip("-").replace("-", "_"))
-    ]
-    if what_if:
-        print(f"what-if settings: {' '.join(what_if)} (not the project's configuration)")
+    print(f"cache: {'Redis ' + redis_url if redis_url else 'local memory (--no-redis)'}")
+    if redis_url:
+        import redis
+
+        redis.Redis.from_url(redis_url).delete(BENCH_QUEUE)
     if failures:
         print(f"FAILED requests: {failures}")
     return 1 if failures else 0

@@ -88,7 +88,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "allauth.usersessions.middleware.UserSessionsMiddleware",
+    "learning_platform.activity.SessionActivityMiddleware",
 ]
 
 ROOT_URLCONF = "learning_platform.urls"
@@ -139,7 +139,7 @@ if TESTING and os.environ.get("PYTEST_XDIST_WORKER"):
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "learning_platform.cache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
         }
@@ -149,9 +149,10 @@ else:
 
 # --- Auth ---------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
+# Both load the signed-in user through the cache (accounts/backends.py).
 AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
+    "accounts.backends.CachedModelBackend",
+    "accounts.backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -181,7 +182,13 @@ HEADLESS_FRONTEND_URLS = {
     "account_signup": f"{FRONTEND_URL}/account/signup",
 }
 HEADLESS_SERVE_SPECIFICATION = True
-USERSESSIONS_TRACK_ACTIVITY = True
+HEADLESS_TOKEN_STRATEGY = "accounts.session_tokens.SessionTokenStrategy"  # noqa: S105
+# allauth would write on every signed-in request; learning_platform.activity records each
+# session's activity at most once per SESSION_ACTIVITY_INTERVAL seconds instead.
+USERSESSIONS_TRACK_ACTIVITY = False
+SESSION_ACTIVITY_INTERVAL = env.int("SESSION_ACTIVITY_INTERVAL", default=300)
+# Sessions are read from the cache (Redis in production) and written through to the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
 # --- REST framework and schema ------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -307,6 +314,10 @@ X_FRAME_OPTIONS = "DENY"
 SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 
 # --- Domain settings ----------------------------------------------------------------------
+# Keep /me/progress bodies in the cache (versioned, see progress/summary_cache.py). Needs a
+# cache shared by every process, so it is on by default only with Redis. Tests turn it on
+# where they test it (progress/tests/test_summary_cache.py).
+PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(REDIS_URL) and not TESTING)
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long a submission may sit queued before the periodic sweep re-enqueues it.
 SUBMISSION_REQUEUE_AFTER = timedelta(seconds=env.int("SUBMISSION_REQUEUE_AFTER", default=120))

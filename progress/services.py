@@ -23,7 +23,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import User
 from learning_platform.db import insert_ignoring_conflicts
 from lessons.models import Lesson
-from progress import selectors
+from progress import selectors, summary_cache
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
 
 MAX_SYNC_EVENTS = 500
@@ -153,6 +153,7 @@ class _LearnerWriter:
             LearnerStats.objects.filter(pk=self.user_id).update(
                 **changes, updated_at=timezone.now()
             )
+            summary_cache.note_learner_changed(self.user_id)
         self._xp_delta = 0
         self._days = set()
         self._completions_changed = False
@@ -463,3 +464,9 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
         lessons_added=len(created),
         xp_awarded=sum(a.amount for a in awarded),
     )
+
+
+def note_progress_changed(*, user_id: int) -> None:
+    """Tell the progress app that something its header counts changed for this learner (an
+    achievement unlocked without XP), so its cached header is rebuilt on the next read."""
+    summary_cache.note_learner_changed(user_id)

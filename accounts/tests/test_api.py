@@ -233,3 +233,56 @@ def test_allauth_names_a_user_by_display_name(client):
     )
 
     assert response.json()["data"]["user"]["display"] == "Grace"
+
+
+def test_a_session_is_seen_at_most_once_per_interval(client, settings, monkeypatch):
+    import time
+
+    from allauth.usersessions.models import UserSession
+    from django.core.cache import cache
+
+    from learning_platform import activity
+
+    UserFactory(email="seen@example.com", password=PASSWORD)
+    token = app_login(client, "seen@example.com")
+    session = UserSession.objects.get(user__email="seen@example.com")
+    UserSession.objects.filter(pk=session.pk).update(last_seen_at=session.created_at)
+
+    client.get("/api/v1/me/", HTTP_X_SESSION_TOKEN=token)
+    first_seen = UserSession.objects.get(pk=session.pk).last_seen_at
+    client.get("/api/v1/me/", HTTP_X_SESSION_TOKEN=token)
+    within_window = UserSession.objects.get(pk=session.pk).last_seen_at
+    # The interval passes: the shared marker expires and this process's clock moves on.
+    cache.delete(f"session-seen:{session.session_key}")
+    later = time.monotonic() + settings.SESSION_ACTIVITY_INTERVAL + 1
+    monkeypatch.setattr(activity.time, "monotonic", lambda: later)
+    client.get("/api/v1/me/", HTTP_X_SESSION_TOKEN=token)
+    after_window = UserSession.objects.get(pk=session.pk).last_seen_at
+
+    assert first_seen > session.created_at
+    assert within_window == first_seen
+    assert after_window > first_seen
+
+
+def test_a_browser_session_is_seen_too():
+    from allauth.usersessions.models import UserSession
+
+    UserFactory(email="cookie@example.com", password=PASSWORD)
+    browser = Client()
+    browser.post(
+        f"{BROWSER}/auth/login",
+        {"email": "cookie@example.com", "password": PASSWORD},
+        content_type="application/json",
+    )
+    session = UserSession.objects.get(user__email="cookie@example.com")
+    UserSession.objects.filter(pk=session.pk).update(last_seen_at=session.created_at)
+    from django.core.cache import cache
+
+    cache.delete(f"session-seen:{session.session_key}")
+    from learning_platform import activity
+
+    activity._recorded_until.clear()
+
+    browser.get("/api/v1/me/")
+
+    assert UserSession.objects.get(pk=session.pk).last_seen_at > session.created_at

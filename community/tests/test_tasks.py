@@ -34,8 +34,9 @@ def test_posting_enqueues_the_fan_out_only_after_commit(django_capture_on_commit
     from community import services
     from lessons.tests.factories import LessonFactory
 
+    author, lesson = UserFactory(), LessonFactory()
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        comment = services.post_comment(author=UserFactory(), lesson=LessonFactory(), body="hi")
+        comment = services.post_comment(author=author, lesson=lesson, body="hi")
         assert not Notification.objects.exists()
 
     assert comment.pk is not None

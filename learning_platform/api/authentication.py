@@ -1,5 +1,9 @@
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
+from allauth.headless.internal.sessionkit import authenticate_by_x_session_token
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework.exceptions import AuthenticationFailed
+
+from learning_platform.activity import record_session_activity
 
 
 class SessionTokenAuthentication(XSessionTokenAuthentication):
@@ -10,6 +14,16 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):
     """
 
     allow_invalid_session_tokens = False
+
+    def authenticate(self, request):
+        token = self.get_session_token(request)
+        if not token:
+            return None
+        result = authenticate_by_x_session_token(token)
+        if result is None or result.user is None:
+            raise AuthenticationFailed("The session token is invalid or has expired.")
+        record_session_activity(request._request, user=result.user, session=result.session)
+        return result.user, result.session
 
 
 class SessionTokenScheme(OpenApiAuthenticationExtension):

@@ -119,7 +119,7 @@ def test_db_conn_max_age_zero_closes_connections_per_request_for_pgbouncer():
 def test_redis_url_selects_redis_cache_and_broker_and_real_workers():
     settings = load_settings(DEBUG="1", REDIS_URL="redis://cache.internal:6379/2")
 
-    assert settings["cache"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert settings["cache"]["BACKEND"] == "learning_platform.cache.RedisCache"
     assert settings["cache"]["LOCATION"] == "redis://cache.internal:6379/2"
     assert settings["broker"] == "redis://cache.internal:6379/2"
     assert settings["eager"] is False

@@ -1,0 +1,46 @@
+"""Authentication backends whose per-request user lookup reads through the cache.
+
+Every signed-in request loads its user by id (Django's `get_user`), a database query that
+was the largest remaining cost of hot reads such as /me/progress. The user row is cached for
+a few minutes and dropped whenever the user is saved or deleted (accounts.apps connects the
+signals), so a password change, a deactivation or a new display name shows on the next
+request. Django still checks the session's auth hash against the cached user's password hash.
+"""
+
+from __future__ import annotations
+
+from allauth.account.auth_backends import AuthenticationBackend as AllauthBackend
+from django.contrib.auth.backends import ModelBackend
+from django.core.cache import cache
+from django.db import transaction
+
+USER_CACHE_TIMEOUT = 300
+
+
+def _user_key(user_id) -> str:
+    return f"auth-user:{user_id}"
+
+
+def forget_cached_user(user_id) -> None:
+    """Drop the cached row now and again after commit (a reader in between may re-cache it)."""
+    cache.delete(_user_key(user_id))
+    transaction.on_commit(lambda: cache.delete(_user_key(user_id)))
+
+
+class CachedUserMixin:
+    def get_user(self, user_id):
+        key = _user_key(user_id)
+        user = cache.get(key)
+        if user is None:
+            user = super().get_user(user_id)
+            if user is not None:
+                cache.set(key, user, USER_CACHE_TIMEOUT)
+        return user if user is not None and self.user_can_authenticate(user) else None
+
+
+class CachedModelBackend(CachedUserMixin, ModelBackend):
+    pass
+
+
+class AuthenticationBackend(CachedUserMixin, AllauthBackend):
+    """allauth's backend (e-mail sign-in), with the cached per-request lookup."""

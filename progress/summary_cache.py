@@ -1,0 +1,86 @@
+"""The progress page header (`/me/progress`), kept in the shared cache.
+
+The header is the hottest read of the API and changes only when the learner's own progress
+does, when content it counts changes (lessons, quests, levels, achievements), or at the
+learner's midnight (the streak). Each cached body is tagged with the versions it was built
+from: one per learner, bumped after every committed progress write, and one for content,
+bumped after every committed save or delete of what the header counts. A read fetches the
+body and both versions in one cache round trip and rebuilds on any mismatch.
+
+Versions are read *before* the body is built, so a write that commits meanwhile leaves the
+new body tagged with an old version: it can only be missed, never served stale.
+
+Only with a shared cache (Redis): a per-process cache could not see another process's bumps.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+CONTENT_VERSION_KEY = "progress:content-version"
+BODY_TIMEOUT = 600  # bounds how long a missed bump (cache briefly down) could show old data
+
+
+def _learner_version_key(user_id: int) -> str:
+    return f"progress:learner-version:{user_id}"
+
+
+def _body_key(user_id: int, quest_slug: str) -> str:
+    return f"progress:summary:{user_id}:{quest_slug}"
+
+
+def enabled() -> bool:
+    return settings.PROGRESS_SUMMARY_CACHE
+
+
+def note_learner_changed(user_id: int) -> None:
+    """The learner's progress changed: their cached header is rebuilt on the next read."""
+    if enabled():
+        transaction.on_commit(lambda: _bump(_learner_version_key(user_id)))
+
+
+def note_content_changed() -> None:
+    """Something every header counts changed (lessons, levels, achievements)."""
+    if enabled():
+        transaction.on_commit(lambda: _bump(CONTENT_VERSION_KEY))
+
+
+def _bump(key: str) -> None:
+    try:
+        try:
+            cache.incr(key)
+        except ValueError:  # no version yet: start one (or count one a racer just started)
+            if not cache.add(key, 1, timeout=None):
+                cache.incr(key)
+    except Exception:
+        logger.warning("Could not invalidate the progress cache (%s)", key, exc_info=True)
+
+
+def cached_body(
+    *, user: Any, quest_slug: str, build: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """The header body for (user, quest): from the cache when still valid, else `build()`."""
+    if not enabled():
+        return build()
+    learner_key, body_key = _learner_version_key(user.pk), _body_key(user.pk, quest_slug)
+    found = cache.get_many([learner_key, CONTENT_VERSION_KEY, body_key])
+    tag = (
+        found.get(learner_key, 0),
+        found.get(CONTENT_VERSION_KEY, 0),
+        timezone.localtime(timezone.now(), user.tzinfo).date().isoformat(),
+    )
+    entry = found.get(body_key)
+    if entry is not None and entry["tag"] == tag:
+        return entry["body"]
+    body = build()
+    cache.set(body_key, {"tag": tag, "body": body}, timeout=BODY_TIMEOUT)
+    return body
