@@ -5,6 +5,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from exercises.admin import ExerciseInline
 from lessons import services
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.serializers import block_data
@@ -53,7 +54,7 @@ class LessonAdmin(admin.ModelAdmin):
         ("Settings", {"fields": (("estimated_minutes", "xp", "position"), "tags", "published")}),
         ("Status", {"fields": ("updated_at", "preview")}),
     )
-    inlines = [BlockInline, LinkInline]
+    inlines = [BlockInline, LinkInline, ExerciseInline]
 
     @admin.display(description="Preview")
     def preview(self, lesson: Lesson) -> str:

@@ -49,6 +49,7 @@ def change_form_data(lesson: Lesson, blocks: list[dict], links: list[dict] | Non
         "tags": [str(t.id) for t in lesson.tags.all()],
         **inline_management("blocks", len(blocks), sum(1 for b in blocks if b.get("id"))),
         **inline_management("links", len(links), sum(1 for link in links if link.get("id"))),
+        **inline_management("exercises", 0, 0),
     }
     if lesson.published:
         data["published"] = "on"
@@ -220,3 +221,30 @@ def test_a_learner_is_sent_to_the_admin_login(client, user):
 
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def test_editor_adds_an_exercise_on_the_lesson_page(client, editor):
+    from exercises.models import Exercise
+
+    lesson = LessonFactory()
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    data = change_form_data(lesson, []) | {
+        **inline_management("exercises", 1, 0),
+        "exercises-0-lesson": str(lesson.id),
+        "exercises-0-title": "Tabulate three models",
+        "exercises-0-slug": "tabulate-three-models",
+        "exercises-0-position": "0",
+        "exercises-0-prompt": "Pull the config.json of three open-weight models.",
+        "exercises-0-key_column": "model",
+        "exercises-0-key_synonyms": '["name"]',
+        "exercises-0-rows_required": "3",
+        "exercises-0-pass_mark": "0.8",
+        "exercises-0-xp": "60",
+    }
+
+    response = client.post(url, data)
+
+    assert response.status_code == 302, response.context["errors"] if response.context else ""
+    exercise = Exercise.objects.get(lesson=lesson)
+    assert exercise.title == "Tabulate three models"
+    assert exercise.key_synonyms == ["name"]
