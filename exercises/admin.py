@@ -28,6 +28,7 @@ class ExerciseInline(admin.StackedInline):
         "columns_link",
     )
     readonly_fields = ("columns_link",)
+    prepopulated_fields = {"slug": ("title",)}
     show_change_link = True
 
     @admin.display(description="Columns")

@@ -5,11 +5,20 @@ entry per model name, a pass mark between 0 and 1, a status from the known set.
 """
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
 from lessons.models import Lesson, slug_validator
+
+
+def validate_name_list(value) -> None:
+    """A JSON list of short, non-empty names (synonyms, aliases)."""
+    if not isinstance(value, list) or not all(
+        isinstance(name, str) and name.strip() and len(name) <= 100 for name in value
+    ):
+        raise ValidationError('Enter a JSON list of names, e.g. ["hidden_size", "n_embd"].')
 
 
 class ReferenceField(models.TextChoices):
@@ -30,6 +39,7 @@ class ModelReference(models.Model):
     aliases = models.JSONField(
         default=list,
         blank=True,
+        validators=[validate_name_list],
         help_text='Other names learners use, e.g. ["gpt2-small", "GPT-2 124M"]. Case, '
         "spacing, punctuation, org prefixes (meta-llama/) and -Instruct/-chat/-hf suffixes "
         "are ignored anyway.",
@@ -74,6 +84,7 @@ class Exercise(models.Model):
     key_synonyms = models.JSONField(
         default=list,
         blank=True,
+        validators=[validate_name_list],
         help_text='Other headers accepted for the key column, e.g. ["name", "model_id"].',
     )
     rows_required = models.PositiveSmallIntegerField(
@@ -120,6 +131,7 @@ class ExerciseColumn(models.Model):
     synonyms = models.JSONField(
         default=list,
         blank=True,
+        validators=[validate_name_list],
         help_text='Other headers accepted, e.g. ["hidden_size", "n_embd", "dim"]. Case, '
         "spaces and punctuation are ignored.",
     )

@@ -45,9 +45,12 @@ ENQUEUE_RETRY_POLICY = {
 
 
 class SubmissionRejected(Exception):
-    """The submission cannot be accepted; the message says why, for the learner."""
+    """The submission cannot be accepted; the message says why, for the learner, and `field`
+    which input it is about."""
 
-    field = "content"
+    def __init__(self, message: str, *, field: str = "content"):
+        super().__init__(message)
+        self.field = field
 
 
 class SubmissionTooLarge(SubmissionRejected):
@@ -213,8 +216,9 @@ def submit_solution(
 
     Refuses at once (SubmissionTooLarge over 64 KiB, SubmissionRejected otherwise) what can
     never be graded: binary data, an unreadable table, too many rows or columns, formulas.
-    Never grades here and never fails because the broker is down: the submission is then
-    stored queued and the periodic sweep enqueues it later.
+    Grading happens in a worker (in-process only in the broker-less embedded mode). Never
+    fails because the broker is down: the submission is then stored queued and the periodic
+    sweep enqueues it later.
     """
     size = len(content.encode("utf-8", "surrogatepass"))
     if size > parsing.MAX_BYTES:
@@ -227,9 +231,9 @@ def submit_solution(
     except parsing.ParseError as exc:
         raise SubmissionRejected(str(exc)) from None
     if len(notes) > MAX_NOTES_CHARS:
-        error = SubmissionRejected(f"Notes are limited to {MAX_NOTES_CHARS} characters.")
-        error.field = "notes"
-        raise error
+        raise SubmissionRejected(
+            f"Notes are limited to {MAX_NOTES_CHARS} characters.", field="notes"
+        )
     with transaction.atomic():
         submission = Submission.objects.create(
             exercise=exercise,

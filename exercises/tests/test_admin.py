@@ -146,3 +146,17 @@ def test_submissions_are_read_only_in_the_admin(admin_client, catalogue):
     assert response.status_code == 200
     assert b'name="_save"' not in response.content
     assert Exercise.objects.count() == 1
+
+
+def test_synonyms_must_be_a_list_of_names(client, editor, catalogue):
+    gpt2 = ModelReference.objects.get(name="GPT-2")
+    data = {
+        "name": gpt2.name, "aliases": '"gpt2"', "family": gpt2.family, "hf_repo": gpt2.hf_repo,
+        "d_model": "768", "n_layers": "12", "n_heads": "12", "n_kv_heads": "12",
+        "vocab_size": "50257", "intermediate_size": "3072", "source": "",
+    }  # fmt: skip
+
+    response = client.post(reverse("admin:exercises_modelreference_change", args=[gpt2.id]), data)
+
+    assert response.status_code == 200
+    assert b"JSON list of names" in response.content

@@ -1,6 +1,7 @@
 """The exercises API through the HTTP client: submit, poll, list, and every refusal."""
 
 import json
+import time
 
 import pytest
 from django.urls import reverse
@@ -40,6 +41,20 @@ def test_submit_answers_202_queued_at_once(user_client, user, exercise):
     assert body["exercise"] == exercise.id
     submission = Submission.objects.get(pk=body["id"])
     assert (submission.user, submission.status, submission.content) == (user, "queued", GOOD_CSV)
+
+
+def test_submit_with_redis_down_still_answers_202_and_keeps_the_submission_queued(
+    user_client, exercise, django_capture_on_commit_callbacks, unreachable_broker
+):
+    started = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post(user_client, exercise)
+
+    assert response.status_code == 202
+    assert time.monotonic() - started < 5  # a couple of quick publish attempts, no hanging
+    assert response.json()["status"] == "queued"
+    submission = Submission.objects.get(pk=response.json()["id"])
+    assert (submission.status, submission.attempts) == ("queued", 0)
 
 
 def test_submit_then_poll_reads_the_graded_result_with_per_cell_feedback(

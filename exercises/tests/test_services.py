@@ -100,34 +100,6 @@ def test_submit_with_the_broker_down_stores_the_submission_queued(
     assert submission.attempts == 0
 
 
-class Broker:
-    """Switch the real Celery app between publishing to a Redis port where nothing listens
-    (Redis down) and the test default (tasks run in-process)."""
-
-    def __init__(self):
-        from learning_platform.celery import app
-
-        self.app = app
-        self.saved = (app.conf.task_always_eager, app.conf.broker_url)
-
-    def down(self) -> None:
-        self.app.conf.task_always_eager = False
-        self.app.conf.broker_url = "redis://127.0.0.1:1/0"
-        self.app._pool = None  # the next publish opens a pool for the new URL
-
-    def up(self) -> None:
-        self.app.conf.task_always_eager, self.app.conf.broker_url = self.saved
-        self.app._pool = None
-
-
-@pytest.fixture
-def unreachable_broker():
-    broker = Broker()
-    broker.down()
-    yield broker
-    broker.up()
-
-
 # --- requeue_stale_submissions ---------------------------------------------------------------
 
 
