@@ -1,8 +1,7 @@
 from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.exceptions import NotFound, ParseError, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import GenericAPIView
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,16 +20,6 @@ from exercises.serializers import (
 from learning_platform.api.errors import PayloadTooLarge
 
 NOT_FOUND = OpenApiResponse(description="No such exercise (or its lesson is a draft).")
-
-
-class BoundedJSONParser(JSONParser):
-    """JSON whose nesting is too deep for Python's decoder is bad input (400), not a crash."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        try:
-            return super().parse(stream, media_type, parser_context)
-        except RecursionError:
-            raise ParseError("JSON parse error - nested too deeply.") from None
 
 
 def _get_exercise(request: Request, exercise_id: int) -> Exercise:
@@ -65,7 +54,6 @@ class ExerciseDetailView(APIView):
 
 class ExerciseSubmissionsView(GenericAPIView):
     permission_classes = [IsAuthenticated]
-    parser_classes = [BoundedJSONParser]
     serializer_class = SubmissionListItemSerializer
     throttle_scope = "submissions"
 

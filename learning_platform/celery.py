@@ -5,10 +5,24 @@ Workers: `celery -A learning_platform worker`; beat: `celery -A learning_platfor
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "learning_platform.settings")
 
 app = Celery("learning_platform")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def _close_old_database_connections(sender=None, **kwargs) -> None:
+    """What Django does around each request: drop connections past CONN_MAX_AGE or broken.
+
+    Not for tasks run in-process (embedded mode, tests): they share the caller's connection.
+    """
+    if sender is None or getattr(sender.request, "is_eager", False):
+        return
+    from django.db import close_old_connections
+
+    close_old_connections()

@@ -201,7 +201,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 20,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["learning_platform.api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "learning_platform.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
@@ -255,11 +255,19 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=90)
 # Above the hard time limit so a running task is never handed out twice, well under an hour.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=180),
+    # An unreachable Redis must fail a publish quickly (the API still answers; a sweep
+    # re-enqueues), not hang the request that publishes.
+    "socket_connect_timeout": 2,
+    "socket_timeout": 10,
     # Workers look for such messages every 10 s; kombu's default scans only every 10th time
     # (and first at start-up), so a killed task would wait up to 100 s more.
     "unacked_restore_throttle": 1,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery's Django fixup closes every database connection around every task; keep them instead
+# (closed only every 1000 tasks) and let close_old_connections (learning_platform/celery.py)
+# honour CONN_MAX_AGE and health checks, as for web requests.
+CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs; each entry names a task by its registered name.
 CELERY_BEAT_SCHEDULE: dict = {

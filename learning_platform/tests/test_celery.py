@@ -75,3 +75,17 @@ def test_project_tasks_are_named_app_dot_verb_noun(registered_tasks):
 
     assert project_tasks, "expected the project's tasks to be registered"
     assert misnamed == []
+
+
+def test_an_unreachable_broker_fails_a_publish_within_seconds():
+    from learning_platform.celery import app
+
+    options = app.conf.broker_transport_options
+    assert options["socket_connect_timeout"] <= 5
+    assert options["socket_timeout"] <= 30
+
+
+def test_workers_keep_database_connections_between_tasks():
+    from learning_platform.celery import app
+
+    assert app.conf.get("CELERY_DB_REUSE_MAX") >= 100

@@ -127,3 +127,13 @@ def test_an_oversized_body_answers_413_in_the_error_shape(user_client, settings)
     body = response.json()
     assert set(body) == ERROR_KEYS
     assert body["type"] == "payload_too_large"
+
+
+@pytest.mark.django_db
+def test_json_nested_too_deeply_is_a_400_not_a_crash(user_client):
+    body = "[" * 100_000 + "]" * 100_000
+
+    response = user_client.generic("PATCH", "/api/v1/me/", body, content_type="application/json")
+
+    assert response.status_code == 400
+    assert response.json()["type"] == "parse_error"

@@ -1,0 +1,12 @@
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+
+
+class BoundedJSONParser(JSONParser):
+    """JSON whose nesting is too deep for Python's decoder is bad input (400), not a crash."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError:
+            raise ParseError("JSON parse error - nested too deeply.") from None
