@@ -315,7 +315,13 @@ def _links(raw, where, problems) -> list[dict[str, str]]:
 
 
 class _Dumper(yaml.SafeDumper):
-    pass
+    """The files' house style: lists indented under their key, short lists of plain values
+    inline (up to about 100 characters) (`tags: [a, b]`, table rows), multi-line text as `|` blocks, no line wrapping.
+    Exporting what was loaded gives back the same bytes, so an export after admin edits makes
+    a small, reviewable diff."""
+
+    def increase_indent(self, flow=False, indentless=False):
+        return super().increase_indent(flow, False)
 
 
 def _represent_str(dumper: yaml.SafeDumper, value: str):
@@ -323,11 +329,24 @@ def _represent_str(dumper: yaml.SafeDumper, value: str):
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
+def _represent_list(dumper: yaml.SafeDumper, values: list):
+    inline = (
+        bool(values)
+        and all(
+            isinstance(v, int | float | bool) or (isinstance(v, str) and "\n" not in v)
+            for v in values
+        )
+        and sum(len(str(v)) + 2 for v in values) <= 100
+    )
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", values, flow_style=inline)
+
+
 _Dumper.add_representer(str, _represent_str)
+_Dumper.add_representer(list, _represent_list)
 
 
 def dump_yaml(data: dict[str, Any]) -> str:
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1_000_000)
 
 
 def write_quest(root: Path, quest: dict[str, Any], lessons: list[dict[str, Any]]) -> list[Path]:

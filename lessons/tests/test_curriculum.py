@@ -304,7 +304,21 @@ def test_the_demo_curriculum_loads_94_published_lessons():
     assert ["GPT-3", "12,288", "96", "175B"] in table.rows
     assert d_model.blocks.filter(kind="code").exists()
     assert Link.objects.filter(lesson=d_model).exists()
+    assert report.get("exercises", "created") == 1
     assert load_curriculum(root=root).changed is False
+
+
+def test_the_demo_d_model_lesson_reads_with_its_exercise(api_client):
+    root = Path(__file__).resolve().parents[2] / "content"
+    load_curriculum(root=root)
+
+    body = api_client.get("/api/v1/lessons/embedding-dimension/").json()
+
+    assert body["exercise"]["title"] == "Read d_model from three config.json files"
+    assert body["exercise"]["kind"] == "table"
+    assert [b["kind"] for b in body["blocks"]].count("table") == 1
+    assert body["previous"] is not None
+    assert body["next"] is not None
 
 
 EXERCISE = {
@@ -364,3 +378,15 @@ def test_exercises_survive_the_round_trip(tmp_path):
     data = yaml.safe_load((exported / "demo" / "lessons" / "with-exercise.yaml").read_text())
     assert data["exercise"]["title"] == "Tabulate three models"
     assert [c["name"] for c in data["exercise"]["columns"]] == ["d_model", "n_layers"]
+
+
+def test_exporting_the_loaded_demo_curriculum_gives_back_its_files(tmp_path):
+    root = Path(__file__).resolve().parents[2] / "content"
+    load_curriculum(root=root)
+
+    export_curriculum(root=tmp_path)
+
+    original = {p.relative_to(root): p.read_text() for p in root.rglob("*.yaml")}
+    exported = {p.relative_to(tmp_path): p.read_text() for p in tmp_path.rglob("*.yaml")}
+    assert exported.keys() == original.keys()
+    assert [path for path in original if exported[path] != original[path]] == []
