@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -343,6 +344,11 @@ def grade_submission(*, submission_id: int) -> str:
     achievements; a grade that took long notifies the learner.
     Raises GraderCrashed when the grader itself fails; the submission is queued again.
     """
+    with _asynchronous_commit():
+        return _grade(submission_id)
+
+
+def _grade(submission_id: int) -> str:
     job = _claim(submission_id)
     if job is None:
         return "skipped"
@@ -399,8 +405,8 @@ def _claim(submission_id: int) -> _Job | None:
         connection.ops.adapt_datetimefield_value(stale_before),
         True,
     ]
-    with transaction.atomic(), connection.cursor() as cursor:
-        _commit_without_waiting_for_disk()
+    # One statement: atomic by itself, committed at once (no BEGIN/COMMIT round trips).
+    with connection.cursor() as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone()
     if row is None:
@@ -445,13 +451,13 @@ def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
         "graded_at": graded_at,
     }
     awarded = False
-    with transaction.atomic():
-        _commit_without_waiting_for_disk()
-        # A learner's later passes pay nothing; the ledger's constraint would refuse them
-        # anyway, but asking it costs a row lock and an insert.
-        if result.passed and not job.passed_before:
-            from progress.services import award_xp
+    # A learner's later passes pay nothing; the ledger's constraint would refuse them anyway,
+    # but asking it costs a row lock and an insert. Without a payment the grade is one
+    # statement, atomic by itself.
+    if result.passed and not job.passed_before:
+        from progress.services import award_xp
 
+        with transaction.atomic():
             awarded = award_xp(
                 user_id=job.user_id,
                 source_type="exercise",
@@ -459,9 +465,11 @@ def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
                 amount=exercise.xp,
             )
             values["xp_awarded"] = exercise.xp if awarded else 0
-        if not _ours(job).update(**values):
-            transaction.set_rollback(True)
-            return "skipped"
+            if not _ours(job).update(**values):
+                transaction.set_rollback(True)
+                return "skipped"
+    elif not _ours(job).update(**values):
+        return "skipped"
     if awarded:
         _evaluate_achievements(job.user_id)
     _notify_if_slow(job, graded_at, result.summary)
@@ -470,25 +478,25 @@ def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
 
 def _finish_invalid(job: _Job, reason: str) -> str:
     graded_at = timezone.now()
-    with transaction.atomic():
-        _commit_without_waiting_for_disk()
-        updated = _ours(job).update(
-            status=SubmissionStatus.INVALID,
-            score=None,
-            passed=False,
-            summary=reason,
-            feedback={},
-            graded_at=graded_at,
-        )
+    updated = _ours(job).update(
+        status=SubmissionStatus.INVALID,
+        score=None,
+        passed=False,
+        summary=reason,
+        feedback={},
+        graded_at=graded_at,
+    )
     if not updated:
         return "skipped"
     _notify_if_slow(job, graded_at, reason)
     return "invalid"
 
 
-def _commit_without_waiting_for_disk() -> None:
-    """Let the current transaction's commit return before its WAL reaches the disk
-    (PostgreSQL; elsewhere nothing).
+@contextmanager
+def _asynchronous_commit():
+    """While grading, let commits return before their WAL reaches the disk (PostgreSQL;
+    elsewhere nothing). Set for the session and reset after, so the worker's other tasks
+    commit as usual.
 
     Only for grading's own writes: they are derived from the submission, which was stored
     durably when it arrived. A database crash could lose the last fraction of a second of
@@ -496,9 +504,16 @@ def _commit_without_waiting_for_disk() -> None:
     same result and no second award (the XP ledger pays once). Otherwise every grade would
     wait for a disk flush or two, which costs more than the grading itself.
     """
-    if connection.vendor == "postgresql":
+    if connection.vendor != "postgresql" or connection.in_atomic_block:
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SET synchronous_commit TO OFF")
+    try:
+        yield
+    finally:
         with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+            cursor.execute("RESET synchronous_commit")
 
 
 def _evaluate_achievements(user_id: int) -> None:
