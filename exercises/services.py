@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -344,11 +343,6 @@ def grade_submission(*, submission_id: int) -> str:
     achievements; a grade that took long notifies the learner.
     Raises GraderCrashed when the grader itself fails; the submission is queued again.
     """
-    with _asynchronous_commit():
-        return _grade(submission_id)
-
-
-def _grade(submission_id: int) -> str:
     job = _claim(submission_id)
     if job is None:
         return "skipped"
@@ -395,7 +389,7 @@ def _claim(submission_id: int) -> _Job | None:
     sql = _CLAIM_SQL.format(
         submission=connection.ops.quote_name(Submission._meta.db_table),
         exercise=connection.ops.quote_name(Exercise._meta.db_table),
-    )
+    ) + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, "")
     params = [
         SubmissionStatus.GRADING,
         connection.ops.adapt_datetimefield_value(now),
@@ -411,7 +405,7 @@ def _claim(submission_id: int) -> _Job | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    user_id, exercise_id, fmt, content, attempts, created_at, exercise_updated_at, before = row
+    user_id, exercise_id, fmt, content, attempts, created_at, exercise_updated_at, before = row[:8]
     return _Job(
         submission_id=submission_id,
         user_id=user_id,
@@ -438,6 +432,27 @@ def _ours(job: _Job):
     )
 
 
+def _write_result(job: _Job, values: dict[str, Any]) -> bool:
+    """`_ours(job).update(**values)` as one plain statement: it runs for every grade, where
+    compiling the ORM's UPDATE cost more than executing it. Values are adapted by their
+    fields, as the ORM would. False when the claim is no longer ours."""
+    meta = Submission._meta
+    quote = connection.ops.quote_name
+    fields = [meta.get_field(name) for name in values]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    sql = (
+        f"UPDATE {quote(meta.db_table)} SET {assignments} "  # noqa: S608 - names from _meta
+        f"WHERE {quote('id')} = %s AND {quote('status')} = %s AND {quote('attempts')} = %s"
+    )
+    if connection.vendor in _ASYNCHRONOUS_COMMIT_COLUMN and not connection.in_atomic_block:
+        sql += " RETURNING 1" + _ASYNCHRONOUS_COMMIT_COLUMN[connection.vendor]
+    params = [field.get_db_prep_save(values[field.name], connection) for field in fields]
+    params += [job.submission_id, SubmissionStatus.GRADING, job.attempt]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount == 1
+
+
 def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
     exercise = job.exercise
     graded_at = timezone.now()
@@ -458,6 +473,7 @@ def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
         from progress.services import award_xp
 
         with transaction.atomic():
+            _commit_asynchronously()
             awarded = award_xp(
                 user_id=job.user_id,
                 source_type="exercise",
@@ -465,10 +481,10 @@ def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
                 amount=exercise.xp,
             )
             values["xp_awarded"] = exercise.xp if awarded else 0
-            if not _ours(job).update(**values):
+            if not _write_result(job, values):
                 transaction.set_rollback(True)
                 return "skipped"
-    elif not _ours(job).update(**values):
+    elif not _write_result(job, values):
         return "skipped"
     if awarded:
         _evaluate_achievements(job.user_id)
@@ -478,13 +494,16 @@ def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
 
 def _finish_invalid(job: _Job, reason: str) -> str:
     graded_at = timezone.now()
-    updated = _ours(job).update(
-        status=SubmissionStatus.INVALID,
-        score=None,
-        passed=False,
-        summary=reason,
-        feedback={},
-        graded_at=graded_at,
+    updated = _write_result(
+        job,
+        {
+            "status": SubmissionStatus.INVALID,
+            "score": None,
+            "passed": False,
+            "summary": reason,
+            "feedback": {},
+            "graded_at": graded_at,
+        },
     )
     if not updated:
         return "skipped"
@@ -492,28 +511,21 @@ def _finish_invalid(job: _Job, reason: str) -> str:
     return "invalid"
 
 
-@contextmanager
-def _asynchronous_commit():
-    """While grading, let commits return before their WAL reaches the disk (PostgreSQL;
-    elsewhere nothing). Set for the session and reset after, so the worker's other tasks
-    commit as usual.
+# Grading's own writes commit without waiting for their WAL to reach the disk (PostgreSQL;
+# elsewhere nothing). They are derived from the submission, which was stored durably when it
+# arrived: a database crash could lose the last fraction of a second of them, leaving those
+# submissions queued or grading, and the sweep grades them again with the same result and no
+# second award (the XP ledger pays once). Otherwise every grade would wait for a disk flush or
+# two, which costs more than the grading itself. The setting rides in the statement itself
+# (local to its own transaction), so it costs no round trip and never outlives the grade.
+_ASYNCHRONOUS_COMMIT_COLUMN = {"postgresql": ", set_config('synchronous_commit', 'off', true)"}
 
-    Only for grading's own writes: they are derived from the submission, which was stored
-    durably when it arrived. A database crash could lose the last fraction of a second of
-    them, leaving those submissions queued or grading; the sweep grades them again, with the
-    same result and no second award (the XP ledger pays once). Otherwise every grade would
-    wait for a disk flush or two, which costs more than the grading itself.
-    """
-    if connection.vendor != "postgresql" or connection.in_atomic_block:
-        yield
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SET synchronous_commit TO OFF")
-    try:
-        yield
-    finally:
+
+def _commit_asynchronously() -> None:
+    """The same for a multi-statement transaction (a first pass, which pays XP)."""
+    if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("RESET synchronous_commit")
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 def _evaluate_achievements(user_id: int) -> None:
