@@ -62,17 +62,6 @@ SPEC = {
 
 # --- Tasks the bench worker runs next to the real ones --------------------------------------
 
-if os.environ.get("DJANGO_SETTINGS_MODULE") == "bench.grading_settings":
-    from celery.signals import task_postrun, task_prerun
-
-    def _close_old_connections(**kwargs) -> None:
-        from django.db import close_old_connections
-
-        close_old_connections()
-
-    task_prerun.connect(_close_old_connections, weak=False)
-    task_postrun.connect(_close_old_connections, weak=False)
-
 
 @shared_task(name="bench.noop", acks_late=True)
 def noop(index: int) -> None:
@@ -335,8 +324,6 @@ def bench_end_to_end(args) -> list[dict]:
     app.conf.task_always_eager = False
     app.conf.task_default_queue = queue
     configurations = [("project settings", "learning_platform.settings")]
-    if not args.project_settings_only:
-        configurations.append(("connections reused", "bench.grading_settings"))
     return [
         measure(
             args,
@@ -415,11 +402,6 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--in-process-only", action="store_true")
-    parser.add_argument(
-        "--project-settings-only",
-        action="store_true",
-        help="skip the second end-to-end run, with database connections reused across tasks",
-    )
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
 
