@@ -34,7 +34,6 @@ import sys
 import time
 import uuid
 from pathlib import Path
-from urllib.parse import urlparse
 
 from celery import shared_task
 
@@ -186,23 +185,6 @@ def bench_in_process(count: int) -> dict:
 # --- End to end ------------------------------------------------------------------------------
 
 
-def ensure_database(database_url: str) -> None:
-    import psycopg
-
-    url = urlparse(database_url)
-    name = url.path.lstrip("/")
-    with psycopg.connect(
-        host=url.hostname or "127.0.0.1",
-        port=url.port or 5432,
-        user=url.username or "postgres",
-        password=url.password,
-        dbname="postgres",
-        autocommit=True,
-    ) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
 def bench_env(
     database_url: str, redis_url: str, queue: str, *, settings_module: str
 ) -> dict[str, str]:
@@ -313,6 +295,8 @@ def bench_end_to_end(args) -> list[dict]:
 
     database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL)
     redis_url = os.environ.get("REDIS_URL", DEFAULT_REDIS_URL)
+    from bench.postgres import ensure_database
+
     ensure_database(database_url)
     queue = f"bench-grading-{os.getpid()}"
     env = bench_env(database_url, redis_url, queue, settings_module="learning_platform.settings")

@@ -30,7 +30,6 @@ import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
-from urllib.parse import urlparse
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_bench"
@@ -69,24 +68,6 @@ def server_env(database_url: str, redis_url: str | None) -> dict[str, str]:
         # --no-redis: local-memory cache per process, tasks in-process.
         env.pop("REDIS_URL", None)
     return env
-
-
-def ensure_database(database_url: str) -> None:
-    import psycopg
-
-    url = urlparse(database_url)
-    name = url.path.lstrip("/")
-    with psycopg.connect(
-        host=url.hostname or "127.0.0.1",
-        port=url.port or 5432,
-        user=url.username or "postgres",
-        password=url.password,
-        dbname="postgres",
-        autocommit=True,
-    ) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def prepare_data() -> dict:
@@ -260,6 +241,8 @@ def main() -> int:
     env = server_env(database_url, redis_url)
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
+    from bench.postgres import ensure_database
+
     ensure_database(database_url)
     data = prepare_data()
 
