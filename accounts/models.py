@@ -7,8 +7,14 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 
+def is_time_zone(value: str) -> bool:
+    """An IANA zone that exists on every host: "UTC" or Area/Location names, not the tz
+    database's host-dependent entries ("localtime", "posixrules", "Factory")."""
+    return (value == "UTC" or "/" in value) and value in zoneinfo.available_timezones()
+
+
 def validate_time_zone(value: str) -> None:
-    if value not in zoneinfo.available_timezones():
+    if not is_time_zone(value):
         raise ValidationError(f"{value!r} is not a known IANA time zone.", code="invalid")
 
 

@@ -1,8 +1,6 @@
-import zoneinfo
-
 from rest_framework import serializers
 
-from accounts.models import User
+from accounts.models import User, is_time_zone
 
 
 class ProfileOutputSerializer(serializers.ModelSerializer):
@@ -29,7 +27,7 @@ class ProfileInputSerializer(serializers.Serializer):
     show_on_leaderboard = serializers.BooleanField(required=False)
 
     def validate_time_zone(self, value: str) -> str:
-        if value not in zoneinfo.available_timezones():
+        if not is_time_zone(value):
             raise serializers.ValidationError(f"{value!r} is not a known IANA time zone.")
         return value
 

@@ -9,6 +9,9 @@ from django.core.mail import EmailMultiAlternatives
     retry_backoff_max=600,
     retry_jitter=True,
     max_retries=8,
+    # At most once: a redelivery after the mail server accepted the message (a worker lost
+    # mid-send) would send a second copy; a lost worker's e-mail is requested again instead.
+    acks_late=False,
 )
 def send_email(*, subject: str, body: str, to: list[str], html_body: str | None = None) -> None:
     """Send one transactional e-mail (verification, password reset).

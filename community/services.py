@@ -133,6 +133,12 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
         # deleted stays open to replies to its replies.
         parent = reply_to.parent or reply_to
     with transaction.atomic():
+        if parent is not None:
+            # The thread's head, locked: a concurrent delete of it (which checks for replies
+            # under the same lock) waits for this reply, or this reply sees it gone.
+            parent = Comment.objects.select_for_update().filter(pk=parent.pk).first()
+            if parent is None or parent.is_hidden:
+                raise ValidationError({"parent": ["No such comment on this lesson."]})
         comment = Comment.objects.create(
             lesson=lesson, author=author, parent=parent, reply_to=reply_to, body=body
         )
@@ -159,6 +165,15 @@ def delete_comment(*, comment: Comment, actor) -> Comment | None:
     """
     _check_author(comment=comment, user=actor)
     with transaction.atomic():
+        # Lock the thread's head, as a reply being posted does, so no reply slips in between
+        # the check for replies and the delete.
+        head = (
+            Comment.objects.select_for_update().filter(pk=comment.parent_id or comment.pk).first()
+        )
+        if head is None:
+            return None
+        if comment.parent_id is None:
+            comment = head
         if comment.parent_id is None and comment.replies.exists():
             comment.is_deleted = True
             comment.deleted_at = timezone.now()
@@ -191,10 +206,19 @@ def unhide_comment(*, comment: Comment) -> Comment:
     return comment
 
 
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff"))
+MAX_NESTING_PREFIX = 200  # characters of list or quote markers before a line's text
+
+
 def _clean_body(body: str) -> str:
     body = body.strip()
-    if not body:
+    if not body.translate(_INVISIBLE).strip():
         raise ValidationError({"body": ["A comment cannot be empty."]})
+    if any(
+        len(line) - len(line.lstrip(" \t>-*+0123456789.)")) > MAX_NESTING_PREFIX
+        for line in body.splitlines()
+    ):
+        raise ValidationError({"body": ["Lists or quotes are nested too deeply."]})
     if len(body) > COMMENT_MAX_LENGTH:
         raise ValidationError({"body": [f"A comment has at most {COMMENT_MAX_LENGTH} characters."]})
     return body

@@ -26,6 +26,7 @@ more often than it changes.
 from __future__ import annotations
 
 from functools import lru_cache
+from html import escape
 from typing import Literal
 
 import markdown
@@ -111,7 +112,12 @@ def render_markdown(source: str, *, profile: Profile) -> str:
         raise ValueError(f"Unknown Markdown profile: {profile!r}")
     # A fresh Markdown instance per call: instances keep per-document state (references,
     # footnotes) and are not safe to share between threads.
-    html = _markdown_for(profile).convert(source)
+    try:
+        html = _markdown_for(profile).convert(source)
+    except RecursionError:
+        # Python-Markdown recurses once per nesting level (lists, quotes): a pathological
+        # source shows as the text it is rather than taking down every page that shows it.
+        html = "<p>" + escape(source) + "</p>"
     is_comment = profile == "comment"
     return nh3.clean(
         html,

@@ -212,6 +212,9 @@ REST_FRAMEWORK = {
         "sync": env.str("THROTTLE_SYNC", default="60/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # Proxies in front of the app (1 behind one load balancer): throttles then identify a
+    # client by the address that proxy saw, not by an X-Forwarded-For the client can forge.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "learning-platform API",

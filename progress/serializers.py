@@ -84,7 +84,12 @@ class SyncEventSerializer(serializers.Serializer):
 
 @extend_schema_field(SyncEventSerializer)
 class SyncEventField(serializers.JSONField):
-    pass
+    """Any JSON value: each event is checked by the sync service, which rejects a bad one
+    (with its reason) and applies the rest of the batch."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
 
 
 class SyncInputSerializer(serializers.Serializer):
@@ -108,7 +113,7 @@ class SyncInputSerializer(serializers.Serializer):
 class RejectedEventSerializer(serializers.Serializer):
     id = serializers.CharField(allow_null=True, help_text="The event's id, null if unreadable.")
     reason = serializers.ChoiceField(
-        choices=["malformed", "future_time", "unknown_lesson", "draft_lesson"]
+        choices=["malformed", "future_time", "too_old", "unknown_lesson", "draft_lesson"]
     )
     detail = serializers.CharField()
 

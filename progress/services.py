@@ -12,7 +12,7 @@ import uuid
 import zoneinfo
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -29,6 +29,9 @@ from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
 MAX_SYNC_EVENTS = 500
 # A device clock a little ahead of ours is not lying about the future.
 ALLOWED_CLOCK_SKEW = timedelta(minutes=5)
+# Progress kept on a device before its learner signed up syncs on sign-in; anything older
+# than this before the account existed is a broken clock or a forged event.
+OFFLINE_HISTORY_LIMIT = timedelta(days=365)
 SYNC_EVENT_TYPES = frozenset({"lesson_completed"})
 
 
@@ -358,7 +361,7 @@ def _rejection(event_id: Any, reason: str, detail: str) -> dict[str, Any]:
     }
 
 
-def _parse_event(raw: Any, *, now: datetime) -> _LessonEvent | dict[str, Any]:
+def _parse_event(raw: Any, *, now: datetime, not_before: datetime) -> _LessonEvent | dict[str, Any]:
     """A well-formed lesson event, or the rejection saying why not."""
     if not isinstance(raw, dict):
         return _rejection(None, "malformed", "An event is a JSON object.")
@@ -385,6 +388,12 @@ def _parse_event(raw: Any, *, now: datetime) -> _LessonEvent | dict[str, Any]:
         return _rejection(raw_id, "malformed", "occurred_at must be an ISO 8601 date and time.")
     if timezone.is_naive(occurred_at):
         return _rejection(raw_id, "malformed", "occurred_at needs a UTC offset, e.g. Z.")
+    try:
+        occurred_at = occurred_at.astimezone(UTC)
+    except OverflowError:  # e.g. 0001-01-01T00:00:00+14:00 falls before year 1 in UTC
+        return _rejection(raw_id, "malformed", "occurred_at is out of range.")
+    if occurred_at < not_before:
+        return _rejection(raw_id, "too_old", "occurred_at is long before this account existed.")
     if occurred_at > now + ALLOWED_CLOCK_SKEW:
         return _rejection(raw_id, "future_time", "occurred_at is in the future.")
     return _LessonEvent(event_id=event_id, lesson_slug=slug, occurred_at=occurred_at)
@@ -407,7 +416,7 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
     rejected: list[dict[str, Any]] = []
     parsed: list[_LessonEvent] = []
     for raw in events:
-        outcome = _parse_event(raw, now=now)
+        outcome = _parse_event(raw, now=now, not_before=user.date_joined - OFFLINE_HISTORY_LIMIT)
         if isinstance(outcome, _LessonEvent):
             parsed.append(outcome)
         else:

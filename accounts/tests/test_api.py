@@ -286,3 +286,11 @@ def test_a_browser_session_is_seen_too():
     browser.get("/api/v1/me/")
 
     assert UserSession.objects.get(pk=session.pk).last_seen_at > session.created_at
+
+
+@pytest.mark.parametrize("zone", ["localtime", "posixrules", "Factory", "Mars/Olympus"])
+def test_patch_me_refuses_host_dependent_or_unknown_zones(user_client, zone):
+    response = user_client.patch("/api/v1/me/", {"time_zone": zone}, format="json")
+
+    assert response.status_code == 400
+    assert "time_zone" in response.json()["errors"]

@@ -504,6 +504,19 @@ def test_signed_out_reports_are_strictly_throttled(api_client, lesson):
     assert "Retry-After" in response
 
 
+def test_a_forged_forwarded_address_does_not_escape_the_signed_out_throttle(api_client, lesson):
+    def report(number: int):
+        return api_client.post(
+            reports_url(lesson),
+            {"kind": "typo", "message": "x"},
+            HTTP_X_FORWARDED_FOR=f"10.0.0.{number}",
+        )
+
+    statuses = [report(n).status_code for n in range(rate_limit("reports_anon") + 1)]
+
+    assert statuses[-1] == 429
+
+
 def test_signed_in_reports_have_their_own_throttle(user_client, lesson):
     for _ in range(rate_limit("reports_user")):
         assert (
@@ -593,3 +606,21 @@ def test_unsubscribe_page_for_browsers_is_html_with_a_button(api_client, user):
 
     assert response["Content-Type"].startswith("text/html")
     assert b'<form method="post"' in response.content
+
+
+def test_a_pathologically_nested_comment_is_refused_and_the_list_still_reads(user_client, lesson):
+    url = f"/api/v1/lessons/{lesson.slug}/comments/"
+
+    response = user_client.post(url, {"body": "- " * 2400 + "x"}, format="json")
+
+    assert response.status_code == 400
+    assert "nested too deeply" in response.json()["errors"]["body"][0]
+    assert user_client.get(url).status_code == 200
+
+
+def test_a_comment_of_invisible_characters_only_is_empty(user_client, lesson):
+    response = user_client.post(
+        f"/api/v1/lessons/{lesson.slug}/comments/", {"body": "\u200b \u200b"}, format="json"
+    )
+
+    assert response.status_code == 400

@@ -87,3 +87,10 @@ def test_rendering_is_memoised():
     render_markdown("memo", profile="comment")
 
     assert render_markdown.cache_info().hits == 1
+
+
+def test_markdown_too_deeply_nested_to_render_shows_as_escaped_text():
+    html = render_markdown("- " * 3000 + "<b>x</b>", profile="lesson")
+
+    assert html.startswith("<p>- - ")
+    assert "<b>" not in html

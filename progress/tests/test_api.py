@@ -607,3 +607,26 @@ def test_leaderboard_marks_the_caller_in_the_top(user_client, user):
 
 def test_leaderboard_with_an_unknown_period_is_400(api_client):
     assert api_client.get(LEADERBOARD, {"period": "decade"}).status_code == 400
+
+
+def test_sync_rejects_times_long_before_the_account_and_out_of_range(user_client, lesson):
+    ancient = event(lesson.slug, occurred_at="1971-01-01T00:00:00Z")
+    overflowing = event(lesson.slug, occurred_at="0001-01-01T00:00:00+14:00")
+    offline_last_month = event(lesson.slug, at=timezone.now() - timedelta(days=30))
+
+    body = sync(user_client, [ancient, overflowing, offline_last_month, None]).json()
+
+    reasons = {r["id"]: r["reason"] for r in body["rejected"]}
+    assert reasons == {
+        ancient["id"]: "too_old",
+        overflowing["id"]: "malformed",
+        None: "malformed",
+    }
+    assert LessonCompletion.objects.filter(lesson=lesson).count() == 1
+
+
+def test_progress_reads_as_empty_before_the_demo_curriculum_is_loaded(user_client):
+    response = user_client.get("/api/v1/me/progress")
+
+    assert response.status_code == 200
+    assert response.json()["lessons_total"] == 0
