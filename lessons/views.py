@@ -58,34 +58,9 @@ class QuestDetailView(APIView):
         "whether each lesson is completed.",
     )
     def get(self, request: Request, slug: str) -> Response:
-        from progress.selectors import completed_lesson_ids
-
         quest = selectors.get_quest(slug=slug)
-        lessons = selectors.quest_outline(quest=quest, user=request.user)
-        completed = (
-            completed_lesson_ids(user_id=request.user.id, quest_id=quest.id)
-            if request.user.is_authenticated
-            else None
-        )
-        data = {
-            "slug": quest.slug,
-            "title": quest.title,
-            "description": quest.description,
-            "lesson_count": len(lessons),
-            "lessons": [
-                {
-                    "slug": lesson.slug,
-                    "title": lesson.title,
-                    "estimated_minutes": lesson.estimated_minutes,
-                    "xp": lesson.xp,
-                    "tags": [tag.slug for tag in lesson.tags.all()],
-                    "published": lesson.published,
-                    "completed": None if completed is None else lesson.id in completed,
-                }
-                for lesson in lessons
-            ],
-        }
-        return conditional_response(request, QuestDetailSerializer(data).data)
+        outline = selectors.quest_outline(quest=quest, user=request.user)
+        return conditional_response(request, QuestDetailSerializer(outline).data)
 
 
 class LessonFilterSerializer(serializers.Serializer):

@@ -12,7 +12,7 @@ from django.db.models import Count, Exists, F, OuterRef, Sum
 from django.utils import timezone
 
 from lessons.models import Lesson, Quest
-from progress.models import ActivityDay, LearnerStats, LessonCompletion, Level, XPAward
+from progress.models import LearnerStats, LessonCompletion, Level, XPAward
 
 LEADERBOARD_SIZE = 50
 # Rolling windows ending now, not calendar weeks or months: a fresh week never starts empty.
@@ -117,25 +117,6 @@ def quest_percent(*, user_id: int, quest_id: int) -> int:
         )
     )
     return _percent(counts["done"], counts["total"])
-
-
-def completed_all_lessons_with_tag(*, user_id: int, tag_slug: str) -> bool:
-    """Whether the learner completed every published lesson tagged `tag_slug` (at least one)
-    (1 query)."""
-    counts = (
-        Lesson.objects.published()
-        .filter(tags__slug=tag_slug)
-        .aggregate(
-            total=Count("id", distinct=True),
-            done=Count("id", distinct=True, filter=Exists(_completion_of(user_id=user_id))),
-        )
-    )
-    return counts["total"] > 0 and counts["done"] == counts["total"]
-
-
-def count_active_days(*, user_id: int) -> int:
-    """On how many distinct days the learner earned XP (1 query)."""
-    return ActivityDay.objects.filter(user_id=user_id).count()
 
 
 def _completion_of(*, user_id: int):

@@ -201,20 +201,6 @@ def test_quest_percent_rounds_down(user):
     assert selectors.quest_percent(user_id=user.id, quest_id=quest.id) == 33
 
 
-def test_completed_all_lessons_with_tag(user):
-    tagged = LessonFactory.create_batch(2, tags=["tokenization"])
-    LessonFactory(tags=["tokenization"], published=False)
-    LessonCompletion.objects.create(user=user, lesson=tagged[0], completed_at=timezone.now())
-    assert not selectors.completed_all_lessons_with_tag(user_id=user.id, tag_slug="tokenization")
-
-    LessonCompletion.objects.create(user=user, lesson=tagged[1], completed_at=timezone.now())
-    assert selectors.completed_all_lessons_with_tag(user_id=user.id, tag_slug="tokenization")
-
-
-def test_completed_all_lessons_with_a_tag_nobody_uses_is_false(user):
-    assert not selectors.completed_all_lessons_with_tag(user_id=user.id, tag_slug="nothing")
-
-
 # --- streaks --------------------------------------------------------------------------------
 
 
