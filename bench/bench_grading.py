@@ -38,6 +38,7 @@ from pathlib import Path
 from celery import shared_task
 
 ROOT = Path(__file__).resolve().parent.parent
+CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "1"))
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_bench_grading"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 FIGURES = ("d_model", "n_layers", "n_heads", "vocab_size", "intermediate_size")
@@ -209,7 +210,7 @@ def bench_env(
 def start_worker(env: dict[str, str], queue: str) -> subprocess.Popen:
     command = [
         sys.executable, "-m", "celery", "-A", "learning_platform", "worker",
-        "--pool=prefork", "--concurrency=1", "-Q", queue,
+        "--pool=prefork", f"--concurrency={CONCURRENCY}", "-Q", queue,
         f"--loglevel={os.environ.get('BENCH_WORKER_LOGLEVEL', 'WARNING')}",
         "-I", "bench.bench_grading", "--without-gossip", "--without-mingle",
         "--without-heartbeat", "-n", f"{queue}@%h",
@@ -403,7 +404,7 @@ def main() -> None:
         return
     for e2e in bench_end_to_end(args):
         print(
-            f"End to end ({e2e['label']}): one prefork worker (concurrency 1) on Redis, "
+            f"End to end ({e2e['label']}): one prefork worker (concurrency {CONCURRENCY}) on Redis, "
             f"PostgreSQL, {e2e['tasks']} tasks x {e2e['rounds']} rounds (median):\n"
             f"  grading: {e2e['grading_per_second']:,.0f} submissions graded per second "
             f"(rounds: {', '.join(f'{r:,.0f}' for r in e2e['grading_rounds'])})\n"
