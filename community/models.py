@@ -20,9 +20,13 @@ REPORT_MESSAGE_MAX_LENGTH = 2000
 
 
 class CommentQuerySet(models.QuerySet):
+    def shown(self) -> CommentQuerySet:
+        """Comments not hidden by staff and not deleted (their thread aside)."""
+        return self.filter(is_hidden=False, is_deleted=False)
+
     def visible(self) -> CommentQuerySet:
-        """Comments anyone may read: not hidden by staff, not deleted, not in a hidden thread."""
-        return self.filter(is_hidden=False, is_deleted=False).exclude(parent__is_hidden=True)
+        """Comments anyone may read: shown, and not in a hidden thread."""
+        return self.shown().exclude(parent__is_hidden=True)
 
 
 class Comment(models.Model):

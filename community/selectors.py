@@ -52,7 +52,8 @@ EMBEDDED_REPLIES = 3
 
 
 def _visible_replies() -> QuerySet[Comment]:
-    return Comment.objects.filter(is_hidden=False, is_deleted=False)
+    # Replies of a listed thread: the thread itself is known to be up.
+    return Comment.objects.shown()
 
 
 def _with_authors(comments: QuerySet[Comment]) -> QuerySet[Comment]:

@@ -553,9 +553,13 @@ def submit_report(
     message: str,
     block_id: int | None = None,
     contact_email: str = "",
+    honeypot: str = "",
 ) -> IssueReport:
     """File an issue report on `lesson`. `reporter` is None when signed out; only then is a
-    contact e-mail kept. A block reference must name a block of this lesson."""
+    contact e-mail kept. A block reference must name a block of this lesson.
+
+    A filled-in `honeypot` (a form field people never see) marks a bot: the report it gets
+    back looks filed but is not stored, so the bot learns nothing."""
     if kind not in IssueReport.Kind.values:
         raise ValidationError({"kind": [f"One of: {', '.join(IssueReport.Kind.values)}."]})
     message = message.strip()
@@ -563,6 +567,8 @@ def submit_report(
         raise ValidationError(
             {"message": [f"Between 1 and {REPORT_MESSAGE_MAX_LENGTH} characters."]}
         )
+    if honeypot:
+        return IssueReport(lesson=lesson, kind=kind, message=message, created_at=timezone.now())
     block = None
     if block_id is not None:
         block = lesson.blocks.filter(pk=block_id).first()

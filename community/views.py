@@ -5,7 +5,6 @@ from __future__ import annotations
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404
 from django.template.loader import render_to_string
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, renderers, status
@@ -17,7 +16,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from community import selectors, services
-from community.models import Comment, IssueReport
+from community.models import Comment
 from community.pagination import NotificationPagination
 from community.serializers import (
     CommentEditSerializer,
@@ -312,20 +311,15 @@ class LessonReportsView(APIView):
     def post(self, request: Request, slug: str) -> Response:
         lesson = get_visible_lesson(slug=slug, user=request.user)
         data = _valid(ReportInputSerializer, request)
-        reporter = request.user if request.user.is_authenticated else None
-        if data.get("website"):
-            report = IssueReport(
-                lesson=lesson, kind=data["kind"], message=data["message"], created_at=timezone.now()
-            )
-        else:
-            report = services.submit_report(
-                lesson=lesson,
-                reporter=reporter,
-                kind=data["kind"],
-                message=data["message"],
-                block_id=data.get("block"),
-                contact_email=data.get("contact_email", ""),
-            )
+        report = services.submit_report(
+            lesson=lesson,
+            reporter=request.user if request.user.is_authenticated else None,
+            kind=data["kind"],
+            message=data["message"],
+            block_id=data.get("block"),
+            contact_email=data.get("contact_email", ""),
+            honeypot=data.get("website", ""),
+        )
         return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
 

@@ -154,8 +154,5 @@ class SubmissionDetailView(APIView):
             )
         except Submission.DoesNotExist:
             raise NotFound("No such submission.") from None
-        reveal = submission.passed or (
-            submission.status == "graded"
-            and selectors.has_passed(user_id=request.user.id, exercise_id=submission.exercise_id)
-        )
+        reveal = selectors.reveals_expected_values(submission=submission)
         return Response(SubmissionDetailSerializer(submission, context={"reveal": reveal}).data)

@@ -35,14 +35,17 @@ class Tag(models.Model):
         return self.slug
 
 
+def sees_drafts(user) -> bool:
+    """Staff see unpublished lessons (and what hangs off them); everyone else does not."""
+    return user is not None and user.is_authenticated and user.is_staff
+
+
 class LessonQuerySet(models.QuerySet):
     def published(self):
         return self.filter(published=True)
 
     def visible_to(self, user):
-        if user is not None and user.is_authenticated and user.is_staff:
-            return self
-        return self.published()
+        return self if sees_drafts(user) else self.published()
 
 
 class Lesson(models.Model):

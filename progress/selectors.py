@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import zoneinfo
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from django.conf import settings
@@ -144,7 +145,7 @@ def standing_for_user(*, user_id: int) -> dict[str, Any]:
         current=row["streak_current"],
         best=row["streak_best"],
         last_active_day=row["last_active_day"],
-        today=_today_in(row["user__time_zone"]),
+        today=today_in(row["user__time_zone"]),
     )
     return {"xp_total": row["xp_total"], "streak": streak}
 
@@ -155,10 +156,11 @@ def streak_for_user(*, user_id: int) -> dict[str, int]:
     return standing_for_user(user_id=user_id)["streak"]
 
 
-def _today_in(time_zone: str) -> date:
-    import zoneinfo
-
-    return timezone.localtime(timezone.now(), zoneinfo.ZoneInfo(time_zone)).date()
+def today_in(time_zone: str | tzinfo) -> date:
+    """Today's date where the learner is: streaks and cached headers turn over at their
+    midnight."""
+    zone = zoneinfo.ZoneInfo(time_zone) if isinstance(time_zone, str) else time_zone
+    return timezone.localtime(timezone.now(), zone).date()
 
 
 @dataclass(frozen=True)
@@ -207,7 +209,7 @@ def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSum
             current=stats["streak_current"],
             best=stats["streak_best"],
             last_active_day=stats["last_active_day"],
-            today=timezone.localtime(timezone.now(), user.tzinfo).date(),
+            today=today_in(user.tzinfo),
         ),
         "completed_lessons": completed,
     }
@@ -278,6 +280,25 @@ def completions_changed_by_other_devices(
         .order_by("seq", "id")
         .values("completed_at", "device_id", lesson_slug=F("lesson__slug"))
     )
+
+
+def state_after_sync(
+    *, user: Any, device_id: str, quest_slug: str | None, after_seq: int | None
+) -> dict[str, Any]:
+    """What a device gets back from a sync: the progress header, a new `cursor`, and given the
+    device's previous cursor position, the `changes` other devices made since (5-6 queries).
+    Raises QuestNotFound for a named quest that does not exist."""
+    from progress.cursors import encode_cursor
+
+    summary = progress_summary(user=user, quest_slug=quest_slug)
+    changes = (
+        completions_changed_by_other_devices(
+            user_id=user.pk, device_id=device_id, after_seq=after_seq, up_to_seq=summary.sync_seq
+        )
+        if after_seq is not None
+        else []
+    )
+    return {**summary.body, "cursor": encode_cursor(summary.sync_seq), "changes": changes}
 
 
 def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:

@@ -192,19 +192,19 @@ class _LearnerWriter:
             current, best = streak_runs(all_days)
             last = all_days[-1]
         else:
-            current, best = stats.streak_current, stats.streak_best
-            for d in later:
-                current = current + 1 if last is not None and d - last == timedelta(days=1) else 1
-                best = max(best, current)
-                last = d
+            current, best = streak_runs(
+                later, current=stats.streak_current, best=stats.streak_best, previous=last
+            )
+            last = later[-1]
         stats.streak_current, stats.streak_best, stats.last_active_day = current, best, last
         return {"streak_current": current, "streak_best": best, "last_active_day": last}
 
 
-def streak_runs(days: list[date]) -> tuple[int, int]:
-    """(length of the run ending on the last day, longest run) of sorted distinct days."""
-    current = best = 0
-    previous: date | None = None
+def streak_runs(
+    days: list[date], *, current: int = 0, best: int = 0, previous: date | None = None
+) -> tuple[int, int]:
+    """(length of the run ending on the last day, longest run) of sorted distinct days,
+    continuing runs that stood at `current`/`best` after the day `previous`."""
     for d in days:
         current = current + 1 if previous is not None and d - previous == timedelta(days=1) else 1
         best = max(best, current)

@@ -22,7 +22,8 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.utils import timezone
+
+from progress.selectors import today_in
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ def cached_body(
     tag = (
         found.get(learner_key, 0),
         found.get(CONTENT_VERSION_KEY, 0),
-        timezone.localtime(timezone.now(), user.tzinfo).date().isoformat(),
+        today_in(user.tzinfo).isoformat(),
     )
     entry = found.get(body_key)
     if entry is not None and entry["tag"] == tag:

@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from learning_platform.api.errors import PayloadTooLarge
 from progress import selectors, services, summary_cache
-from progress.cursors import InvalidCursor, decode_cursor, encode_cursor
+from progress.cursors import InvalidCursor, decode_cursor
 from progress.serializers import (
     CompletionOutputSerializer,
     LeaderboardOutputSerializer,
@@ -132,22 +132,18 @@ class SyncProgressView(APIView):
             user=request.user, device_id=data["device_id"], events=data["events"]
         )
 
-        summary = _summary(request, quest_slug=quest_slug)
-        changes = (
-            selectors.completions_changed_by_other_devices(
-                user_id=request.user.id,
+        try:
+            state = selectors.state_after_sync(
+                user=request.user,
                 device_id=data["device_id"],
+                quest_slug=quest_slug,
                 after_seq=after_seq,
-                up_to_seq=summary.sync_seq,
             )
-            if after_seq is not None
-            else []
-        )
+        except selectors.QuestNotFound:
+            raise NotFound("No quest with this slug.") from None
         body = {
-            **summary.body,
+            **state,
             "rejected": outcome.rejected,
-            "cursor": encode_cursor(summary.sync_seq),
-            "changes": changes,
             "new_achievements": outcome.new_achievements,
         }
         return Response(SyncResultSerializer(body).data)
