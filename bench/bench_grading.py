@@ -12,12 +12,14 @@ grade alone).
 
 End to end: against PostgreSQL (DATABASE_URL, default
 postgres://postgres@127.0.0.1:5432/lp_bench_grading, created if missing, migrated) and Redis
-(REDIS_URL, default redis://127.0.0.1:6379/0), starts one `celery worker` (prefork,
-concurrency 1, DEBUG off, a private queue), then in alternating rounds publishes `--tasks`
-grading tasks for stored submissions (through `exercises.services.enqueue_grading`, the
-production path) and `--tasks` no-op tasks, each round followed by a marker task; a round
-lasts from the first publish until the marker ran. Prints tasks per second of each (median
-of the rounds) and their ratio (target >= 0.5), and the SQL queries one grade costs.
+(REDIS_URL, default redis://127.0.0.1:6379/0), twice (the project settings, then
+GRADING_BATCH_SIZE=1), each time one `celery worker` (prefork, concurrency BENCH_CONCURRENCY,
+default 1, DEBUG off, a private queue), in alternating rounds: VACUUM ANALYZE, store `--tasks`
+submissions and publish their grading tasks (through `exercises.services.enqueue_grading`, the
+production path), then `--tasks` no-op tasks; each round followed by a marker task, and
+lasting from the first publish until the marker ran. Prints tasks per second of each (median
+of the rounds), their ratio (median of the rounds' ratios, target >= 0.5), the SQL queries
+one grade costs and the CPU time per task of each process involved.
 The no-op and marker tasks live in this module, which only the bench worker imports (-I).
 Only 127.0.0.1 is contacted.
 """
@@ -41,6 +43,16 @@ ROOT = Path(__file__).resolve().parent.parent
 CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "1"))
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_bench_grading"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+# Whose CPU time the end-to-end rounds report (see cpu_seconds_by_process).
+ROLES = (
+    "worker main",
+    "worker pool",
+    "postgres sessions",
+    "postgres background",
+    "redis",
+    "publisher",
+    "other",
+)
 FIGURES = ("d_model", "n_layers", "n_heads", "vocab_size", "intermediate_size")
 HEADER_SPELLINGS = {
     "d_model": ["d_model", "hidden_size", "n_embd", "Hidden size", "dim", "d_model (hidden_size)"],
@@ -74,7 +86,9 @@ def mark(key: str) -> None:
     import redis
     from django.conf import settings
 
-    redis.Redis.from_url(settings.REDIS_URL).set(key, time.time(), ex=600)
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    client.lpush(key, time.time())
+    client.expire(key, 600)
 
 
 # --- Typical submissions ---------------------------------------------------------------------
@@ -230,24 +244,72 @@ def wait_for_worker(app, queue: str, process: subprocess.Popen, timeout: float =
     raise SystemExit(f"the bench worker did not start in {timeout} s")
 
 
-def run_round(publish, count: int, client, queue: str) -> float:
+def cpu_seconds_by_process(worker_pid: int) -> dict[int, tuple[str, float]]:
+    """pid -> (role, CPU seconds used so far) of the processes on this machine; the roles:
+    the worker's main process, its pool processes, PostgreSQL, Redis, this publisher."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    processes: dict[int, tuple[str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1 : stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2 :].split()
+        pid, ppid = int(entry.name), int(fields[1])
+        if pid == worker_pid:
+            role = "worker main"
+        elif ppid == worker_pid:
+            role = "worker pool"
+        elif pid == os.getpid():
+            role = "publisher"
+        elif name.startswith("postgres"):
+            # A session's process title names its client's address; background ones don't.
+            title = (entry / "cmdline").read_bytes().decode(errors="replace")
+            role = "postgres sessions" if "127.0.0.1(" in title else "postgres background"
+        elif name.startswith("redis"):
+            role = "redis"
+        else:
+            role = "other"
+        processes[pid] = (role, (int(fields[11]) + int(fields[12])) / ticks)
+    return processes
+
+
+def run_round(
+    publish, count: int, client, queue: str, worker_pid: int = 0, cpu: dict | None = None
+) -> float:
+    """Tasks per second of one round; adds each role's CPU milliseconds per task to `cpu`."""
     key = f"bench-mark-{queue}-{uuid.uuid4().hex}"
+    before = cpu_seconds_by_process(worker_pid) if cpu is not None else {}
     started = time.perf_counter()
     for index in range(count):
         publish(index)
     mark.apply_async(args=[key], queue=queue)
-    while not client.exists(key):
-        time.sleep(0.002)
-    return count / (time.perf_counter() - started)
+    # Blocks until the marker ran: the publisher uses no CPU while the worker runs. (Waits of
+    # a second at a time, under the client's socket timeout.)
+    deadline = time.monotonic() + 600
+    while client.blpop([key], timeout=1) is None:
+        if time.monotonic() > deadline:
+            raise SystemExit("the bench worker did not finish a round in 600 s")
+    elapsed = time.perf_counter() - started
+    if cpu is not None:
+        # Processes that ended during the round are left out (a new one counts from zero).
+        used: dict[str, float] = {}
+        for pid, (role, seconds) in cpu_seconds_by_process(worker_pid).items():
+            used[role] = used.get(role, 0.0) + seconds - before.get(pid, (role, 0.0))[1]
+        for role, seconds in used.items():
+            cpu.setdefault(role, []).append(seconds / count * 1e3)
+    return count / elapsed
 
 
-def prepare_submissions(count: int, rounds: int) -> list[list[int]]:
-    """Stored, queued submissions for every grading round, by 200 learners (about 3 in 4
-    tables pass; a learner's first pass pays XP and evaluates achievements)."""
+def prepare_learners(count: int = 200) -> tuple:
+    """The bench exercise (its old submissions deleted) and `count` new learners (new each run:
+    their first passes pay XP and evaluate achievements)."""
     from django.core.management import call_command
 
     from accounts.models import User
-    from exercises.catalogue_seed import reference_rows
     from exercises.models import Submission
     from exercises.services import upsert_exercise
     from lessons.models import Lesson, Quest
@@ -259,25 +321,46 @@ def prepare_submissions(count: int, rounds: int) -> list[list[int]]:
     )
     exercise, _ = upsert_exercise(lesson=lesson, spec={**SPEC, "slug": "bench-grading"})
     Submission.objects.filter(exercise=exercise).delete()
-    run = uuid.uuid4().hex[:8]  # new learners each run: their first passes pay XP
+    run = uuid.uuid4().hex[:8]
     learners = User.objects.bulk_create(
-        User(email=f"bench-grading-{run}-{i}@example.com") for i in range(200)
+        User(email=f"bench-grading-{run}-{i}@example.com") for i in range(count)
     )
-    rng = random.Random(7)
+    return exercise, learners
+
+
+def make_submissions(exercise, learners: list, count: int, rng: random.Random) -> list[int]:
+    """`count` stored, queued submissions, just submitted (about 3 in 4 tables pass)."""
+    from exercises.catalogue_seed import reference_rows
+    from exercises.models import Submission
+
     references = reference_rows()
-    batches = []
-    for _ in range(rounds):
-        made = Submission.objects.bulk_create(
-            Submission(
-                exercise=exercise,
-                user=rng.choice(learners),
-                format=fmt,
-                content=content,
-            )
-            for fmt, content in (typical_table(rng, references) for _ in range(count))
+    made = Submission.objects.bulk_create(
+        Submission(
+            exercise=exercise,
+            user=rng.choice(learners),
+            format=fmt,
+            content=content,
+            enqueued_at=timezone_now(),
         )
-        batches.append([s.id for s in made])
-    return batches
+        for fmt, content in (typical_table(rng, references) for _ in range(count))
+    )
+    return [s.id for s in made]
+
+
+def vacuum() -> None:
+    """What autovacuum does in production (this machine's PostgreSQL runs without it): without
+    it, every grade's dead row versions pile up, run after run, and each round is slower than
+    the last."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+
+
+def timezone_now():
+    from django.utils import timezone
+
+    return timezone.now()
 
 
 def queries_per_grade(submission_id: int) -> int:
@@ -308,50 +391,54 @@ def bench_end_to_end(args) -> list[dict]:
 
     app.conf.task_always_eager = False
     app.conf.task_default_queue = queue
-    configurations = [("project settings", "learning_platform.settings")]
-    return [
-        measure(
-            args,
-            label=label,
-            env=bench_env(database_url, redis_url, queue, settings_module=module),
-            queue=queue,
-        )
-        for label, module in configurations
+    project = bench_env(
+        database_url, redis_url, queue, settings_module="learning_platform.settings"
+    )
+    configurations = [
+        ("project settings", project),
+        # The same without batches: every submission graded by its own task.
+        ("GRADING_BATCH_SIZE=1", {**project, "GRADING_BATCH_SIZE": "1"}),
     ]
+    return [measure(args, label=label, env=env, queue=queue) for label, env in configurations]
 
 
 def measure(args, *, label: str, env: dict[str, str], queue: str) -> dict:
     """One worker with `env`; alternating rounds of grading and no-op tasks."""
     import redis
     from django.db.models import Count, F
-    from django.utils import timezone
 
     from exercises.models import Submission
     from exercises.services import NOTIFY_WHEN_SLOWER_THAN, current_catalogue, enqueue_grading
     from learning_platform.celery import app
 
-    batches = prepare_submissions(args.tasks, args.rounds + 1)
-    warm = batches.pop()
+    exercise, learners = prepare_learners()
+    rng = random.Random(7)
     current_catalogue()
-    grade_queries = queries_per_grade(warm.pop())
+    grade_queries = queries_per_grade(make_submissions(exercise, learners, 1, rng)[0])
     client = redis.Redis.from_url(env["REDIS_URL"])
     worker = start_worker(env, queue)
     try:
         wait_for_worker(app, queue, worker)
         # Warm up both task paths (imports, connections) before measuring.
         run_round(lambda i: noop.apply_async(args=[i], queue=queue), 50, client, queue)
+        warm = make_submissions(exercise, learners, 50, rng)
         run_round(lambda i: enqueue_grading(submission_id=warm[i]), 50, client, queue)
         grading_rates, noop_rates = [], []
-        for batch in batches:
-            # Submitted just now, as in real life (a grade long after submitting also notifies).
-            Submission.objects.filter(id__in=batch).update(created_at=timezone.now())
+        grading_cpu: dict[str, list[float]] = {}
+        noop_cpu: dict[str, list[float]] = {}
+        batches = []
+        for _ in range(args.rounds):
+            vacuum()
+            # Submitted just before their round, as a burst of learners would.
+            batch = make_submissions(exercise, learners, args.tasks, rng)
+            batches.append(batch)
             grading_rates.append(
                 run_round(lambda i, b=batch: enqueue_grading(submission_id=b[i]), len(batch),
-                          client, queue)
+                          client, queue, worker.pid, grading_cpu)
             )  # fmt: skip
             noop_rates.append(
                 run_round(lambda i: noop.apply_async(args=[i], queue=queue), args.tasks,
-                          client, queue)
+                          client, queue, worker.pid, noop_cpu)
             )  # fmt: skip
         graded = Submission.objects.filter(id__in=[i for b in batches for i in b])
         statuses = dict(graded.values_list("status").annotate(n=Count("id")).order_by())
@@ -370,7 +457,10 @@ def measure(args, *, label: str, env: dict[str, str], queue: str) -> dict:
         "rounds": args.rounds,
         "grading_per_second": grading_rate,
         "noop_per_second": noop_rate,
-        "ratio": grading_rate / noop_rate,
+        # Each grading round against the no-op round right after it, so a machine that speeds
+        # up or slows down during the run moves both sides of a ratio alike.
+        "ratio": statistics.median(g / n for g, n in zip(grading_rates, noop_rates, strict=True)),
+        "round_ratios": [g / n for g, n in zip(grading_rates, noop_rates, strict=True)],
         "grading_rounds": grading_rates,
         "noop_rounds": noop_rates,
         "statuses": statuses,
@@ -378,6 +468,13 @@ def measure(args, *, label: str, env: dict[str, str], queue: str) -> dict:
         "first_passes": paid,
         "queries_per_grade": grade_queries,
         "notified": slow,
+        "cpu_ms_per_task": {
+            role: (
+                statistics.median(grading_cpu.get(role, [0])),
+                statistics.median(noop_cpu.get(role, [0])),
+            )
+            for role in ROLES
+        },
     }
 
 
@@ -413,9 +510,14 @@ def main() -> None:
             f"{e2e['notified']} waited over 5 s (notified)\n"
             f"  no-op:   {e2e['noop_per_second']:,.0f} tasks per second "
             f"(rounds: {', '.join(f'{r:,.0f}' for r in e2e['noop_rounds'])})\n"
-            f"  ratio grading / no-op: {e2e['ratio']:.2f} (target >= 0.5)\n"
+            f"  ratio grading / no-op: {e2e['ratio']:.2f} (target >= 0.5; median of the rounds: "
+            f"{', '.join(f'{r:.2f}' for r in e2e['round_ratios'])})\n"
             f"  SQL statements per grade: {e2e['queries_per_grade']} "
-            "(one first pass graded in-process, catalogue cached)"
+            "(one first pass graded in-process, catalogue cached)\n"
+            "  CPU ms per task (median of the rounds), grading / no-op: "
+            + ", ".join(
+                f"{role} {g:.2f} / {n:.2f}" for role, (g, n) in e2e["cpu_ms_per_task"].items()
+            )
         )
 
 

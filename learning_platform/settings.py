@@ -118,6 +118,9 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DB_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env.bool(
+        "DB_SERVER_SIDE_BINDING", default=True
+    )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the dev server and an in-process task write side by side.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
@@ -332,6 +335,8 @@ PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(REDIS_U
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long a submission may sit queued before the periodic sweep re-enqueues it.
 SUBMISSION_REQUEUE_AFTER = timedelta(seconds=env.int("SUBMISSION_REQUEUE_AFTER", default=120))
+# At a backlog, one grading task grades up to this many waiting submissions (1: one each).
+GRADING_BATCH_SIZE = env.int("GRADING_BATCH_SIZE", default=20)
 # Replies within this window reach a learner as one e-mail (a digest), not one per reply.
 COMMUNITY_DIGEST_WINDOW_SECONDS = env.int("COMMUNITY_DIGEST_WINDOW_SECONDS", default=300)
 

@@ -101,3 +101,43 @@ def test_a_worker_killed_while_grading_is_replaced_and_the_submission_still_grad
     assert submission.passed
     assert submission.attempts == 2
     assert time.monotonic() - killed_at < WORKER_VISIBILITY_TIMEOUT * 4
+
+
+def test_a_burst_is_graded_in_batches_through_a_real_worker_each_submission_once(
+    live_worker, exercise
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from accounts.tests.factories import UserFactory
+    from exercises import services
+    from exercises.tests.factories import SubmissionFactory
+    from progress.selectors import xp_total
+
+    # given twelve submissions by three learners, waiting in the queue (the workers are behind)
+    learners = UserFactory.create_batch(3)
+    waited_since = timezone.now() - services.BACKLOG_AFTER - timedelta(seconds=1)
+    submissions = [
+        SubmissionFactory(exercise=exercise, user=learners[i % 3], content=GOOD_CSV)
+        for i in range(12)
+    ]
+    Submission.objects.filter(pk__in=[s.pk for s in submissions]).update(
+        created_at=waited_since, enqueued_at=waited_since
+    )
+    # when their messages reach the worker
+    for submission in submissions:
+        assert services.enqueue_grading(submission_id=submission.id)
+
+    # then every one is graded once, the first task grading the others as a batch
+    wait_for(
+        lambda: not Submission.objects.exclude(status="graded").exists(),
+        timeout=30,
+        interval=0.2,
+    )
+    assert set(Submission.objects.values_list("attempts", flat=True)) == {1}
+    assert [xp_total(user_id=learner.id) for learner in learners] == [exercise.xp] * 3
+    log = wait_for(
+        lambda: (text := live_worker.log()).count("'skipped'") == 11 and text, timeout=10
+    )
+    assert log.count("succeeded") == 12

@@ -405,6 +405,139 @@ def test_grading_without_a_payment_costs_two_statements_and_no_transaction(exerc
     assert statements == ["UPDATE", "UPDATE"]
 
 
+# --- grading a backlog -----------------------------------------------------------------------
+
+
+def _waiting(exercise, count: int, **fields) -> list[Submission]:
+    """Submissions that have waited in the queue longer than BACKLOG_AFTER, oldest first."""
+    long_ago = timezone.now() - services.BACKLOG_AFTER - timedelta(seconds=1)
+    return [
+        _aged(
+            SubmissionFactory(exercise=exercise, content=GOOD_CSV),
+            created_at=long_ago,
+            enqueued_at=long_ago + timedelta(milliseconds=index),
+            **fields,
+        )
+        for index in range(count)
+    ]
+
+
+def _statuses(submissions) -> list[str]:
+    return [Submission.objects.get(pk=s.pk).status for s in submissions]
+
+
+def test_a_grade_that_waited_in_the_queue_also_grades_the_oldest_waiting_ones(settings, exercise):
+    settings.GRADING_BATCH_SIZE = 3
+    submissions = _waiting(exercise, 5)
+
+    assert services.grade_submission(submission_id=submissions[2].id) == "graded"
+
+    # its own, then the two oldest others; the rest wait for their own messages
+    assert _statuses(submissions) == ["graded", "graded", "graded", "queued", "queued"]
+    assert all(s.attempts == 1 for s in Submission.objects.filter(status="graded"))
+
+
+def test_messages_of_submissions_graded_in_a_batch_skip_without_a_query(
+    settings, exercise, django_assert_num_queries
+):
+    settings.GRADING_BATCH_SIZE = 2
+    own, other = _waiting(exercise, 2)
+    services.grade_submission(submission_id=own.id)
+
+    with django_assert_num_queries(0):
+        assert services.grade_submission(submission_id=other.id) == "skipped"
+    # a second delivery asks the database, which says the same
+    assert services.grade_submission(submission_id=other.id) == "skipped"
+    assert Submission.objects.get(pk=other.pk).attempts == 1
+
+
+def test_a_batch_pays_each_learners_first_pass_once(settings, user, exercise):
+    settings.GRADING_BATCH_SIZE = 10
+    submissions = _waiting(exercise, 3)
+    Submission.objects.filter(pk__in=[s.pk for s in submissions]).update(user=user)
+
+    services.grade_submission(submission_id=submissions[0].id)
+
+    paid = list(Submission.objects.order_by("id").values_list("xp_awarded", flat=True))
+    assert paid == [exercise.xp, 0, 0]
+    assert xp_total(user_id=user.id) == exercise.xp
+
+
+def test_a_grade_that_did_not_wait_grades_only_its_own(settings, exercise):
+    settings.GRADING_BATCH_SIZE = 10
+    waiting = _waiting(exercise, 2)
+    fresh = SubmissionFactory(exercise=exercise, content=GOOD_CSV)
+
+    services.grade_submission(submission_id=fresh.id)
+
+    assert _statuses(waiting) == ["queued", "queued"]
+
+
+@pytest.mark.parametrize(
+    "tried_before",
+    [
+        "other",  # one that crashed a grader before is graded alone, by its own message
+        "own",  # a retried grade risks no one else's attempts
+    ],
+)
+def test_a_submission_tried_before_is_graded_alone(settings, exercise, tried_before):
+    settings.GRADING_BATCH_SIZE = 10
+    own, other = _waiting(exercise, 2)
+    Submission.objects.filter(pk=(own if tried_before == "own" else other).pk).update(attempts=1)
+
+    services.grade_submission(submission_id=own.id)
+
+    assert _statuses([own, other]) == ["graded", "queued"]
+
+
+def test_batch_size_one_grades_one_submission_per_task(settings, exercise):
+    settings.GRADING_BATCH_SIZE = 1
+    own, other = _waiting(exercise, 2)
+
+    services.grade_submission(submission_id=own.id)
+
+    assert _statuses([own, other]) == ["graded", "queued"]
+
+
+def test_a_batch_member_that_crashes_the_grader_is_queued_and_enqueued_again(settings, exercise):
+    settings.GRADING_BATCH_SIZE = 3
+    own, crashing, after = _waiting(exercise, 3)
+    real_grade = services.grading.grade
+    calls = []
+
+    def grade_crashing_on_the_second(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("bug")
+        return real_grade(*args, **kwargs)
+
+    with (
+        mock.patch("exercises.grading.grade", side_effect=grade_crashing_on_the_second),
+        mock.patch.object(services, "enqueue_grading", return_value=True) as enqueue,
+    ):
+        assert services.grade_submission(submission_id=own.id) == "graded"
+
+    assert _statuses([own, crashing, after]) == ["graded", "queued", "graded"]
+    enqueue.assert_called_once_with(submission_id=crashing.id)
+    assert Submission.objects.get(pk=crashing.pk).attempts == 1
+
+
+def test_batch_members_not_reached_in_time_go_back_to_the_queue_untried(
+    settings, exercise, monkeypatch
+):
+    settings.GRADING_BATCH_SIZE = 3
+    own, first, second = _waiting(exercise, 3)
+    monkeypatch.setattr(services, "grading_time_limit", lambda: 0)  # no time for a batch
+
+    with mock.patch.object(services, "enqueue_grading", return_value=True) as enqueue:
+        assert services.grade_submission(submission_id=own.id) == "graded"
+
+    assert _statuses([own, first, second]) == ["graded", "queued", "queued"]
+    assert [c.kwargs["submission_id"] for c in enqueue.call_args_list] == [first.id, second.id]
+    released = Submission.objects.filter(pk__in=[first.pk, second.pk])
+    assert {(s.attempts, s.grading_started_at) for s in released} == {(0, None)}
+
+
 def test_load_reference_catalogue_is_idempotent(catalogue):
     assert services.load_reference_catalogue() == {"created": 0, "updated": 0, "unchanged": 34}
 
