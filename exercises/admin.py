@@ -4,6 +4,7 @@ from django.utils.html import format_html
 
 from exercises import services
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission
+from exercises.specs import REFERENCE_FIELDS
 
 
 class ExerciseColumnInline(admin.TabularInline):
@@ -62,16 +63,7 @@ class ExerciseAdmin(admin.ModelAdmin):
 
 @admin.register(ModelReference)
 class ModelReferenceAdmin(admin.ModelAdmin):
-    list_display = (
-        "name",
-        "family",
-        "d_model",
-        "n_layers",
-        "n_heads",
-        "n_kv_heads",
-        "vocab_size",
-        "intermediate_size",
-    )
+    list_display = ("name", "family", *REFERENCE_FIELDS)
     list_filter = ("family",)
     search_fields = ("name", "aliases", "family", "hf_repo")
     readonly_fields = ("updated_at",)

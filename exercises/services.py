@@ -350,7 +350,8 @@ def grade_submission(*, submission_id: int) -> str:
     behind) goes on to grade other waiting submissions (`_grade_backlog`); their own messages
     then skip without a query.
     """
-    if _settled_in_batch.pop(submission_id, _ABSENT) is not _ABSENT:
+    if submission_id in _settled_in_batch:
+        del _settled_in_batch[submission_id]
         return "skipped"
     started = time.monotonic()
     job = _claim(submission_id)
@@ -387,7 +388,6 @@ def _grade(job: _Job) -> str:
 
 # Submissions this process graded as part of a backlog, whose own messages are still to come:
 # those skip at once (an insertion-ordered dict, trimmed oldest first).
-_ABSENT = object()
 _SETTLED_IN_BATCH_LIMIT = 10_000
 _settled_in_batch: dict[int, None] = {}
 
@@ -490,7 +490,7 @@ def _claim_backlog(limit: int) -> list[_Job]:
 
 
 def _claim_where(
-    which: str, which_params: list[Any], *, picked: str = "", picked_params: list[Any] = ()
+    which: str, which_params: list[Any], *, picked: str = "", picked_params: tuple | list = ()
 ) -> list[_Job]:
     """Claim the rows `which` selects (after the CTE `picked`, if any); their jobs."""
     sql = _CLAIM_SQL.replace("{picked}", picked).replace("{which}", which).format(
