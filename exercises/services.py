@@ -363,7 +363,7 @@ def grade_submission(*, submission_id: int) -> str:
     return outcome
 
 
-def _grade(job: _Job) -> str:
+def _grade(job: _Job, unwritten: list | None = None) -> str:
     if job.attempt > MAX_GRADING_ATTEMPTS:
         return _finish_invalid(
             job,
@@ -383,7 +383,7 @@ def _grade(job: _Job) -> str:
         )
         _ours(job).update(status=SubmissionStatus.QUEUED, enqueued_at=timezone.now())
         raise GraderCrashed(f"submission {job.submission_id}, attempt {job.attempt}") from exc
-    return _finish_graded(job, result)
+    return _finish_graded(job, result, unwritten)
 
 
 # Submissions this process graded as part of a backlog, whose own messages are still to come:
@@ -406,20 +406,29 @@ def _grade_backlog(*, started: float) -> None:
         return
     jobs = _claim_backlog(limit)
     budget = grading_time_limit() / 4
-    for index, job in enumerate(jobs):
-        if time.monotonic() - started > budget:
-            _release(jobs[index:])
-            return
-        try:
-            outcome = _grade(job)
-        except GraderCrashed:
-            # Queued again by _grade; its own message may have been skipped meanwhile.
-            enqueue_grading(submission_id=job.submission_id)
-            continue
-        if outcome != "skipped":
-            _settled_in_batch[job.submission_id] = None
-            if len(_settled_in_batch) > _SETTLED_IN_BATCH_LIMIT:
-                del _settled_in_batch[next(iter(_settled_in_batch))]
+    # Grades that pay nothing and notify no one are written together, in one statement.
+    unwritten: list[tuple[_Job, dict[str, Any]]] = []
+    settled: list[int] = []
+    try:
+        for index, job in enumerate(jobs):
+            if time.monotonic() - started > budget:
+                _release(jobs[index:])
+                break
+            try:
+                outcome = _grade(job, unwritten)
+            except GraderCrashed:
+                # Queued again by _grade; its own message may have been skipped meanwhile.
+                enqueue_grading(submission_id=job.submission_id)
+                continue
+            if outcome in ("graded", "invalid"):
+                settled.append(job.submission_id)
+    finally:
+        if unwritten:
+            settled += _write_results(unwritten)
+    for submission_id in settled:
+        _settled_in_batch[submission_id] = None
+    while len(_settled_in_batch) > _SETTLED_IN_BATCH_LIMIT:
+        del _settled_in_batch[next(iter(_settled_in_batch))]
 
 
 def _release(jobs: list[_Job]) -> None:
@@ -544,27 +553,54 @@ def _ours(job: _Job):
 
 
 def _write_result(job: _Job, values: dict[str, Any]) -> bool:
-    """`_ours(job).update(**values)` as one plain statement: it runs for every grade, where
-    compiling the ORM's UPDATE cost more than executing it. Values are adapted by their
-    fields, as the ORM would. False when the claim is no longer ours."""
+    """`_ours(job).update(**values)`; False when the claim is no longer ours."""
+    return bool(_write_results([(job, values)]))
+
+
+def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
+    """`_ours(job).update(**values)` for each (job, values), all with the same fields, as one
+    plain statement: it runs for every grade, where compiling the ORM's UPDATE cost more than
+    executing it, and a batch's results cost one round trip. Values are adapted by their
+    fields, as the ORM would. Returns the ids written (not those no longer ours)."""
     meta = Submission._meta
     quote = connection.ops.quote_name
-    fields = [meta.get_field(name) for name in values]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    sql = (
-        f"UPDATE {quote(meta.db_table)} SET {assignments} "  # noqa: S608 - names from _meta
-        f"WHERE {quote('id')} = %s AND {quote('status')} = %s AND {quote('attempts')} = %s"
+    table = quote(meta.db_table)
+    fields = [meta.get_field(name) for name in results[0][1]]
+
+    # VALUES names its columns column1, column2, ... (PostgreSQL and SQLite alike): the id,
+    # the attempt, then the fields. PostgreSQL types each from the parameters (a NULL score
+    # would be text), so it gets its field's type.
+    def value(position: int, field) -> str:
+        column = f"v.column{position}"
+        if connection.vendor == "postgresql":
+            return f"CAST({column} AS {field.db_type(connection)})"
+        return column
+
+    assignments = ", ".join(
+        f"{quote(field.column)} = {value(position, field)}"
+        for position, field in enumerate(fields, start=3)
     )
-    if connection.vendor in _ASYNCHRONOUS_COMMIT_COLUMN and not connection.in_atomic_block:
-        sql += " RETURNING 1" + _ASYNCHRONOUS_COMMIT_COLUMN[connection.vendor]
-    params = [field.get_db_prep_save(values[field.name], connection) for field in fields]
-    params += [job.submission_id, SubmissionStatus.GRADING, job.attempt]
+    row = "(" + ", ".join(["%s"] * (len(fields) + 2)) + ")"
+    sql = (
+        f"UPDATE {table} SET {assignments} "  # noqa: S608 - names from _meta
+        f"FROM (VALUES {', '.join([row] * len(results))}) AS v "
+        f"WHERE {table}.{quote('id')} = v.column1 AND {table}.{quote('attempts')} = v.column2 "
+        f"AND {table}.{quote('status')} = %s "
+        f"RETURNING {quote('id')}" + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, "")
+    )
+    params: list[Any] = []
+    for job, values in results:
+        params += [job.submission_id, job.attempt]
+        params += [field.get_db_prep_save(values[field.name], connection) for field in fields]
+    params.append(SubmissionStatus.GRADING)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount == 1
+        return {written for written, *_ in cursor.fetchall()}
 
 
-def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
+def _finish_graded(job: _Job, result: grading.GradeResult, unwritten: list | None = None) -> str:
+    """Write the grade, pay a first pass, notify a long wait. With `unwritten`, a grade that
+    does neither is appended there ("unwritten"), for the caller to write with others."""
     exercise = job.exercise
     graded_at = timezone.now()
     values = {
@@ -595,6 +631,9 @@ def _finish_graded(job: _Job, result: grading.GradeResult) -> str:
             if not _write_result(job, values):
                 transaction.set_rollback(True)
                 return "skipped"
+    elif unwritten is not None and not _waited_long(job, graded_at):
+        unwritten.append((job, values))
+        return "unwritten"
     elif not _write_result(job, values):
         return "skipped"
     if awarded:
@@ -650,8 +689,12 @@ def _evaluate_achievements(user_id: int) -> None:
         logger.exception("Evaluating achievements for user %s failed", user_id)
 
 
+def _waited_long(job: _Job, graded_at: datetime) -> bool:
+    return graded_at - job.created_at > NOTIFY_WHEN_SLOWER_THAN
+
+
 def _notify_if_slow(job: _Job, graded_at: datetime, summary: str) -> None:
-    if graded_at - job.created_at <= NOTIFY_WHEN_SLOWER_THAN:
+    if not _waited_long(job, graded_at):
         return
     from community.services import create_notification
 

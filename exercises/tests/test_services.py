@@ -451,6 +451,23 @@ def test_messages_of_submissions_graded_in_a_batch_skip_without_a_query(
     assert Submission.objects.get(pk=other.pk).attempts == 1
 
 
+def test_a_batch_is_claimed_in_one_statement_and_its_grades_written_in_one(settings, exercise):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.GRADING_BATCH_SIZE = 4
+    services.grade_submission(submission_id=SubmissionFactory(exercise=exercise).id)  # warm up
+    own, *others = _waiting(exercise, 4)
+    Submission.objects.filter(pk__in=[own.pk, *(s.pk for s in others)]).update(content=FAILING_CSV)
+
+    with CaptureQueriesContext(connection) as captured:
+        services.grade_submission(submission_id=own.id)
+
+    # its own claim and result, the batch's claim, the batch's three results
+    assert [q["sql"].split()[0] for q in captured] == ["UPDATE", "UPDATE", "WITH", "UPDATE"]
+    assert _statuses([own, *others]) == ["graded"] * 4
+
+
 def test_a_batch_pays_each_learners_first_pass_once(settings, user, exercise):
     settings.GRADING_BATCH_SIZE = 10
     submissions = _waiting(exercise, 3)
