@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "achievements",
     "exercises",
     "community",
+    "insights",
 ]
 
 MIDDLEWARE = [

@@ -1,3 +1,4 @@
+import contextlib
 import json
 
 from adminsortable2.admin import SortableAdminBase, SortableInlineAdminMixin
@@ -8,7 +9,7 @@ from django.db import models
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
@@ -71,13 +72,19 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
         css = {"all": ("lessons/admin/block-editor.css",)}
         js = ("lessons/admin/block-editor.js",)
 
-    def render_change_form(self, request, context, *args, **kwargs):
+    def render_change_form(self, request, context, *args, obj=None, **kwargs):
         context["code_languages"] = CODE_LANGUAGES
+        if obj is not None and obj.pk:
+            # The analytics pages live in a higher app: linked by name only.
+            with contextlib.suppress(NoReverseMatch):
+                context["analytics_url"] = reverse(
+                    "admin:insights_questanalytics_lesson", args=[obj.pk]
+                )
         context["block_kind_fields"] = {
             kind: ["table" if f in ("columns", "rows") else f for f in fields]
             for kind, fields in KIND_FIELDS.items()
         }
-        return super().render_change_form(request, context, *args, **kwargs)
+        return super().render_change_form(request, context, *args, obj=obj, **kwargs)
 
     @admin.display(description="Preview")
     def preview(self, lesson: Lesson) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 from django.db.models import Count, Exists, F, OuterRef, Sum
+from django.db.models.functions import TruncWeek
 from django.utils import timezone
 
 from lessons.models import Lesson, Quest
@@ -374,3 +375,50 @@ def _public_name(display_name: str, email: str) -> str:
 
     # The accounts app decides what a learner's public name is.
     return get_user_model()(display_name=display_name, email=email).public_name
+
+
+# --- Analytics (the admin's "how each lesson is doing") -------------------------------------
+
+
+def completions_by_week(*, lesson_ids: list[int], since: datetime) -> dict[date, int]:
+    """Completions of these lessons per week (Monday, UTC) since `since` (one query)."""
+    rows = (
+        LessonCompletion.objects.filter(lesson_id__in=lesson_ids, completed_at__gte=since)
+        .annotate(week=TruncWeek("completed_at", tzinfo=zoneinfo.ZoneInfo("UTC")))
+        .values("week")
+        .annotate(count=Count("id"))
+        .order_by("week")
+    )
+    return {row["week"].date(): row["count"] for row in rows}
+
+
+def completion_counts(*, lesson_ids: list[int]) -> dict[int, int]:
+    """How many learners completed each of these lessons (one query)."""
+    rows = (
+        LessonCompletion.objects.filter(lesson_id__in=lesson_ids)
+        .values("lesson_id")
+        .annotate(count=Count("id"))
+        .order_by()
+    )
+    return {row["lesson_id"]: row["count"] for row in rows}
+
+
+def furthest_lesson_counts(*, ordered_lesson_ids: list[int]) -> dict[int, int]:
+    """For each lesson of a quest (given in quest order), how many learners have it as the
+    furthest lesson they completed: where they stopped, so far (one query)."""
+    if not ordered_lesson_ids:
+        return {}
+    ranks = " ".join("WHEN %s THEN %s" for _ in ordered_lesson_ids)
+    params: list[int] = []
+    for rank, lesson_id in enumerate(ordered_lesson_ids):
+        params += [lesson_id, rank]
+    placeholders = ", ".join(["%s"] * len(ordered_lesson_ids))
+    table = LessonCompletion._meta.db_table
+    sql = (
+        f"SELECT furthest, COUNT(*) FROM (SELECT user_id, MAX(CASE lesson_id {ranks} END)"  # noqa: S608 - table from _meta
+        f" AS furthest FROM {table} WHERE lesson_id IN ({placeholders}) GROUP BY user_id)"
+        " AS per_learner GROUP BY furthest"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *ordered_lesson_ids])
+        return {ordered_lesson_ids[rank]: count for rank, count in cursor.fetchall()}

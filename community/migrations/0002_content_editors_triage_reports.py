@@ -6,34 +6,17 @@ stays with superusers.
 
 from django.db import migrations
 
-GROUP_NAME = "Content editors"
+from lessons.editors_group import grant_permissions, revoke_permissions
+
 CODENAMES = ("view_issuereport", "change_issuereport")
 
 
 def grant(apps, schema_editor):
-    from django.contrib.auth.management import create_permissions
-
-    # Permissions are normally created after all migrations ran; make sure they exist now.
-    app_config = apps.get_app_config("community")
-    app_config.models_module = True  # the migration state's stub has none; create_permissions asks
-    create_permissions(app_config, verbosity=0, apps=apps)
-    app_config.models_module = None
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    group, _ = Group.objects.get_or_create(name=GROUP_NAME)
-    group.permissions.add(
-        *Permission.objects.filter(content_type__app_label="community", codename__in=CODENAMES)
-    )
+    grant_permissions(apps, app_label="community", codenames=CODENAMES)
 
 
 def revoke(apps, schema_editor):
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    group = Group.objects.filter(name=GROUP_NAME).first()
-    if group is not None:
-        group.permissions.remove(
-            *Permission.objects.filter(content_type__app_label="community", codename__in=CODENAMES)
-        )
+    revoke_permissions(apps, app_label="community", codenames=CODENAMES)
 
 
 class Migration(migrations.Migration):

@@ -173,16 +173,6 @@ def test_admin_changelists_render(admin_client, model):
 # --- Reports, as a content editor ----------------------------------------------------------
 
 
-@pytest.fixture
-def editor(client):
-    from django.contrib.auth.models import Group
-
-    user = UserFactory(is_staff=True, display_name="Eddie Editor")
-    user.groups.add(Group.objects.get(name="Content editors"))
-    client.force_login(user)
-    return user
-
-
 def test_editor_lists_reports_with_lesson_kind_status_assignee_age_and_block(client, editor):
     from lessons.tests.factories import TableBlockFactory
 

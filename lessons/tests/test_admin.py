@@ -18,14 +18,6 @@ from lessons.tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def editor(client):
-    user = UserFactory(is_staff=True)
-    user.groups.add(Group.objects.get(name="Content editors"))
-    client.force_login(user)
-    return user
-
-
 def inline_management(prefix: str, total: int, initial: int) -> dict:
     return {
         f"{prefix}-TOTAL_FORMS": str(total),
