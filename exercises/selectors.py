@@ -137,36 +137,49 @@ def time_to_pass(*, exercise_ids: list[int]) -> dict[int, dict[str, float]]:
         }
 
 
-def _cells_sql(placeholders: str) -> str:
-    """Every graded cell of the latest submissions, as (exercise_id, column, verdict)."""
+def _cells_sql(exercise_ids: list[int]) -> tuple[str, list]:
+    """Every graded cell of the latest submissions, as (exercise_id, name, verdict)."""
     table = Submission._meta.db_table
-    recent = f"""
-        SELECT exercise_id, feedback FROM (
-            SELECT exercise_id, feedback,
-                   ROW_NUMBER() OVER (PARTITION BY exercise_id ORDER BY graded_at DESC, id DESC)
-                       AS recency
-            FROM {table}
-            WHERE exercise_id IN ({placeholders}) AND status = 'graded'
-        ) AS latest
-        WHERE recency <= %s
-    """  # noqa: S608 - table names from _meta, values as parameters
+    placeholders = ", ".join(["%s"] * len(exercise_ids))
     if connection.vendor == "postgresql":
-        return f"""
+        # Per exercise, the newest graded submissions straight off exercises_sub_graded_recent.
+        exercise_table = Exercise._meta.db_table
+        sql = f"""
             SELECT recent.exercise_id, cell->>'column' AS name, cell->>'verdict' AS verdict
-            FROM ({recent}) AS recent,
-                 jsonb_array_elements(recent.feedback->'rows') AS row_,
-                 jsonb_array_elements(row_->'cells') AS cell
-            WHERE row_->>'model' IS NOT NULL AND (row_->>'duplicate')::boolean IS NOT TRUE
+            FROM {exercise_table} AS exercise
+            CROSS JOIN LATERAL (
+                SELECT submission.exercise_id, submission.feedback
+                FROM {table} AS submission
+                WHERE submission.exercise_id = exercise.id AND submission.status = 'graded'
+                ORDER BY submission.graded_at DESC, submission.id DESC
+                LIMIT %s
+            ) AS recent
+            CROSS JOIN LATERAL jsonb_array_elements(recent.feedback->'rows') AS row_
+            CROSS JOIN LATERAL jsonb_array_elements(row_->'cells') AS cell
+            WHERE exercise.id IN ({placeholders}) AND row_->>'model' IS NOT NULL
+              AND (row_->>'duplicate')::boolean IS NOT TRUE
         """  # noqa: S608 - table names from _meta, values as parameters
-    return f"""
+        return sql, [RECENT_SUBMISSIONS_PER_EXERCISE, *exercise_ids]
+    sql = f"""
         SELECT recent.exercise_id, json_extract(cell.value, '$.column') AS name,
                json_extract(cell.value, '$.verdict') AS verdict
-        FROM ({recent}) AS recent,
-             json_each(recent.feedback, '$.rows') AS row_,
-             json_each(row_.value, '$.cells') AS cell
+        FROM (
+            SELECT exercise_id, feedback FROM (
+                SELECT exercise_id, feedback,
+                       ROW_NUMBER() OVER (
+                           PARTITION BY exercise_id ORDER BY graded_at DESC, id DESC
+                       ) AS recency
+                FROM {table}
+                WHERE exercise_id IN ({placeholders}) AND status = 'graded'
+            ) AS latest
+            WHERE recency <= %s
+        ) AS recent,
+        json_each(recent.feedback, '$.rows') AS row_,
+        json_each(row_.value, '$.cells') AS cell
         WHERE json_extract(row_.value, '$.model') IS NOT NULL
           AND NOT coalesce(json_extract(row_.value, '$.duplicate'), 0)
     """  # noqa: S608 - table names from _meta, values as parameters
+    return sql, [*exercise_ids, RECENT_SUBMISSIONS_PER_EXERCISE]
 
 
 def column_error_rates(*, exercise_ids: list[int]) -> dict[int, dict[str, dict[str, int]]]:
@@ -178,18 +191,18 @@ def column_error_rates(*, exercise_ids: list[int]) -> dict[int, dict[str, dict[s
     """
     if not exercise_ids:
         return {}
-    placeholders = ", ".join(["%s"] * len(exercise_ids))
+    cells, params = _cells_sql(exercise_ids)
     verdicts = ", ".join(["%s"] * len(CHECKED_VERDICTS))
     sql = f"""
         SELECT exercise_id, name, COUNT(*),
                SUM(CASE WHEN verdict = 'correct' THEN 0 ELSE 1 END)
-        FROM ({_cells_sql(placeholders)}) AS cells
+        FROM ({cells}) AS cells
         WHERE verdict IN ({verdicts})
         GROUP BY exercise_id, name
-    """  # noqa: S608 - table names from _meta, values as parameters
+    """  # noqa: S608 - built from fixed fragments, values as parameters
     result: dict[int, dict[str, dict[str, int]]] = {}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*exercise_ids, RECENT_SUBMISSIONS_PER_EXERCISE, *CHECKED_VERDICTS])
+        cursor.execute(sql, [*params, *CHECKED_VERDICTS])
         for exercise_id, name, checked, wrong in cursor.fetchall():
             result.setdefault(exercise_id, {})[name] = {"checked": checked, "wrong": int(wrong)}
     return result

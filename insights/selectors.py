@@ -26,8 +26,8 @@ WEEKS_SHOWN = 26
 CACHE_VERSION = 1
 
 
-def _cache_seconds() -> int:
-    return getattr(settings, "ANALYTICS_CACHE_SECONDS", 300)
+def cache_seconds() -> int:
+    return settings.ANALYTICS_CACHE_SECONDS
 
 
 def _cached(key: str, compute, *, refresh: bool) -> dict[str, Any]:
@@ -42,7 +42,7 @@ def _cached(key: str, compute, *, refresh: bool) -> dict[str, Any]:
             return hit
     value = compute()
     try:
-        cache.set(key, value, _cache_seconds(), version=CACHE_VERSION)
+        cache.set(key, value, cache_seconds(), version=CACHE_VERSION)
     except Exception:
         logger.warning("analytics cache unavailable", exc_info=True)
     return value
@@ -83,7 +83,7 @@ def _compute_quest(quest_id: int) -> dict[str, Any]:
     exercises = exercise_selectors.exercises_with_columns(lesson_ids=lesson_ids)
     exercise_ids = [exercise["id"] for exercise in exercises]
     completed = progress_selectors.completion_counts(lesson_ids=lesson_ids)
-    furthest = progress_selectors.furthest_lesson_counts(ordered_lesson_ids=lesson_ids)
+    furthest = progress_selectors.furthest_lesson_counts(quest_id=quest_id)
     weekly = progress_selectors.completions_by_week(lesson_ids=lesson_ids, since=_since(now))
     passing = exercise_selectors.time_to_pass(exercise_ids=exercise_ids)
     cells = exercise_selectors.column_error_rates(exercise_ids=exercise_ids)

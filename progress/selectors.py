@@ -386,7 +386,7 @@ def completions_by_week(*, lesson_ids: list[int], since: datetime) -> dict[date,
         LessonCompletion.objects.filter(lesson_id__in=lesson_ids, completed_at__gte=since)
         .annotate(week=TruncWeek("completed_at", tzinfo=zoneinfo.ZoneInfo("UTC")))
         .values("week")
-        .annotate(count=Count("id"))
+        .annotate(count=Count("*"))
         .order_by("week")
     )
     return {row["week"].date(): row["count"] for row in rows}
@@ -397,28 +397,29 @@ def completion_counts(*, lesson_ids: list[int]) -> dict[int, int]:
     rows = (
         LessonCompletion.objects.filter(lesson_id__in=lesson_ids)
         .values("lesson_id")
-        .annotate(count=Count("id"))
+        .annotate(count=Count("*"))
         .order_by()
     )
     return {row["lesson_id"]: row["count"] for row in rows}
 
 
-def furthest_lesson_counts(*, ordered_lesson_ids: list[int]) -> dict[int, int]:
-    """For each lesson of a quest (given in quest order), how many learners have it as the
-    furthest lesson they completed: where they stopped, so far (one query)."""
-    if not ordered_lesson_ids:
-        return {}
-    ranks = " ".join("WHEN %s THEN %s" for _ in ordered_lesson_ids)
-    params: list[int] = []
-    for rank, lesson_id in enumerate(ordered_lesson_ids):
-        params += [lesson_id, rank]
-    placeholders = ", ".join(["%s"] * len(ordered_lesson_ids))
-    table = LessonCompletion._meta.db_table
-    sql = (
-        f"SELECT furthest, COUNT(*) FROM (SELECT user_id, MAX(CASE lesson_id {ranks} END)"  # noqa: S608 - table from _meta
-        f" AS furthest FROM {table} WHERE lesson_id IN ({placeholders}) GROUP BY user_id)"
-        " AS per_learner GROUP BY furthest"
-    )
+def furthest_lesson_counts(*, quest_id: int) -> dict[int, int]:
+    """For each lesson of the quest, how many learners have it as the furthest lesson (in
+    quest order) they completed: where they stopped, so far (one query)."""
+    # (position, id) is the quest's order; folded into one number so MAX finds the furthest.
+    scale = 10**12
+    completions = LessonCompletion._meta.db_table
+    lessons = Lesson._meta.db_table
+    sql = f"""
+        SELECT furthest, COUNT(*) FROM (
+            SELECT MAX(lesson.position * {scale} + lesson.id) AS furthest
+            FROM {completions} AS completion
+            JOIN {lessons} AS lesson ON lesson.id = completion.lesson_id
+            WHERE lesson.quest_id = %s
+            GROUP BY completion.user_id
+        ) AS per_learner
+        GROUP BY furthest
+    """  # noqa: S608 - table names from _meta
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, *ordered_lesson_ids])
-        return {ordered_lesson_ids[rank]: count for rank, count in cursor.fetchall()}
+        cursor.execute(sql, [quest_id])
+        return {int(key) % scale: count for key, count in cursor.fetchall()}
