@@ -116,11 +116,11 @@ class IssueReportAdmin(admin.ModelAdmin):
     list_display = (
         "excerpt",
         "lesson_title",
+        "block_link",
         "kind",
         "status",
         "assignee",
         "age",
-        "block_link",
     )
     list_display_links = ("excerpt",)
     list_filter = (
@@ -132,10 +132,14 @@ class IssueReportAdmin(admin.ModelAdmin):
         ("lesson", admin.RelatedOnlyFieldListFilter),
     )
     search_fields = ("message", "lesson__slug", "lesson__title", "reporter__email")
-    list_select_related = ("lesson", "lesson__quest", "assignee", "block")
+    list_select_related = ("lesson", "assignee", "block")
     list_per_page = 50
     date_hierarchy = "created_at"
     actions = ("assign_to_me", "mark_triaged", "resolve_accepted", "reject")
+
+    class Media:
+        css = {"all": ("community/admin/reports.css",)}
+
     fields = (
         "lesson_link",
         "block_link",
@@ -171,7 +175,7 @@ class IssueReportAdmin(admin.ModelAdmin):
 
     @admin.display(description="lesson", ordering="lesson__title")
     def lesson_title(self, report: IssueReport) -> str:
-        return format_html("{}<br><small>{}</small>", report.lesson.title, report.lesson.quest)
+        return report.lesson.title
 
     @admin.display(description="lesson", ordering="lesson__title")
     def lesson_link(self, report: IssueReport) -> str:

@@ -97,8 +97,9 @@ def _seconds_between(later: str, earlier: str) -> str:
 
 
 def time_to_pass(*, exercise_ids: list[int]) -> dict[int, dict[str, float]]:
-    """Per exercise: how many learners passed it and the median seconds from their first
-    submission to their first passing one (0 when the first one passed). One query.
+    """Per exercise: how many learners passed it, how many of them with their first
+    submission, and the median seconds from their first submission to their first passing
+    one (0 when the first one passed). One query.
 
     Opening an exercise is not recorded; a learner's first submission is the first moment
     the platform knows they are working on it.
@@ -109,11 +110,13 @@ def time_to_pass(*, exercise_ids: list[int]) -> dict[int, dict[str, float]]:
     placeholders = ", ".join(["%s"] * len(exercise_ids))
     seconds = _seconds_between("first_pass", "first_try")
     sql = f"""
-        SELECT exercise_id, MAX(total), AVG(seconds)
+        SELECT exercise_id, MAX(total), MAX(first_time), AVG(seconds)
         FROM (
             SELECT exercise_id, seconds,
                    ROW_NUMBER() OVER (PARTITION BY exercise_id ORDER BY seconds) AS position,
-                   COUNT(*) OVER (PARTITION BY exercise_id) AS total
+                   COUNT(*) OVER (PARTITION BY exercise_id) AS total,
+                   SUM(CASE WHEN seconds = 0 THEN 1 ELSE 0 END)
+                       OVER (PARTITION BY exercise_id) AS first_time
             FROM (
                 SELECT exercise_id, {seconds} AS seconds
                 FROM (
@@ -132,8 +135,12 @@ def time_to_pass(*, exercise_ids: list[int]) -> dict[int, dict[str, float]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, exercise_ids)
         return {
-            exercise_id: {"passed": int(passed), "median_seconds": float(median)}
-            for exercise_id, passed, median in cursor.fetchall()
+            exercise_id: {
+                "passed": int(passed),
+                "passed_first_time": int(first_time),
+                "median_seconds": float(median),
+            }
+            for exercise_id, passed, first_time, median in cursor.fetchall()
         }
 
 

@@ -10,11 +10,14 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from community.models import IssueReport
 from exercises.selectors import RECENT_SUBMISSIONS_PER_EXERCISE
 from insights import charts, selectors
 from insights.models import QuestAnalytics
 from lessons.models import Lesson
 from progress.admin import ReadOnlyAdmin
+
+REPORT_CHART_SIZE = 15
 
 
 def _duration(seconds: float | None) -> str:
@@ -97,6 +100,8 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
 
         context.update(
             data=data,
+            learners=f"{data['learners']:,}",
+            report_chart_size=REPORT_CHART_SIZE,
             rows=[
                 {
                     **row,
@@ -112,22 +117,17 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
             ),
             funnel_chart=lambda: charts.horizontal_bars(
                 [
-                    charts.Bar(f"{r['number']}. {r['title']}", r["completed"], href=lesson_url(r))
-                    for r in lessons
-                ],
-                title="Learners who completed each lesson, in quest order",
-            ),
-            stopped_chart=lambda: charts.horizontal_bars(
-                [
                     charts.Bar(
                         f"{r['number']}. {r['title']}",
-                        r["stopped_here"],
-                        text=f"{r['stopped_here']:,} ({_share(r['stopped_here'] / data['learners'] if data['learners'] else None)})",
+                        r["completed"],
+                        text=f"{r['completed']:,} · {r['stopped_here']:,} stopped",
+                        part=r["stopped_here"],
                         href=lesson_url(r),
                     )
                     for r in lessons
                 ],
-                title="Where learners stopped: the furthest lesson each completed",
+                title="Learners who completed each lesson, in quest order, and who stopped there",
+                legend=("completed the lesson", "stopped there"),
             ),
             reports_chart=lambda: charts.horizontal_bars(
                 [
@@ -148,6 +148,11 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
             {
                 **exercise,
                 "median": _duration(exercise["median_seconds"]),
+                "first_time_share": _share(
+                    exercise["passed_first_time"] / exercise["passed"]
+                    if exercise["passed"]
+                    else None
+                ),
                 "hardest_share": _share(
                     next(
                         (
@@ -186,8 +191,14 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
             )
             exercises.append(exercise)
         analytics_url = _url_for_ids("admin:insights_questanalytics_lesson")
+        kinds, statuses = dict(IssueReport.Kind.choices), dict(IssueReport.Status.choices)
+        reports = [
+            {**r, "kind": kinds.get(r["kind"], r["kind"]), "status": statuses.get(r["status"])}
+            for r in data["reports"]
+        ]
         context.update(
             lesson=lesson,
+            reports=reports,
             data=data,
             row=row,
             previous=previous,

@@ -21,6 +21,7 @@ class Bar:
     text: str = ""  # shown after the bar; the value when empty
     highlight: bool = False
     href: str = ""
+    part: float = 0  # a share of the value drawn over the bar's start in the highlight colour
 
 
 def _svg(width: int, height: int, title: str, body: list[str]) -> SafeString:
@@ -34,18 +35,32 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> SafeString:
 
 
 def horizontal_bars(
-    bars: Sequence[Bar], *, title: str, maximum: float | None = None, width: int = 720
+    bars: Sequence[Bar],
+    *,
+    title: str,
+    maximum: float | None = None,
+    width: int = 720,
+    legend: tuple[str, str] | None = None,
 ) -> SafeString:
-    """One labelled bar per row, longest for the largest value (or `maximum`)."""
-    label_width, text_width, row = 260, 110, 22
-    height = max(row * len(bars) + 8, 30)
+    """One labelled bar per row, longest for the largest value (or `maximum`); `legend` names
+    the bar and its highlighted part."""
+    label_width, text_width, row = 260, 150, 20
+    top_pad = 22 if legend else 0
+    height = max(row * len(bars) + 8 + top_pad, 30)
     top = max([maximum or 0, *(b.value for b in bars)]) or 1
     span = width - label_width - text_width
     body = []
+    if legend:
+        body.append(
+            f'<rect x="{label_width}" y="4" width="12" height="12" fill="{BAR}"/>'
+            f'<text x="{label_width + 16}" y="14">{escape(legend[0])}</text>'
+            f'<rect x="{label_width + 180}" y="4" width="12" height="12" fill="{HIGHLIGHT}"/>'
+            f'<text x="{label_width + 196}" y="14">{escape(legend[1])}</text>'
+        )
     if not bars:
         body.append('<text x="4" y="18" fill="#666">No data yet.</text>')
     for index, bar in enumerate(bars):
-        y = 4 + index * row
+        y = 4 + top_pad + index * row
         length = max(bar.value / top * span, 1 if bar.value else 0)
         label = escape(bar.label if len(bar.label) <= 40 else bar.label[:39] + "…")
         text = escape(bar.text or f"{bar.value:g}")
@@ -57,7 +72,13 @@ def horizontal_bars(
             label_svg
             + f'<rect x="{label_width}" y="{y + 2}" width="{length:.1f}" height="{row - 6}" '
             f'fill="{colour}"><title>{label}: {text}</title></rect>'
-            f'<text x="{label_width + length + 6:.1f}" y="{y + 14}">{text}</text>'
+            + (
+                f'<rect x="{label_width}" y="{y + 2}" width="{bar.part / top * span:.1f}" '
+                f'height="{row - 6}" fill="{HIGHLIGHT}"><title>{label}: {text}</title></rect>'
+                if bar.part
+                else ""
+            )
+            + f'<text x="{label_width + length + 6:.1f}" y="{y + 14}">{text}</text>'
         )
     return _svg(width, height, title, body)
 

@@ -103,6 +103,7 @@ def _compute_quest(quest_id: int) -> dict[str, Any]:
                 "id": exercise["id"],
                 "title": exercise["title"],
                 "passed": passing.get(exercise["id"], {}).get("passed", 0),
+                "passed_first_time": passing.get(exercise["id"], {}).get("passed_first_time", 0),
                 "median_seconds": passing.get(exercise["id"], {}).get("median_seconds"),
                 "columns": columns,
                 "hardest_column": hardest,

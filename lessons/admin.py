@@ -138,6 +138,8 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
             ],
             "links": sorted(lesson.links.all(), key=lambda link: (link.position, link.id)),
             "title": f"Preview: {lesson.title}",
+            # Shown beside the change form: the page without the admin's header and menus.
+            "is_popup": request.GET.get("embed") == "1",
         }
         return TemplateResponse(request, "admin/lessons/lesson/preview.html", context)
 

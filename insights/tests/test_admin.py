@@ -21,9 +21,9 @@ def test_editor_reads_the_quest_page_with_its_charts(client, editor, quest_figur
 
     body = response.content.decode()
     assert response.status_code == 200
-    assert body.count('<svg class="insights-chart"') == 4
+    assert body.count('<svg class="insights-chart"') == 3
     assert "Lessons completed per week" in body
-    assert "Where learners stopped" in body
+    assert "3 · 2 stopped" in body  # lesson 2: completed by 3, the furthest for 2
     assert "<code>d_model</code> (50%)" in body
     assert "first submission" in body  # the definition of time to pass
     assert "5 min" in body  # the median time to pass
@@ -38,6 +38,8 @@ def test_editor_reads_a_lesson_page_with_the_hardest_column(client, editor, ques
     assert response.status_code == 200
     assert "Learners get <code>d_model</code> wrong most (50% of its cells)" in body
     assert "50% of 4 cells" in body
+    assert "2 learners passed, 50% of them with their first submission" in body
+    assert "<td>Typo</td><td>New</td>" in body  # its open reports, kinds and states by label
     assert "Kept from the lesson before" in body
     assert reverse("admin:lessons_lesson_change", args=[second.id]) in body
 

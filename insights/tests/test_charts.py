@@ -10,8 +10,8 @@ def test_horizontal_bars_scale_to_the_largest_value_and_show_each_value():
 
     assert svg.startswith('<svg class="insights-chart" role="img"')
     assert "<title>Reached</title>" in svg
-    assert 'width="175.0"' in svg  # half the span
-    assert 'width="350.0"' in svg  # all of it
+    assert 'width="155.0"' in svg  # half the span
+    assert 'width="310.0"' in svg  # all of it
     assert f'fill="{charts.HIGHLIGHT}"' in svg
     assert ">50<" in svg
     assert ">100<" in svg

@@ -35,6 +35,7 @@ def test_median_time_from_first_submission_to_first_pass(quest_figures):
     ][0]
 
     assert exercise["passed"] == 2
+    assert exercise["passed_first_time"] == 1
     assert exercise["median_seconds"] == pytest.approx(300)
 
 

@@ -254,6 +254,8 @@
     textarea.dataset.lpMarkdown = "1";
     const html = preview.querySelector(".lp-markdown-html");
     const problems = preview.querySelector(".lp-markdown-problems");
+    const initial = preview.querySelector("template.lp-markdown-initial");
+    if (initial) html.replaceChildren(initial.content.cloneNode(true));
     let timer = null;
     let inflight = null;
     const refresh = function () {
@@ -298,7 +300,8 @@
       clearTimeout(timer);
       timer = setTimeout(refresh, 350);
     });
-    if (textarea.value.trim()) refresh();
+    // The server rendered the saved text already; only what it strips needs asking.
+    if (textarea.value.trim() && !initial) refresh();
   }
 
   /* --- the lesson's preview beside the form ------------------------------------------------ */
@@ -311,7 +314,7 @@
       let aside = document.getElementById("lp-lesson-preview");
       const open = document.body.classList.toggle("lp-split");
       toggle.setAttribute("aria-expanded", String(open));
-      toggle.textContent = open ? "Hide the preview" : "Preview beside the form";
+      toggle.textContent = open ? "Hide the preview" : "Preview beside";
       if (open && !aside) {
         aside = document.createElement("aside");
         aside.id = "lp-lesson-preview";
@@ -319,10 +322,10 @@
         note.textContent = "The saved lesson, as learners get it. Save to refresh.";
         const frame = document.createElement("iframe");
         frame.title = "Lesson preview";
-        frame.src = toggle.dataset.previewUrl;
+        frame.src = toggle.dataset.previewUrl + "?embed=1";
         aside.appendChild(note);
         aside.appendChild(frame);
-        document.getElementById("content-main").after(aside);
+        document.body.appendChild(aside);
       }
     });
   }
@@ -341,16 +344,29 @@
 
   function initBlock(block) {
     initKindSwitch(block);
+    initEditors(block);
+  }
+
+  function initEditors(block) {
     block.querySelectorAll(".lp-table-editor").forEach(initTable);
     block.querySelectorAll(".lp-markdown-editor").forEach(initMarkdown);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("#blocks-group .inline-related").forEach(function (block) {
-      if (!block.id.endsWith("-empty")) initBlock(block);
+      if (!block.id.endsWith("-empty")) initKindSwitch(block);
     });
-    initPreviewToggle();
-    highlightAnchoredBlock();
+  });
+  // After every "load" listener: django-admin-sortable2 decides at "load" whether an inline is
+  // tabular by looking for a <table> in it, so the grids and previews (tables) come after.
+  window.addEventListener("load", function () {
+    setTimeout(function () {
+      document.querySelectorAll("#blocks-group .inline-related").forEach(function (block) {
+        if (!block.id.endsWith("-empty")) initEditors(block);
+      });
+      initPreviewToggle();
+      highlightAnchoredBlock();
+    }, 0);
   });
   document.addEventListener("formset:added", function (event) {
     if (event.detail && event.detail.formsetName === "blocks") initBlock(event.target);
