@@ -12,7 +12,8 @@ KINDS = ("prose", "table", "code", "callout")
 CALLOUT_STYLES = ("note", "tip", "warning")
 MAX_TABLE_COLUMNS = 20
 MAX_TABLE_ROWS = 200
-# The languages code blocks are highlighted as (the web app's highlighter knows them all).
+# The languages a code block may declare. The web app highlights the ones lessons use most
+# (web/src/lib/highlight.ts) and shows the others as plain text.
 CODE_LANGUAGES = (
     "bash",
     "c",
