@@ -311,6 +311,50 @@ def measure(*, quest, lessons, rounds: int, redis: bool) -> None:
     }
     for name, seconds in figures.items():
         print(f"  {name:<40} {seconds * 1000:8.1f} ms")
+    print_parts(quest_id=quest.id, rounds=rounds)
+    load = os.getloadavg()[0]
+    print(f"load average while measuring: {load:.1f} on {os.cpu_count()} CPUs")
+
+
+def print_parts(*, quest_id: int, rounds: int) -> None:
+    """Each aggregate of a computed quest page on its own (median of `rounds`)."""
+    from community import selectors as community
+    from exercises import selectors as exercises
+    from insights.selectors import _since
+    from lessons.models import Lesson
+    from progress import selectors as progress
+
+    lesson_ids = list(
+        Lesson.objects.filter(quest_id=quest_id)
+        .order_by("position", "id")
+        .values_list("id", flat=True)
+    )
+    exercise_ids = [e["id"] for e in exercises.exercises_with_columns(lesson_ids=lesson_ids)]
+    since = _since(time_now())
+    parts = {
+        "completions per lesson": lambda: progress.completion_counts(lesson_ids=lesson_ids),
+        "where learners stop": lambda: progress.furthest_lesson_counts(quest_id=quest_id),
+        "completions per week": lambda: progress.completions_by_week(
+            lesson_ids=lesson_ids, since=since
+        ),
+        "time to pass": lambda: exercises.time_to_pass(exercise_ids=exercise_ids),
+        "wrong cells per column": lambda: exercises.column_error_rates(exercise_ids=exercise_ids),
+        "open reports": lambda: community.open_report_counts(lesson_ids=lesson_ids),
+    }
+    print("the computed figures, part by part:")
+    for name, compute in parts.items():
+        times = []
+        for _ in range(rounds):
+            started = time.perf_counter()
+            compute()
+            times.append(time.perf_counter() - started)
+        print(f"  {name:<40} {statistics.median(times) * 1000:8.1f} ms")
+
+
+def time_now():
+    from django.utils import timezone
+
+    return timezone.now()
 
 
 if __name__ == "__main__":

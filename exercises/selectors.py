@@ -85,7 +85,7 @@ def known_model_names() -> list[str]:
 
 # Cells are counted over each exercise's latest graded submissions: a bounded read whatever
 # the history, and it follows the exercise as it is now rather than as it was a year ago.
-RECENT_SUBMISSIONS_PER_EXERCISE = 5_000
+RECENT_SUBMISSIONS_PER_EXERCISE = 2_000
 # Verdicts of a cell the grader checked against the catalogue; all but "correct" are wrong.
 CHECKED_VERDICTS = ("correct", "incorrect", "missing", "unparseable")
 
