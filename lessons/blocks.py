@@ -111,7 +111,7 @@ def parse_table_text(text: str) -> tuple[list[str], list[list[str]]]:
     Tab-separated when the header line has a tab (what spreadsheets put on the clipboard),
     otherwise CSV (comma, or semicolon when the header has more of those). Quoted cells may
     hold separators and line breaks. Cells are trimmed, blank lines skipped; ragged rows are
-    kept as they are so that `block_errors` can name them.
+    kept as they are so that `block_errors` can name them. ValueError when it cannot be read.
     """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
     if not lines.strip():
@@ -119,11 +119,14 @@ def parse_table_text(text: str) -> tuple[list[str], list[list[str]]]:
     header = lines.split("\n", 1)[0]
     semicolons = header.count(";") > header.count(",")
     delimiter = "\t" if "\t" in header else ";" if semicolons else ","
-    records = [
-        [cell.strip() for cell in record]
-        for record in csv.reader(io.StringIO(lines), delimiter=delimiter)
-        if any(cell.strip() for cell in record)
-    ]
+    try:
+        records = [
+            [cell.strip() for cell in record]
+            for record in csv.reader(io.StringIO(lines.replace("\x00", "")), delimiter=delimiter)
+            if any(cell.strip() for cell in record)
+        ]
+    except csv.Error as exc:  # e.g. a cell over the csv module's field size limit
+        raise ValueError(f"the table could not be read: {exc}") from exc
     return (records[0], records[1:]) if records else ([], [])
 
 

@@ -37,7 +37,10 @@ class TableWidget(forms.Textarea):
 
     def get_context(self, name, value, attrs):
         context = super().get_context(name, value, attrs)
-        columns, rows = parse_table_text(value or "")
+        try:
+            columns, rows = parse_table_text(value or "")
+        except ValueError:  # the field's error says why; the text stays for fixing
+            columns, rows = [], []
         context["table"] = {"columns": columns, "rows": rows}
         return context
 
@@ -92,10 +95,12 @@ class BlockForm(forms.ModelForm):
         for name, blank in BLANK_VALUES.items():
             if name not in kept and name in cleaned:
                 cleaned[name] = blank
+        columns, rows = [], []
         if kind == Block.Kind.TABLE:
-            columns, rows = parse_table_text(cleaned.get("table") or "")
-        else:
-            columns, rows = [], []
+            try:
+                columns, rows = parse_table_text(cleaned.get("table") or "")
+            except ValueError as exc:
+                self.add_error("table", str(exc))
         self.instance.columns, self.instance.rows = columns, rows
         return cleaned
 

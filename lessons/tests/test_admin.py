@@ -385,6 +385,19 @@ def test_bad_blocks_get_a_message_on_their_field(client, editor, block, field, m
     assert not lesson.blocks.exists()
 
 
+def test_an_unreadable_table_gets_a_message_not_a_500(client, editor):
+    lesson = LessonFactory()
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    huge_cell = "x" * 200_000  # over the csv module's field size limit
+    blocks = [{"kind": "table", "position": 1, "caption": "x", "table": f'a,b\n"{huge_cell}",1\n'}]
+
+    response = client.post(url, change_form_data(lesson, blocks))
+
+    assert response.status_code == 200
+    assert any("could not be read" in e for e in _field_errors(response, "table"))
+    assert not lesson.blocks.exists()
+
+
 def test_a_link_that_is_not_http_gets_a_message_on_its_url(client, editor):
     lesson = LessonFactory()
     url = reverse("admin:lessons_lesson_change", args=[lesson.id])
