@@ -124,3 +124,15 @@ def test_editors_cannot_change_or_delete_through_the_analytics_entry(client, edi
     assert change.status_code == 302
     assert change["Location"] == quest_url(quest)
     assert delete.status_code == 403
+
+
+def test_a_quest_without_lessons_or_learners_has_empty_charts(client, editor):
+    from lessons.tests.factories import QuestFactory
+
+    quest = QuestFactory()
+
+    response = client.get(quest_url(quest))
+
+    assert response.status_code == 200
+    assert "0 learners completed at least one of the 0 lessons" in response.content.decode()
+    assert "No data yet." in response.content.decode()
