@@ -171,7 +171,7 @@ class IssueReportAdmin(admin.ModelAdmin):
 
     @admin.display(description="message")
     def excerpt(self, report: IssueReport) -> str:
-        return Truncator(report.message).chars(70)
+        return Truncator(report.message).chars(60)
 
     @admin.display(description="lesson", ordering="lesson__title")
     def lesson_title(self, report: IssueReport) -> str:
@@ -189,12 +189,12 @@ class IssueReportAdmin(admin.ModelAdmin):
     def block_link(self, report: IssueReport) -> str:
         url = reverse("admin:lessons_lesson_change", args=[report.lesson_id])
         if report.block_id is not None:
-            label = f"{report.block.get_kind_display()} block #{report.block.position}"
+            label = f"{report.block.get_kind_display()} #{report.block.position}"
             return format_html('<a href="{}#block-{}">{}</a>', url, report.block_id, label)
         if report.block_position is not None:
-            label = f"block at position {report.block_position} (since replaced)"
+            label = f"#{report.block_position} (replaced)"
             return format_html('<a href="{}#blocks-group">{}</a>', url, label)
-        return format_html('<a href="{}">the whole lesson</a>', url)
+        return format_html('<a href="{}">whole lesson</a>', url)
 
     @admin.display(description="reporter")
     def reporter_display(self, report: IssueReport) -> str:

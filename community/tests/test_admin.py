@@ -187,7 +187,7 @@ def test_editor_lists_reports_with_lesson_kind_status_assignee_age_and_block(cli
     assert "Attention heads" in body
     assert "Incorrect content" in body
     change_url = reverse("admin:lessons_lesson_change", args=[lesson.id])
-    assert f'href="{change_url}#block-{block.id}">Table block #3</a>' in body
+    assert f'href="{change_url}#block-{block.id}">Table #3</a>' in body
     assert "minute" in body  # the age column
     assert [f.title for f in response.context["cl"].filter_specs][:3] == [
         "status",
