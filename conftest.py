@@ -72,6 +72,19 @@ def staff_user(db):
 
 
 @pytest.fixture
+def editor(client, db):
+    """A member of "Content editors" (staff), signed in to the admin through `client`."""
+    from django.contrib.auth.models import Group
+
+    from accounts.tests.factories import UserFactory
+
+    user = UserFactory(is_staff=True)
+    user.groups.add(Group.objects.get(name="Content editors"))
+    client.force_login(user)
+    return user
+
+
+@pytest.fixture
 def user_client(user):
     from rest_framework.test import APIClient
 

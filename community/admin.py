@@ -12,6 +12,7 @@ from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.text import Truncator
+from django.utils.timesince import timesince
 
 from community import services
 from community.models import (
@@ -92,31 +93,59 @@ class CommentAdmin(admin.ModelAdmin):
 # --- Issue reports --------------------------------------------------------------------------
 
 
+class AssignedFilter(admin.SimpleListFilter):
+    title = "assigned"
+    parameter_name = "assigned"
+
+    def lookups(self, request, model_admin):
+        return (("me", "To me"), ("nobody", "To nobody"))
+
+    def queryset(self, request, queryset):
+        if self.value() == "me":
+            return queryset.filter(assignee=request.user)
+        if self.value() == "nobody":
+            return queryset.filter(assignee__isnull=True)
+        return queryset
+
+
 @admin.register(IssueReport)
 class IssueReportAdmin(admin.ModelAdmin):
+    """Triage by content editors (view, assign, status, internal note); deleting is for
+    superusers. Each report links to the block it is about on the lesson's change page."""
+
     list_display = (
-        "id",
+        "excerpt",
+        "lesson_title",
+        "block_link",
         "kind",
         "status",
-        "lesson_link",
-        "excerpt",
-        "reporter_display",
         "assignee",
-        "created_at",
+        "age",
     )
-    list_filter = ("status", "kind", ("lesson", admin.RelatedOnlyFieldListFilter), "assignee")
+    list_display_links = ("excerpt",)
+    list_filter = (
+        "status",
+        "kind",
+        AssignedFilter,
+        ("assignee", admin.RelatedOnlyFieldListFilter),
+        "lesson__quest",
+        ("lesson", admin.RelatedOnlyFieldListFilter),
+    )
     search_fields = ("message", "lesson__slug", "lesson__title", "reporter__email")
-    list_select_related = ("lesson", "reporter", "assignee")
+    list_select_related = ("lesson", "assignee", "block")
+    list_per_page = 50
     date_hierarchy = "created_at"
-    actions = ("mark_triaged", "resolve_accepted", "reject")
+    actions = ("assign_to_me", "mark_triaged", "resolve_accepted", "reject")
+
+    class Media:
+        css = {"all": ("community/admin/reports.css",)}
+
     fields = (
         "lesson_link",
+        "block_link",
         "kind",
         "message",
-        "block",
-        "block_position",
-        "reporter",
-        "contact_email",
+        "reporter_display",
         "created_at",
         "status",
         "assignee",
@@ -125,12 +154,10 @@ class IssueReportAdmin(admin.ModelAdmin):
     )
     readonly_fields = (
         "lesson_link",
+        "block_link",
         "kind",
         "message",
-        "block",
-        "block_position",
-        "reporter",
-        "contact_email",
+        "reporter_display",
         "created_at",
         "resolved_at",
     )
@@ -138,13 +165,36 @@ class IssueReportAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        # A report is the reporter's record (it counts towards their achievements).
+        return request.user.is_superuser
+
+    @admin.display(description="message")
+    def excerpt(self, report: IssueReport) -> str:
+        return Truncator(report.message).chars(60)
+
+    @admin.display(description="lesson", ordering="lesson__title")
+    def lesson_title(self, report: IssueReport) -> str:
+        return report.lesson.title
+
     @admin.display(description="lesson", ordering="lesson__title")
     def lesson_link(self, report: IssueReport) -> str:
         return _lesson_link(report.lesson)
 
-    @admin.display(description="message")
-    def excerpt(self, report: IssueReport) -> str:
-        return Truncator(report.message).chars(80)
+    @admin.display(description="age", ordering="created_at")
+    def age(self, report: IssueReport) -> str:
+        return timesince(report.created_at, depth=1)
+
+    @admin.display(description="where")
+    def block_link(self, report: IssueReport) -> str:
+        url = reverse("admin:lessons_lesson_change", args=[report.lesson_id])
+        if report.block_id is not None:
+            label = f"{report.block.get_kind_display()} #{report.block.position}"
+            return format_html('<a href="{}#block-{}">{}</a>', url, report.block_id, label)
+        if report.block_position is not None:
+            label = f"#{report.block_position} (replaced)"
+            return format_html('<a href="{}#blocks-group">{}</a>', url, label)
+        return format_html('<a href="{}">whole lesson</a>', url)
 
     @admin.display(description="reporter")
     def reporter_display(self, report: IssueReport) -> str:
@@ -161,19 +211,26 @@ class IssueReportAdmin(admin.ModelAdmin):
         if "status" in form.changed_data:
             services.change_report_status(report=obj, status=obj.status)
 
-    @admin.action(description="Mark triaged")
+    @admin.action(description="Assign to me", permissions=["change"])
+    def assign_to_me(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
+        assigned = services.assign_reports(
+            report_ids=list(queryset.values_list("pk", flat=True)), assignee=request.user
+        )
+        self.message_user(request, f"Assigned {assigned} report(s) to you.", messages.SUCCESS)
+
+    @admin.action(description="Mark triaged", permissions=["change"])
     def mark_triaged(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
         for report in queryset:
             services.triage_report(report=report)
         self.message_user(request, f"Triaged {len(queryset)} report(s).", messages.SUCCESS)
 
-    @admin.action(description="Resolve (accepted) — notifies the reporter")
+    @admin.action(description="Resolve (accepted) — notifies the reporter", permissions=["change"])
     def resolve_accepted(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
         for report in queryset:
             services.resolve_report(report=report)
         self.message_user(request, f"Resolved {len(queryset)} report(s).", messages.SUCCESS)
 
-    @admin.action(description="Reject")
+    @admin.action(description="Reject", permissions=["change"])
     def reject(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
         for report in queryset:
             services.reject_report(report=report)

@@ -290,4 +290,4 @@ class IssueReport(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Report #{self.pk} ({self.get_kind_display()}) on {self.lesson_id}"
+        return f"{self.get_kind_display()} on “{self.lesson.title}” (report #{self.pk})"

@@ -213,3 +213,26 @@ def reports_for(*, user) -> QuerySet[IssueReport]:
         .select_related("lesson")
         .order_by("-created_at", "-id")
     )
+
+
+OPEN_REPORT_STATUSES = (IssueReport.Status.NEW, IssueReport.Status.TRIAGED)
+
+
+def open_report_counts(*, lesson_ids: list[int]) -> dict[int, int]:
+    """Reports not yet resolved or rejected, per lesson (one query)."""
+    rows = (
+        IssueReport.objects.filter(lesson_id__in=lesson_ids, status__in=OPEN_REPORT_STATUSES)
+        .values("lesson_id")
+        .annotate(count=Count("id"))
+        .order_by()
+    )
+    return {row["lesson_id"]: row["count"] for row in rows}
+
+
+def latest_open_reports(*, lesson_id: int, limit: int = 10) -> list[dict[str, Any]]:
+    """The lesson's newest open reports: id, kind, status, message, created_at (one query)."""
+    return list(
+        IssueReport.objects.filter(lesson_id=lesson_id, status__in=OPEN_REPORT_STATUSES)
+        .order_by("-created_at", "-id")
+        .values("id", "kind", "status", "message", "created_at")[:limit]
+    )

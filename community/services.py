@@ -585,6 +585,11 @@ def submit_report(
     )
 
 
+def assign_reports(*, report_ids: list[int], assignee) -> int:
+    """Give these reports to `assignee` (a staff member); return how many were assigned."""
+    return IssueReport.objects.filter(pk__in=report_ids).update(assignee=assignee)
+
+
 def triage_report(*, report: IssueReport, assignee=None) -> IssueReport:
     """Move a report to triaged (optionally assigning it)."""
     return change_report_status(report=report, status=IssueReport.Status.TRIAGED, assignee=assignee)

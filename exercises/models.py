@@ -207,6 +207,17 @@ class Submission(models.Model):
                 condition=Q(passed=True),
                 name="exercises_sub_passed",
             ),
+            # The admin's analytics: each exercise's latest graded submissions, and each
+            # learner's first try and first pass (index-only).
+            models.Index(
+                fields=["exercise", "-graded_at", "-id"],
+                condition=Q(status="graded"),
+                name="exercises_sub_graded_recent",
+            ),
+            models.Index(
+                fields=["exercise", "user", "created_at", "passed"],
+                name="exercises_sub_ex_user_at",
+            ),
             # The sweep looks only at the few submissions not yet settled.
             models.Index(
                 fields=["status", "enqueued_at"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import connection
 from django.db.models import Prefetch, QuerySet
 
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission, SubmissionStatus
@@ -78,3 +79,153 @@ def get_own_submission(*, submission_id: int, user_id: int) -> Submission:
 def known_model_names() -> list[str]:
     """Every model name in the reference catalogue, for learners choosing their models."""
     return list(ModelReference.objects.order_by("name").values_list("name", flat=True))
+
+
+# --- Analytics (the admin's "how each lesson is doing") -------------------------------------
+
+# Cells are counted over each exercise's latest graded submissions: a bounded read whatever
+# the history, and it follows the exercise as it is now rather than as it was a year ago.
+RECENT_SUBMISSIONS_PER_EXERCISE = 2_000
+# Verdicts of a cell the grader checked against the catalogue; all but "correct" are wrong.
+CHECKED_VERDICTS = ("correct", "incorrect", "missing", "unparseable")
+
+
+def _seconds_between(later: str, earlier: str) -> str:
+    if connection.vendor == "postgresql":
+        return f"EXTRACT(EPOCH FROM ({later} - {earlier}))"
+    return f"(julianday({later}) - julianday({earlier})) * 86400.0"
+
+
+def time_to_pass(*, exercise_ids: list[int]) -> dict[int, dict[str, float]]:
+    """Per exercise: how many learners passed it, how many of them with their first
+    submission, and the median seconds from their first submission to their first passing
+    one (0 when the first one passed). One query.
+
+    Opening an exercise is not recorded; a learner's first submission is the first moment
+    the platform knows they are working on it.
+    """
+    if not exercise_ids:
+        return {}
+    table = Submission._meta.db_table
+    placeholders = ", ".join(["%s"] * len(exercise_ids))
+    seconds = _seconds_between("first_pass", "first_try")
+    sql = f"""
+        SELECT exercise_id, MAX(total), MAX(first_time), AVG(seconds)
+        FROM (
+            SELECT exercise_id, seconds,
+                   ROW_NUMBER() OVER (PARTITION BY exercise_id ORDER BY seconds) AS position,
+                   COUNT(*) OVER (PARTITION BY exercise_id) AS total,
+                   SUM(CASE WHEN seconds = 0 THEN 1 ELSE 0 END)
+                       OVER (PARTITION BY exercise_id) AS first_time
+            FROM (
+                SELECT exercise_id, {seconds} AS seconds
+                FROM (
+                    SELECT exercise_id, user_id, MIN(created_at) AS first_try,
+                           MIN(CASE WHEN passed THEN created_at END) AS first_pass
+                    FROM {table}
+                    WHERE exercise_id IN ({placeholders})
+                    GROUP BY exercise_id, user_id
+                ) AS per_learner
+                WHERE first_pass IS NOT NULL
+            ) AS durations
+        ) AS ranked
+        WHERE position IN ((total + 1) / 2, (total + 2) / 2)
+        GROUP BY exercise_id
+    """  # noqa: S608 - table names from _meta, values as parameters
+    with connection.cursor() as cursor:
+        cursor.execute(sql, exercise_ids)
+        return {
+            exercise_id: {
+                "passed": int(passed),
+                "passed_first_time": int(first_time),
+                "median_seconds": float(median),
+            }
+            for exercise_id, passed, first_time, median in cursor.fetchall()
+        }
+
+
+def _cells_sql(exercise_ids: list[int]) -> tuple[str, list]:
+    """Every graded cell of the latest submissions, as (exercise_id, name, verdict)."""
+    table = Submission._meta.db_table
+    placeholders = ", ".join(["%s"] * len(exercise_ids))
+    if connection.vendor == "postgresql":
+        # Per exercise, the newest graded submissions straight off exercises_sub_graded_recent.
+        exercise_table = Exercise._meta.db_table
+        sql = f"""
+            SELECT recent.exercise_id, cell->>'column' AS name, cell->>'verdict' AS verdict
+            FROM {exercise_table} AS exercise
+            CROSS JOIN LATERAL (
+                SELECT submission.exercise_id, submission.feedback
+                FROM {table} AS submission
+                WHERE submission.exercise_id = exercise.id AND submission.status = 'graded'
+                ORDER BY submission.graded_at DESC, submission.id DESC
+                LIMIT %s
+            ) AS recent
+            CROSS JOIN LATERAL jsonb_array_elements(recent.feedback->'rows') AS row_
+            CROSS JOIN LATERAL jsonb_array_elements(row_->'cells') AS cell
+            WHERE exercise.id IN ({placeholders}) AND row_->>'model' IS NOT NULL
+              AND (row_->>'duplicate')::boolean IS NOT TRUE
+        """  # noqa: S608 - table names from _meta, values as parameters
+        return sql, [RECENT_SUBMISSIONS_PER_EXERCISE, *exercise_ids]
+    sql = f"""
+        SELECT recent.exercise_id, json_extract(cell.value, '$.column') AS name,
+               json_extract(cell.value, '$.verdict') AS verdict
+        FROM (
+            SELECT exercise_id, feedback FROM (
+                SELECT exercise_id, feedback,
+                       ROW_NUMBER() OVER (
+                           PARTITION BY exercise_id ORDER BY graded_at DESC, id DESC
+                       ) AS recency
+                FROM {table}
+                WHERE exercise_id IN ({placeholders}) AND status = 'graded'
+            ) AS latest
+            WHERE recency <= %s
+        ) AS recent,
+        json_each(recent.feedback, '$.rows') AS row_,
+        json_each(row_.value, '$.cells') AS cell
+        WHERE json_extract(row_.value, '$.model') IS NOT NULL
+          AND NOT coalesce(json_extract(row_.value, '$.duplicate'), 0)
+    """  # noqa: S608 - table names from _meta, values as parameters
+    return sql, [*exercise_ids, RECENT_SUBMISSIONS_PER_EXERCISE]
+
+
+def column_error_rates(*, exercise_ids: list[int]) -> dict[int, dict[str, dict[str, int]]]:
+    """Per exercise and column: cells checked and cells wrong, from the per-cell feedback of
+    each exercise's latest RECENT_SUBMISSIONS_PER_EXERCISE graded submissions (one query).
+
+    Only rows naming a catalogue model count (as in grading); a wrong cell is an incorrect,
+    missing or unreadable figure.
+    """
+    if not exercise_ids:
+        return {}
+    cells, params = _cells_sql(exercise_ids)
+    verdicts = ", ".join(["%s"] * len(CHECKED_VERDICTS))
+    sql = f"""
+        SELECT exercise_id, name, COUNT(*),
+               SUM(CASE WHEN verdict = 'correct' THEN 0 ELSE 1 END)
+        FROM ({cells}) AS cells
+        WHERE verdict IN ({verdicts})
+        GROUP BY exercise_id, name
+    """  # noqa: S608 - built from fixed fragments, values as parameters
+    result: dict[int, dict[str, dict[str, int]]] = {}
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, *CHECKED_VERDICTS])
+        for exercise_id, name, checked, wrong in cursor.fetchall():
+            result.setdefault(exercise_id, {})[name] = {"checked": checked, "wrong": int(wrong)}
+    return result
+
+
+def exercises_with_columns(*, lesson_ids: list[int]) -> list[dict[str, Any]]:
+    """The exercises of these lessons with their column names, in order (two queries)."""
+    exercises = Exercise.objects.filter(lesson_id__in=lesson_ids).prefetch_related(
+        Prefetch("columns", queryset=ExerciseColumn.objects.order_by("position", "id"))
+    )
+    return [
+        {
+            "id": exercise.id,
+            "lesson_id": exercise.lesson_id,
+            "title": exercise.title,
+            "columns": [column.name for column in exercise.columns.all()],
+        }
+        for exercise in exercises.order_by("lesson_id", "position", "id")
+    ]

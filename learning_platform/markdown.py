@@ -25,9 +25,12 @@ more often than it changes.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from html import escape
+from html.parser import HTMLParser
 from typing import Literal
+from urllib.parse import urlsplit
 
 import markdown
 import nh3
@@ -108,16 +111,7 @@ def render_markdown(source: str, *, profile: Profile) -> str:
     The output never contains script, event-handler attributes, `javascript:`/`data:` URLs
     or (for comments) any HTML the author typed. Pure and memoised.
     """
-    if profile not in _LINK_REL:
-        raise ValueError(f"Unknown Markdown profile: {profile!r}")
-    # A fresh Markdown instance per call: instances keep per-document state (references,
-    # footnotes) and are not safe to share between threads.
-    try:
-        html = _markdown_for(profile).convert(source)
-    except RecursionError:
-        # Python-Markdown recurses once per nesting level (lists, quotes): a pathological
-        # source shows as the text it is rather than taking down every page that shows it.
-        html = "<p>" + escape(source) + "</p>"
+    html = _unsanitized_html(source, profile=profile)
     is_comment = profile == "comment"
     return nh3.clean(
         html,
@@ -132,3 +126,79 @@ def render_markdown(source: str, *, profile: Profile) -> str:
         link_rel=_LINK_REL[profile],
         strip_comments=True,
     )
+
+
+def _unsanitized_html(source: str, *, profile: Profile) -> str:
+    if profile not in _LINK_REL:
+        raise ValueError(f"Unknown Markdown profile: {profile!r}")
+    # A fresh Markdown instance per call: instances keep per-document state (references,
+    # footnotes) and are not safe to share between threads.
+    try:
+        return _markdown_for(profile).convert(source)
+    except RecursionError:
+        # Python-Markdown recurses once per nesting level (lists, quotes): a pathological
+        # source shows as the text it is rather than taking down every page that shows it.
+        return "<p>" + escape(source) + "</p>"
+
+
+_URL_ATTRIBUTES = {"a": "href", "img": "src"}
+# Browsers ignore these inside a scheme ("java\tscript:"), so the check must too.
+_IGNORED_IN_SCHEME = re.compile(r"[\x00-\x20\x7f]+")
+
+
+class _StrippedMarkupFinder(HTMLParser):
+    """Walks the rendered (not yet sanitized) HTML and names what the allowlist drops."""
+
+    def __init__(self, *, tags: frozenset[str], attributes: dict[str, set[str]]):
+        super().__init__(convert_charrefs=True)
+        self.tags = tags
+        self.attributes = attributes
+        self.problems: list[str] = []
+
+    def _add(self, problem: str) -> None:
+        if problem not in self.problems:
+            self.problems.append(problem)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self.tags:
+            if tag in _CLEAN_CONTENT_TAGS:
+                self._add(f"<{tag}> is not allowed: it and its content will be removed")
+            else:
+                self._add(f"<{tag}> is not allowed: the tag will be removed (its text kept)")
+            return
+        allowed = self.attributes.get(tag, set())
+        for name, value in attrs:
+            if name not in allowed:
+                self._add(f'the attribute "{name}" on <{tag}> will be removed')
+            elif _URL_ATTRIBUTES.get(tag) == name:
+                problem = _url_problem(tag, value or "")
+                if problem:
+                    self._add(problem)
+
+
+def _url_problem(tag: str, url: str) -> str | None:
+    compact = _IGNORED_IN_SCHEME.sub("", url)
+    scheme = urlsplit(compact).scheme.lower() if ":" in compact else ""
+    if tag == "img":
+        if not compact.lower().startswith("https://"):
+            return f"the image {url!r} must be an https:// URL; it will be removed"
+        return None
+    if scheme and scheme not in URL_SCHEMES:
+        return f"the link {url!r} is not http(s) or mailto; it will be removed"
+    return None
+
+
+def markdown_problems(source: str, *, profile: Profile) -> list[str]:
+    """What the sanitizer would strip from `source` (tags, attributes, URLs), in plain words.
+
+    Empty when the rendered HTML comes through `render_markdown` unchanged in substance;
+    the admin shows these on the field so an editor learns it before learners see less.
+    """
+    is_comment = profile == "comment"
+    finder = _StrippedMarkupFinder(
+        tags=_COMMENT_TAGS if is_comment else _LESSON_TAGS,
+        attributes=_COMMENT_ATTRIBUTES if is_comment else _LESSON_ATTRIBUTES,
+    )
+    finder.feed(_unsanitized_html(source, profile=profile))
+    finder.close()
+    return finder.problems

@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "adminsortable2",
     "corsheaders",
     "rest_framework",
     "drf_spectacular",
@@ -75,6 +76,7 @@ INSTALLED_APPS = [
     "achievements",
     "exercises",
     "community",
+    "insights",
 ]
 
 MIDDLEWARE = [
@@ -333,6 +335,8 @@ SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 # where they test it (progress/tests/test_summary_cache.py).
 PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(REDIS_URL) and not TESTING)
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
+# How long the admin's analytics pages reuse their figures (seconds); "Recompute now" skips it.
+ANALYTICS_CACHE_SECONDS = env.int("ANALYTICS_CACHE_SECONDS", default=300)
 # How long a submission may sit queued before the periodic sweep re-enqueues it.
 SUBMISSION_REQUEUE_AFTER = timedelta(seconds=env.int("SUBMISSION_REQUEUE_AFTER", default=120))
 # At a backlog, one grading task grades up to this many waiting submissions (1: one each).

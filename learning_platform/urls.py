@@ -3,6 +3,9 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from learning_platform import health
+from learning_platform.admin_pages import name_admin_site
+
+name_admin_site()
 
 api_v1 = [
     path("", include("accounts.urls")),

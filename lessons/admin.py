@@ -1,31 +1,42 @@
+import contextlib
+import json
+
+from adminsortable2.admin import SortableAdminBase, SortableInlineAdminMixin
 from django.contrib import admin, messages
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.db import models
+from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from exercises.admin import ExerciseInline
+from learning_platform.api.errors import error_body
+from learning_platform.markdown import markdown_problems, render_markdown
 from lessons import services
+from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS
+from lessons.forms import BlockForm
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.serializers import block_data
 
+# The live preview posts as the editor types (debounced in the browser); these bound it.
+MARKDOWN_PREVIEW_MAX_CHARS = 50_000
+MARKDOWN_PREVIEW_PER_MINUTE = 240
 
-class BlockInline(admin.StackedInline):
+
+class BlockInline(SortableInlineAdminMixin, admin.StackedInline):
+    """Blocks open on the page, dragged into order (by their header), each showing only its
+    kind's fields (lessons/static/lessons/admin/block-editor.js swaps them on a kind change)."""
+
     model = Block
+    form = BlockForm
+    template = "admin/lessons/block/stacked_sortable.html"
     extra = 0
     ordering = ("position", "id")
-    fields = (
-        ("kind", "position"),
-        "markdown",
-        "style",
-        ("caption",),
-        "columns",
-        "rows",
-        ("title", "language"),
-        "source",
-    )
-    classes = ("collapse-open",)
+    fields = ("kind", "style", "markdown", "caption", "table", "title", "language", "source")
 
 
 class LinkInline(admin.TabularInline):
@@ -37,7 +48,7 @@ class LinkInline(admin.TabularInline):
 
 
 @admin.register(Lesson)
-class LessonAdmin(admin.ModelAdmin):
+class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
     list_display = ("title", "quest", "position", "estimated_minutes", "xp", "published", "preview")
     list_display_links = ("title",)
     list_editable = ("position", "published")
@@ -55,6 +66,25 @@ class LessonAdmin(admin.ModelAdmin):
         ("Status", {"fields": ("updated_at", "preview")}),
     )
     inlines = [BlockInline, LinkInline, ExerciseInline]
+    change_form_template = "admin/lessons/lesson/change_form.html"
+
+    class Media:
+        css = {"all": ("lessons/admin/block-editor.css",)}
+        js = ("lessons/admin/block-editor.js",)
+
+    def render_change_form(self, request, context, *args, obj=None, **kwargs):
+        context["code_languages"] = CODE_LANGUAGES
+        if obj is not None and obj.pk:
+            # The analytics pages live in a higher app: linked by name only.
+            with contextlib.suppress(NoReverseMatch):
+                context["analytics_url"] = reverse(
+                    "admin:insights_questanalytics_lesson", args=[obj.pk]
+                )
+        context["block_kind_fields"] = {
+            kind: ["table" if f in ("columns", "rows") else f for f in fields]
+            for kind, fields in KIND_FIELDS.items()
+        }
+        return super().render_change_form(request, context, *args, obj=obj, **kwargs)
 
     @admin.display(description="Preview")
     def preview(self, lesson: Lesson) -> str:
@@ -80,10 +110,16 @@ class LessonAdmin(admin.ModelAdmin):
     def get_urls(self):
         preview = path(
             "<int:lesson_id>/preview/",
-            self.admin_site.admin_view(self.preview_view),
+            # Same-origin framing: the change form can show the preview beside itself.
+            self.admin_site.admin_view(xframe_options_sameorigin(self.preview_view)),
             name="lessons_lesson_preview",
         )
-        return [preview, *super().get_urls()]
+        markdown_preview = path(
+            "markdown-preview/",
+            self.admin_site.admin_view(self.markdown_preview_view),
+            name="lessons_lesson_markdown_preview",
+        )
+        return [preview, markdown_preview, *super().get_urls()]
 
     def preview_view(self, request, lesson_id: int):
         """The lesson as a learner will see it, drafts included (for whoever may view lessons)."""
@@ -92,8 +128,6 @@ class LessonAdmin(admin.ModelAdmin):
             pk=lesson_id,
         )
         if not self.has_view_or_change_permission(request, lesson):
-            from django.core.exceptions import PermissionDenied
-
             raise PermissionDenied
         context = {
             **self.admin_site.each_context(request),
@@ -104,8 +138,51 @@ class LessonAdmin(admin.ModelAdmin):
             ],
             "links": sorted(lesson.links.all(), key=lambda link: (link.position, link.id)),
             "title": f"Preview: {lesson.title}",
+            # Shown beside the change form: the page without the admin's header and menus.
+            "is_popup": request.GET.get("embed") == "1",
         }
         return TemplateResponse(request, "admin/lessons/lesson/preview.html", context)
+
+    def markdown_preview_view(self, request: HttpRequest) -> JsonResponse:
+        """Lesson Markdown rendered by the platform's renderer, with what its sanitizer strips.
+
+        POST {"markdown": "..."} (JSON, CSRF token in X-CSRFToken) -> {"html", "problems"}.
+        """
+        if request.method != "POST":
+            return _preview_error(405, "method_not_allowed", "POST the Markdown as JSON.")
+        if not (self.has_change_permission(request) or self.has_add_permission(request)):
+            raise PermissionDenied
+        if len(request.body) > MARKDOWN_PREVIEW_MAX_CHARS * 4:
+            return _preview_error(413, "payload_too_large", "The Markdown is too long.")
+        if _preview_rate_exceeded(request.user.pk):
+            return _preview_error(429, "throttled", "Too many previews; wait a minute.")
+        try:
+            source = json.loads(request.body or b"{}").get("markdown", "")
+        except (ValueError, AttributeError):
+            return _preview_error(400, "bad_request", 'Send {"markdown": "..."} as JSON.')
+        if not isinstance(source, str):
+            return _preview_error(400, "bad_request", "markdown must be text.")
+        if len(source) > MARKDOWN_PREVIEW_MAX_CHARS:
+            return _preview_error(413, "payload_too_large", "The Markdown is too long.")
+        return JsonResponse(
+            {
+                "html": render_markdown(source, profile="lesson"),
+                "problems": markdown_problems(source, profile="lesson"),
+            }
+        )
+
+
+def _preview_error(status: int, code: str, detail: str) -> JsonResponse:
+    return JsonResponse(error_body(status_code=status, code=code, detail=detail), status=status)
+
+
+def _preview_rate_exceeded(user_id: int) -> bool:
+    key = f"admin-md-preview:{user_id}"
+    try:
+        cache.add(key, 0, timeout=60)
+        return cache.incr(key) > MARKDOWN_PREVIEW_PER_MINUTE
+    except Exception:  # a cache outage must not take the editor down
+        return False
 
 
 @admin.register(Quest)

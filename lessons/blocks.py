@@ -1,11 +1,56 @@
-"""The rules a content block must satisfy, shared by the admin and the curriculum loader."""
+"""The rules a content block (and a lesson's link) must satisfy, shared by the admin and the
+curriculum loader, and the plain-text table format the admin's table editor speaks."""
 
+import csv
+import io
+import re
 from typing import Any
+
+from learning_platform.markdown import markdown_problems
 
 KINDS = ("prose", "table", "code", "callout")
 CALLOUT_STYLES = ("note", "tip", "warning")
 MAX_TABLE_COLUMNS = 20
 MAX_TABLE_ROWS = 200
+# The languages a code block may declare. The web app highlights the ones lessons use most
+# (web/src/lib/highlight.ts) and shows the others as plain text.
+CODE_LANGUAGES = (
+    "bash",
+    "c",
+    "cpp",
+    "css",
+    "csv",
+    "diff",
+    "go",
+    "html",
+    "java",
+    "javascript",
+    "json",
+    "markdown",
+    "python",
+    "rust",
+    "shell",
+    "sql",
+    "text",
+    "toml",
+    "typescript",
+    "yaml",
+)
+# Fields of each kind, in the order an editor fills them in.
+KIND_FIELDS = {
+    "prose": ("markdown",),
+    "callout": ("style", "markdown"),
+    "table": ("caption", "columns", "rows"),
+    "code": ("title", "language", "source"),
+}
+_HTTP_URL = re.compile(r"^https?://[^\s/$.?#][^\s]*$", re.IGNORECASE)
+
+
+def link_url_error(url: Any) -> str | None:
+    """Why `url` cannot be a lesson's link (only http and https are), or None."""
+    if not isinstance(url, str) or not _HTTP_URL.match(url):
+        return f"must be an http(s) URL, got {url!r}"
+    return None
 
 
 def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:
@@ -16,11 +61,22 @@ def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:
     if kind in ("prose", "callout"):
         if not str(fields.get("markdown") or "").strip():
             errors["markdown"] = f"a {kind} block needs Markdown text"
+        else:
+            unsafe = markdown_problems(str(fields["markdown"]), profile="lesson")
+            if unsafe:
+                errors["markdown"] = "; ".join(unsafe)
         if kind == "callout" and fields.get("style") not in CALLOUT_STYLES:
             errors["style"] = f"callout style must be one of {', '.join(CALLOUT_STYLES)}"
     elif kind == "code":
         if not str(fields.get("source") or "").strip():
             errors["source"] = "a code block needs source"
+        language = fields.get("language") or ""
+        if not language:
+            errors["language"] = "a code block needs a language (text for plain text)"
+        elif language not in CODE_LANGUAGES:
+            errors["language"] = (
+                f"unknown language {language!r}; use one of {', '.join(CODE_LANGUAGES)}"
+            )
     elif kind == "table":
         columns = fields.get("columns")
         rows = fields.get("rows")
@@ -47,3 +103,40 @@ def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:
                     errors["rows"] = f"row {number}: cells must be text or numbers"
                     break
     return errors
+
+
+def parse_table_text(text: str) -> tuple[list[str], list[list[str]]]:
+    """Split a table pasted from a spreadsheet into (columns, rows); the first line is the header.
+
+    Tab-separated when the header line has a tab (what spreadsheets put on the clipboard),
+    otherwise CSV (comma, or semicolon when the header has more of those). Quoted cells may
+    hold separators and line breaks. Cells are trimmed, blank lines skipped; ragged rows are
+    kept as they are so that `block_errors` can name them. ValueError when it cannot be read.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    if not lines.strip():
+        return [], []
+    header = lines.split("\n", 1)[0]
+    semicolons = header.count(";") > header.count(",")
+    delimiter = "\t" if "\t" in header else ";" if semicolons else ","
+    try:
+        records = [
+            [cell.strip() for cell in record]
+            for record in csv.reader(io.StringIO(lines.replace("\x00", "")), delimiter=delimiter)
+            if any(cell.strip() for cell in record)
+        ]
+    except csv.Error as exc:  # e.g. a cell over the csv module's field size limit
+        raise ValueError(f"the table could not be read: {exc}") from exc
+    return (records[0], records[1:]) if records else ([], [])
+
+
+def format_table_text(columns: list[Any], rows: list[Any]) -> str:
+    """The table as tab-separated text (header first), the format `parse_table_text` reads."""
+    if not columns and not rows:
+        return ""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="\t", lineterminator="\n")
+    writer.writerow([str(c) for c in columns])
+    for row in rows:
+        writer.writerow([str(cell) for cell in row] if isinstance(row, list) else [str(row)])
+    return out.getvalue()

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from lessons.blocks import KINDS, block_errors
+from lessons.blocks import KINDS, block_errors, link_url_error
 
 SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 QUEST_KEYS = {"slug", "title", "description", "lessons"}
@@ -304,8 +304,9 @@ def _links(raw, where, problems) -> list[dict[str, str]]:
         title, url = link["title"], link["url"]
         if not isinstance(title, str) or not title.strip():
             problems.append(Problem(where, f"{name}.title", "must be non-empty text"))
-        if not isinstance(url, str) or not re.match(r"^https?://[^\s/$.?#][^\s]*$", url):
-            problems.append(Problem(where, f"{name}.url", f"must be an http(s) URL, got {url!r}"))
+        url_error = link_url_error(url)
+        if url_error:
+            problems.append(Problem(where, f"{name}.url", url_error))
             continue
         links.append({"title": title, "url": url})
     return links

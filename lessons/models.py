@@ -3,7 +3,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import Q
 
-from lessons.blocks import block_errors
+from lessons.blocks import block_errors, link_url_error
 
 slug_validator = RegexValidator(
     r"^[a-z0-9]+(?:-[a-z0-9]+)*$", "Use lowercase letters, digits and single hyphens."
@@ -134,6 +134,7 @@ class Block(models.Model):
                 "columns": self.columns,
                 "rows": self.rows,
                 "source": self.source,
+                "language": self.language,
             },
         )
         if errors:
@@ -153,3 +154,8 @@ class Link(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    def clean(self) -> None:
+        error = link_url_error(self.url)
+        if error:
+            raise ValidationError({"url": error})

@@ -168,3 +168,144 @@ def test_admin_changelists_render(admin_client, model):
     IssueReportFactory()
 
     assert admin_client.get(reverse(f"admin:community_{model}_changelist")).status_code == 200
+
+
+# --- Reports, as a content editor ----------------------------------------------------------
+
+
+def test_editor_lists_reports_with_lesson_kind_status_assignee_age_and_block(client, editor):
+    from lessons.tests.factories import TableBlockFactory
+
+    lesson = LessonFactory(title="Attention heads")
+    block = TableBlockFactory(lesson=lesson, position=3)
+    IssueReportFactory(lesson=lesson, block=block, block_position=3, kind="incorrect")
+
+    response = client.get(reverse("admin:community_issuereport_changelist"))
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Attention heads" in body
+    assert "Incorrect content" in body
+    change_url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    assert f'href="{change_url}#block-{block.id}">Table #3</a>' in body
+    assert "minute" in body  # the age column
+    assert [f.title for f in response.context["cl"].filter_specs][:3] == [
+        "status",
+        "kind",
+        "assigned",
+    ]
+
+
+REPORT_LIST_QUERIES = 10
+
+
+def test_report_list_runs_a_fixed_number_of_queries(client, editor, django_assert_num_queries):
+    IssueReportFactory.create_batch(3)
+    url = reverse("admin:community_issuereport_changelist")
+    client.get(url)
+
+    # the user, their permissions x2, the filters' choices (assignees, quests, lessons),
+    # counts x2, the page (reports with lesson, quest, assignee and block joined), dates x2.
+    with django_assert_num_queries(REPORT_LIST_QUERIES):
+        client.get(url)
+    IssueReportFactory.create_batch(5, assignee=editor)
+    with django_assert_num_queries(REPORT_LIST_QUERIES):
+        client.get(url)
+
+
+def test_a_report_title_names_the_lesson_and_the_kind():
+    report = IssueReportFactory(lesson=LessonFactory(title="Tokenization"), kind="typo")
+
+    assert str(report) == f"Typo on “Tokenization” (report #{report.id})"
+
+
+def test_editor_triages_a_report_in_the_change_form(client, editor, mailoutbox):
+    report = IssueReportFactory(lesson=LessonFactory(title="Tokenization"))
+    url = reverse("admin:community_issuereport_change", args=[report.id])
+
+    page = client.get(url)
+    response = client.post(
+        url,
+        {"status": "triaged", "assignee": str(editor.id), "internal_note": "Checking the source"},
+    )
+
+    assert "Typo on “Tokenization”" in page.content.decode()
+    assert response.status_code == 302
+    report.refresh_from_db()
+    assert (report.status, report.assignee, report.internal_note) == (
+        "triaged",
+        editor,
+        "Checking the source",
+    )
+    assert mailoutbox == []
+
+
+def test_editor_resolving_a_report_notifies_the_reporter(
+    client, editor, mailoutbox, django_capture_on_commit_callbacks
+):
+    reporter = UserFactory()
+    report = IssueReportFactory(reporter=reporter)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("admin:community_issuereport_change", args=[report.id]),
+            {"status": "resolved", "assignee": str(editor.id), "internal_note": "fixed"},
+        )
+
+    assert response.status_code == 302
+    assert Notification.objects.filter(recipient=reporter, kind="report_resolved").exists()
+    assert [m.to for m in mailoutbox] == [[reporter.email]]
+
+
+def test_editor_cannot_change_what_the_reporter_wrote(client, editor):
+    report = IssueReportFactory(message="Original words", kind="typo")
+
+    client.post(
+        reverse("admin:community_issuereport_change", args=[report.id]),
+        {
+            "status": "new",
+            "assignee": "",
+            "internal_note": "",
+            "message": "Edited",
+            "kind": "other",
+        },
+    )
+
+    report.refresh_from_db()
+    assert (report.message, report.kind) == ("Original words", "typo")
+
+
+def test_editor_assigns_reports_to_themselves_with_an_action(client, editor):
+    reports = IssueReportFactory.create_batch(2)
+
+    _action(client, "issuereport", "assign_to_me", [r.id for r in reports])
+
+    assert IssueReport.objects.filter(assignee=editor).count() == 2
+    mine = client.get(reverse("admin:community_issuereport_changelist"), {"assigned": "me"})
+    assert mine.context["cl"].result_count == 2
+
+
+def test_editor_cannot_delete_reports_but_a_superuser_can(client, editor):
+    report = IssueReportFactory()
+    delete_url = reverse("admin:community_issuereport_delete", args=[report.id])
+
+    refused = client.post(delete_url, {"post": "yes"})
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    accepted = client.post(delete_url, {"post": "yes"})
+
+    assert refused.status_code == 403
+    assert accepted.status_code == 302
+    assert not IssueReport.objects.filter(pk=report.pk).exists()
+
+
+def test_editor_does_not_see_superuser_only_admin_pages(client, editor):
+    index = client.get(reverse("admin:index")).content.decode()
+    emails = client.get(reverse("admin:community_emaildelivery_changelist"))
+    users = client.get(reverse("admin:accounts_user_changelist"))
+
+    assert "Issue reports" in index
+    assert "E-mail deliveries" not in index
+    assert "Notifications" not in index
+    assert emails.status_code == 403
+    assert "Permission denied" in emails.content.decode()
+    assert users.status_code == 403

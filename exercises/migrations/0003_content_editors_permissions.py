@@ -2,7 +2,8 @@
 
 from django.db import migrations
 
-GROUP_NAME = "Content editors"
+from lessons.editors_group import grant_permissions, revoke_permissions
+
 PERMISSIONS = {
     "exercise": ("view", "add", "change", "delete"),
     "exercisecolumn": ("view", "add", "change", "delete"),
@@ -10,31 +11,15 @@ PERMISSIONS = {
 }
 
 
-def grant(apps, schema_editor):
-    from django.contrib.auth.management import create_permissions
+CODENAMES = tuple(f"{action}_{model}" for model, actions in PERMISSIONS.items() for action in actions)
 
-    # Permissions are normally created after all migrations ran; make sure they exist now.
-    app_config = apps.get_app_config("exercises")
-    app_config.models_module = True  # the migration state's stub has none; create_permissions asks
-    create_permissions(app_config, verbosity=0, apps=apps)
-    app_config.models_module = None
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    group, _ = Group.objects.get_or_create(name=GROUP_NAME)
-    codenames = [f"{action}_{model}" for model, actions in PERMISSIONS.items() for action in actions]
-    group.permissions.add(
-        *Permission.objects.filter(content_type__app_label="exercises", codename__in=codenames)
-    )
+
+def grant(apps, schema_editor):
+    grant_permissions(apps, app_label="exercises", codenames=CODENAMES)
 
 
 def revoke(apps, schema_editor):
-    Group = apps.get_model("auth", "Group")
-    Permission = apps.get_model("auth", "Permission")
-    group = Group.objects.filter(name=GROUP_NAME).first()
-    if group is not None:
-        group.permissions.remove(
-            *Permission.objects.filter(content_type__app_label="exercises")
-        )
+    revoke_permissions(apps, app_label="exercises", codenames=CODENAMES)
 
 
 class Migration(migrations.Migration):

@@ -2,25 +2,15 @@
 
 import pytest
 from django.contrib import admin
-from django.contrib.auth.models import Group
 from django.test import RequestFactory
 from django.urls import reverse
 
-from accounts.tests.factories import UserFactory
 from exercises.admin import ExerciseInline
 from exercises.models import Exercise, ModelReference
 from exercises.tests.factories import ExerciseFactory
 from lessons.models import Lesson
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def editor(client):
-    user = UserFactory(is_staff=True)
-    user.groups.add(Group.objects.get(name="Content editors"))
-    client.force_login(user)
-    return user
 
 
 def test_content_editors_may_edit_exercises_and_the_catalogue(editor):

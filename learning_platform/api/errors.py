@@ -14,10 +14,12 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from learning_platform.admin_pages import admin_error_page, is_admin_request
 
 logger = logging.getLogger(__name__)
 
@@ -134,13 +136,17 @@ def json_error(request, *, status_code: int, code: str, detail: str) -> JsonResp
     )
 
 
-def handler404(request, exception=None) -> JsonResponse:
+def handler404(request, exception=None) -> HttpResponse:
+    if is_admin_request(request):
+        return admin_error_page(request, status=404, template="admin/404.html")
     return json_error(
         request, status_code=404, code="not_found", detail="No such resource or page."
     )
 
 
-def handler500(request) -> JsonResponse:
+def handler500(request) -> HttpResponse:
+    if is_admin_request(request):
+        return admin_error_page(request, status=500, template="admin/500.html")
     return json_error(
         request, status_code=500, code="server_error", detail="An unexpected error occurred."
     )
@@ -150,5 +156,7 @@ def handler400(request, exception=None) -> JsonResponse:
     return json_error(request, status_code=400, code="bad_request", detail="Bad request.")
 
 
-def handler403(request, exception=None) -> JsonResponse:
+def handler403(request, exception=None) -> HttpResponse:
+    if is_admin_request(request):
+        return admin_error_page(request, status=403, template="admin/403.html")
     return json_error(request, status_code=403, code="permission_denied", detail="Forbidden.")

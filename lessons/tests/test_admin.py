@@ -18,14 +18,6 @@ from lessons.tests.factories import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def editor(client):
-    user = UserFactory(is_staff=True)
-    user.groups.add(Group.objects.get(name="Content editors"))
-    client.force_login(user)
-    return user
-
-
 def inline_management(prefix: str, total: int, initial: int) -> dict:
     return {
         f"{prefix}-TOTAL_FORMS": str(total),
@@ -59,8 +51,7 @@ def change_form_data(lesson: Lesson, blocks: list[dict], links: list[dict] | Non
         "markdown": "",
         "style": "",
         "caption": "",
-        "columns": "[]",
-        "rows": "[]",
+        "table": "",
         "title": "",
         "language": "",
         "source": "",
@@ -114,8 +105,7 @@ def test_editor_reorders_and_edits_blocks_through_the_change_form(client, editor
             "kind": "table",
             "position": 3,
             "caption": "New",
-            "columns": '["Model", "d_model"]',
-            "rows": '[["GPT-2", "768"]]',
+            "table": "Model\td_model\nGPT-2\t768\n",
         },
     ]
     response = client.post(url, change_form_data(lesson, blocks))
@@ -130,9 +120,7 @@ def test_editor_reorders_and_edits_blocks_through_the_change_form(client, editor
 def test_admin_refuses_a_ragged_table_with_a_field_error(client, editor):
     lesson = LessonFactory()
     url = reverse("admin:lessons_lesson_change", args=[lesson.id])
-    blocks = [
-        {"kind": "table", "position": 1, "caption": "x", "columns": '["a", "b"]', "rows": '[["1"]]'}
-    ]
+    blocks = [{"kind": "table", "position": 1, "caption": "x", "table": "a\tb\n1\n"}]
 
     response = client.post(url, change_form_data(lesson, blocks))
 
@@ -248,3 +236,280 @@ def test_editor_adds_an_exercise_on_the_lesson_page(client, editor):
     exercise = Exercise.objects.get(lesson=lesson)
     assert exercise.title == "Tabulate three models"
     assert exercise.key_synonyms == ["name"]
+
+
+# --- The block editor ---------------------------------------------------------------------
+
+
+def test_blocks_render_open_sortable_and_anchored(client, editor):
+    lesson = LessonFactory()
+    block = ProseBlockFactory(lesson=lesson)
+
+    body = client.get(reverse("admin:lessons_lesson_change", args=[lesson.id])).content.decode()
+
+    blocks_group = body[body.index('id="blocks-group"') : body.index('id="links-group"')]
+    assert "<details>" not in blocks_group
+    assert "sortable" in blocks_group
+    assert f'id="block-{block.id}"' in blocks_group
+    assert 'class="_reorder_"' in blocks_group
+    assert "adminsortable2/js/adminsortable2" in body
+    assert "lessons/admin/block-editor.js" in body
+    assert "lessons/admin/block-editor.css" in body
+    assert 'id="lp-block-kind-fields"' in body
+
+
+def test_the_blocks_hold_no_live_table_so_sortable_treats_them_as_stacked(client, editor):
+    import re
+
+    lesson = LessonFactory()
+    TableBlockFactory(lesson=lesson)
+    ProseBlockFactory(lesson=lesson, markdown="| a | b |\n|---|---|\n| 1 | 2 |")
+
+    body = client.get(reverse("admin:lessons_lesson_change", args=[lesson.id])).content.decode()
+
+    # django-admin-sortable2 takes an inline holding a "table tbody" for a tabular one (and
+    # then drags nothing): grids and previews stay inside inert <template>s until "load".
+    blocks_group = body[body.index('id="blocks-group"') : body.index('id="links-group"')]
+    live = re.sub(r"<template.*?</template>", "", blocks_group, flags=re.DOTALL)
+    assert "<table" in blocks_group
+    assert "<table" not in live
+
+
+def test_a_table_block_is_edited_as_tab_separated_text_with_a_grid(client, editor):
+    lesson = LessonFactory()
+    TableBlockFactory(lesson=lesson, columns=["Model", "d_model"], rows=[["GPT-2", "768"]])
+
+    body = client.get(reverse("admin:lessons_lesson_change", args=[lesson.id])).content.decode()
+
+    assert "Model\td_model\nGPT-2\t768" in body
+    assert "<th>Model</th><th>d_model</th>" in body
+    assert "1 row" in body
+    assert 'name="blocks-0-columns"' not in body
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "Model\td_model\tLayers\nGPT-2\t768\t12\nBERT-base\t768\t12\n",
+        "Model,d_model,Layers\r\nGPT-2,768,12\r\n\r\nBERT-base,768,12\r\n",
+        'Model;d_model;Layers\n"GPT-2";768;12\nBERT-base;768;12\n',
+    ],
+    ids=["tsv-from-a-spreadsheet", "csv", "semicolons"],
+)
+def test_a_pasted_table_is_stored_as_columns_and_rows(client, editor, pasted):
+    lesson = LessonFactory()
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    blocks = [{"kind": "table", "position": 1, "caption": "Sizes", "table": pasted}]
+
+    response = client.post(url, change_form_data(lesson, blocks))
+
+    assert response.status_code == 302
+    block = lesson.blocks.get()
+    assert block.columns == ["Model", "d_model", "Layers"]
+    assert block.rows == [["GPT-2", "768", "12"], ["BERT-base", "768", "12"]]
+
+
+def test_a_block_keeps_only_its_kinds_fields(client, editor):
+    lesson = LessonFactory()
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    blocks = [
+        {
+            "kind": "prose",
+            "position": 1,
+            "markdown": "Prose",
+            "table": "a\tb\n1\t2\n",
+            "source": "print(1)",
+            "language": "python",
+        }
+    ]
+
+    response = client.post(url, change_form_data(lesson, blocks))
+
+    assert response.status_code == 302
+    block = lesson.blocks.get()
+    assert (block.markdown, block.columns, block.rows, block.source, block.language) == (
+        "Prose",
+        [],
+        [],
+        "",
+        "",
+    )
+
+
+def _field_errors(response, field: str, prefix: str = "blocks") -> list[str]:
+    formset = next(
+        f for f in response.context["inline_admin_formsets"] if f.formset.prefix == prefix
+    )
+    return [str(e) for e in formset.formset.forms[0].errors.get(field, [])]
+
+
+@pytest.mark.parametrize(
+    ("block", "field", "message"),
+    [
+        (
+            {"kind": "table", "caption": "x", "table": "a\tb\n1\t2\n3\n"},
+            "table",
+            "row 2 has 1 cells; the table has 2 columns",
+        ),
+        (
+            {"kind": "code", "title": "x", "language": "pythn", "source": "x = 1"},
+            "language",
+            "unknown language 'pythn'",
+        ),
+        (
+            {"kind": "prose", "markdown": "Hi <script>alert(1)</script>"},
+            "markdown",
+            "<script> is not allowed",
+        ),
+        (
+            {"kind": "callout", "style": "tip", "markdown": "[click](javascript:alert(1))"},
+            "markdown",
+            "is not http(s) or mailto",
+        ),
+        (
+            {"kind": "prose", "markdown": '<a href="https://x.org" onclick="steal()">x</a>'},
+            "markdown",
+            'the attribute "onclick" on <a> will be removed',
+        ),
+    ],
+    ids=["ragged-table", "unknown-language", "script", "javascript-link", "event-handler"],
+)
+def test_bad_blocks_get_a_message_on_their_field(client, editor, block, field, message):
+    lesson = LessonFactory()
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+
+    response = client.post(url, change_form_data(lesson, [{"position": 1, **block}]))
+
+    assert response.status_code == 200
+    assert any(message in error for error in _field_errors(response, field))
+    assert not lesson.blocks.exists()
+
+
+def test_an_unreadable_table_gets_a_message_not_a_500(client, editor):
+    lesson = LessonFactory()
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    huge_cell = "x" * 200_000  # over the csv module's field size limit
+    blocks = [{"kind": "table", "position": 1, "caption": "x", "table": f'a,b\n"{huge_cell}",1\n'}]
+
+    response = client.post(url, change_form_data(lesson, blocks))
+
+    assert response.status_code == 200
+    assert any("could not be read" in e for e in _field_errors(response, "table"))
+    assert not lesson.blocks.exists()
+
+
+def test_a_link_that_is_not_http_gets_a_message_on_its_url(client, editor):
+    lesson = LessonFactory()
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    links = [{"position": 1, "title": "Files", "url": "ftp://example.org/paper.pdf"}]
+
+    response = client.post(url, change_form_data(lesson, [], links))
+
+    assert response.status_code == 200
+    assert any("must be an http(s) URL" in e for e in _field_errors(response, "url", "links"))
+    assert not lesson.links.exists()
+
+
+def test_the_change_form_offers_the_lesson_preview_one_click_away(client, editor):
+    lesson = LessonFactory()
+
+    body = client.get(reverse("admin:lessons_lesson_change", args=[lesson.id])).content.decode()
+
+    preview_url = reverse("admin:lessons_lesson_preview", args=[lesson.id])
+    assert f'href="{preview_url}"' in body
+    assert f'data-preview-url="{preview_url}"' in body
+
+
+def test_the_preview_renders_blocks_as_the_api_does(client, editor, api_client):
+    lesson = LessonFactory(published=True)
+    ProseBlockFactory(
+        lesson=lesson, markdown="| a | b |\n|---|---|\n| 1 | 2 |\n\n[x](https://x.org)"
+    )
+    api_html = api_client.get(f"/api/v1/lessons/{lesson.slug}/").json()["blocks"][0]["html"]
+
+    response = client.get(reverse("admin:lessons_lesson_preview", args=[lesson.id]))
+
+    assert api_html in response.content.decode()
+    assert response["X-Frame-Options"] == "SAMEORIGIN"
+
+
+# --- The Markdown live preview ------------------------------------------------------------
+
+PREVIEW_URL = "/admin/lessons/lesson/markdown-preview/"
+
+
+def test_markdown_preview_renders_with_the_lesson_renderer_and_names_what_it_strips(client, editor):
+    response = client.post(
+        PREVIEW_URL,
+        {"markdown": "**bold** <script>x()</script> [a](javascript:y)"},
+        content_type="application/json",
+    )
+
+    assert response.status_code == 200
+    body = response.json()
+    assert "<strong>bold</strong>" in body["html"]
+    assert "script" not in body["html"]
+    assert "javascript" not in body["html"]
+    assert body["problems"] == [
+        "<script> is not allowed: it and its content will be removed",
+        "the link 'javascript:y' is not http(s) or mailto; it will be removed",
+    ]
+
+
+def test_markdown_preview_refuses_a_post_without_the_csrf_token(editor):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(editor)
+
+    response = client.post(PREVIEW_URL, {"markdown": "x"}, content_type="application/json")
+
+    assert response.status_code == 403
+
+
+def test_markdown_preview_answers_get_with_405(client, editor):
+    response = client.get(PREVIEW_URL)
+
+    assert response.status_code == 405
+    assert response.json()["type"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [("not json", 400), ('{"markdown": 3}', 400), ('{"markdown": "' + "x" * 50_001 + '"}', 413)],
+    ids=["not-json", "not-text", "too-long"],
+)
+def test_markdown_preview_refuses_bad_input_with_the_error_shape(client, editor, body, status):
+    response = client.post(PREVIEW_URL, body, content_type="application/json")
+
+    assert response.status_code == status
+    assert set(response.json()) == {"type", "title", "status", "detail", "errors"}
+
+
+def test_markdown_preview_is_rate_limited_per_editor(client, editor, monkeypatch):
+    from lessons import admin as lessons_admin
+
+    monkeypatch.setattr(lessons_admin, "MARKDOWN_PREVIEW_PER_MINUTE", 3)
+    for _ in range(3):
+        client.post(PREVIEW_URL, {"markdown": "x"}, content_type="application/json")
+
+    response = client.post(PREVIEW_URL, {"markdown": "x"}, content_type="application/json")
+
+    assert response.status_code == 429
+
+
+def test_markdown_preview_is_staff_only(client, user):
+    client.force_login(user)
+
+    response = client.post(PREVIEW_URL, {"markdown": "x"}, content_type="application/json")
+
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]
+
+
+def test_markdown_preview_needs_the_lesson_editing_permission(client):
+    client.force_login(UserFactory(is_staff=True))
+
+    response = client.post(PREVIEW_URL, {"markdown": "x"}, content_type="application/json")
+
+    assert response.status_code == 403

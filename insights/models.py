@@ -1,0 +1,13 @@
+from lessons.models import Quest
+
+
+class QuestAnalytics(Quest):
+    """A quest seen through its learners: the admin's "how each lesson is doing" pages.
+
+    A proxy (no table) so the pages have an admin entry and a `view` permission of their own.
+    """
+
+    class Meta:
+        proxy = True
+        verbose_name = "quest analytics"
+        verbose_name_plural = "how each lesson is doing"
