@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "allauth",
     "allauth.account",
     "allauth.headless",
@@ -185,6 +186,8 @@ HEADLESS_FRONTEND_URLS = {
     "account_signup": f"{FRONTEND_URL}/account/signup",
 }
 HEADLESS_SERVE_SPECIFICATION = True
+# allauth's own page loads Redoc from a CDN; this one loads the copy the project serves.
+HEADLESS_SPECIFICATION_TEMPLATE_NAME = "learning_platform/allauth_openapi.html"
 HEADLESS_TOKEN_STRATEGY = "accounts.session_tokens.SessionTokenStrategy"  # noqa: S105
 # allauth would write on every signed-in request; learning_platform.activity records each
 # session's activity at most once per SESSION_ACTIVITY_INTERVAL seconds instead.
@@ -231,6 +234,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Swagger UI and Redoc from drf-spectacular-sidecar's static files: docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No call to swagger.io's online validator either.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "IssueReportKindEnum": "community.models.IssueReport.Kind",
