@@ -33,7 +33,9 @@ if not SECRET_KEY:
     SECRET_KEY = _INSECURE_DEV_KEY
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
-CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+# A separately hosted SPA: in development the Vite dev server (`npm run dev` in web/).
+_VITE_DEV_ORIGINS = ["http://localhost:5173", "http://127.0.0.1:5173"]
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=_VITE_DEV_ORIGINS if DEBUG else [])
 CORS_ALLOW_CREDENTIALS = True
 CORS_ALLOW_HEADERS = (
     "accept",
@@ -44,9 +46,15 @@ CORS_ALLOW_HEADERS = (
     "x-csrftoken",
     "x-requested-with",
     "x-session-token",
+    # allauth headless: the key of a pending e-mail verification or password reset.
+    "x-email-verification-key",
+    "x-password-reset-key",
 )
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
-CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Location: where a 202's submission is polled.
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After"]
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=_VITE_DEV_ORIGINS if DEBUG else [])
+# API and allauth paths answer a CSRF failure in the API's JSON error shape, others in HTML.
+CSRF_FAILURE_VIEW = "learning_platform.api.errors.csrf_failure"
 
 SITE_NAME = env.str("SITE_NAME", default="Learning Platform")
 # Where the SPA lives; used to build links in e-mails (verification, reset, unsubscribe).
@@ -200,7 +208,7 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "learning_platform.api.authentication.SessionTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "learning_platform.api.authentication.CsrfSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "learning_platform.api.pagination.PageNumberPagination",
