@@ -1,0 +1,96 @@
+import { useEffect } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useAuth, useLogout } from '@/features/auth/api';
+import { useUnreadCount } from '@/features/notifications/api';
+import { syncLocalProgress } from '@/features/progress/sync';
+import { readEvents } from '@/lib/progressStore';
+import { useQueryClient } from '@tanstack/react-query';
+
+export function Layout() {
+  const auth = useAuth();
+  const location = useLocation();
+  useSyncWhenSignedIn(auth.isAuthenticated);
+
+  // A new page: move focus to its main region so screen readers and keyboards start there.
+  useEffect(() => {
+    if (!location.hash) document.getElementById('main')?.focus({ preventScroll: true });
+    if (!location.hash) window.scrollTo(0, 0);
+  }, [location.pathname, location.hash]);
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/" className="brand">
+          Learning Platform
+        </Link>
+        <nav aria-label="Main">
+          <ul>
+            <li>
+              <NavLink to="/achievements">Achievements</NavLink>
+            </li>
+            <li>
+              <NavLink to="/leaderboard">Leaderboard</NavLink>
+            </li>
+            {auth.isAuthenticated ? <SignedInLinks /> : null}
+            {!auth.isPending && !auth.isAuthenticated ? (
+              <>
+                <li>
+                  <NavLink to="/signin">Sign in</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/signup">Sign up</NavLink>
+                </li>
+              </>
+            ) : null}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+function SignedInLinks() {
+  const unread = useUnreadCount(true);
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const count = unread.data ?? 0;
+  return (
+    <>
+      <li>
+        <NavLink to="/notifications" aria-label={`Notifications, ${count} unread`}>
+          Notifications
+          {count > 0 ? (
+            <span className="count" data-testid="unread-count">
+              {count}
+            </span>
+          ) : null}
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/settings">Settings</NavLink>
+      </li>
+      <li>
+        <button type="button" className="link-button" disabled={logout.isPending} onClick={() => logout.mutate(undefined, { onSuccess: () => navigate('/') })}>
+          Sign out
+        </button>
+      </li>
+    </>
+  );
+}
+
+/** A page load that finds a session and leftover device events (e.g. a failed sync) sends them. */
+function useSyncWhenSignedIn(signedIn: boolean) {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!signedIn || readEvents().length === 0) return;
+    syncLocalProgress()
+      .then(() => client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'auth' }))
+      .catch(() => undefined);
+  }, [signedIn, client]);
+}

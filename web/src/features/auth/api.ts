@@ -1,0 +1,101 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import * as allauth from '@/lib/allauth';
+import { syncLocalProgress } from '@/features/progress/sync';
+
+export const sessionKey = ['auth', 'session'] as const;
+
+let configLoaded: Promise<unknown> | null = null;
+
+/** GET config once per page load: it also sets the csrftoken cookie unsafe requests need. */
+function ensureConfig(): Promise<unknown> {
+  configLoaded ??= allauth.getConfig().catch((error: unknown) => {
+    configLoaded = null;
+    throw error;
+  });
+  return configLoaded;
+}
+
+export async function loadSession(): Promise<allauth.AuthState> {
+  await ensureConfig();
+  return allauth.getSession();
+}
+
+export function useAuth() {
+  const query = useQuery({ queryKey: sessionKey, queryFn: loadSession, staleTime: 60_000 });
+  return {
+    ...query,
+    user: query.data?.user ?? null,
+    isAuthenticated: query.data?.isAuthenticated ?? false,
+  };
+}
+
+/** After signing in: hand over this device's progress, then refetch everything as the learner. */
+async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promise<void> {
+  client.setQueryData(sessionKey, state);
+  if (state.isAuthenticated) {
+    try {
+      await syncLocalProgress();
+    } catch {
+      // The events stay on the device; the next sign-in or page load sends them again.
+    }
+  }
+  await client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'auth' });
+}
+
+export function useLogin() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { email: string; password: string }) => {
+      await ensureConfig();
+      return allauth.login(input);
+    },
+    onSuccess: (state) => afterSignIn(client, state),
+  });
+}
+
+export function useSignUp() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { email: string; password: string }) => {
+      await ensureConfig();
+      return allauth.signUp(input);
+    },
+    onSuccess: (state) => afterSignIn(client, state),
+  });
+}
+
+export function useVerifyEmail() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (key: string) => {
+      await ensureConfig();
+      return allauth.verifyEmail(key);
+    },
+    onSuccess: (state) => afterSignIn(client, state),
+  });
+}
+
+export function useResetPassword() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { key: string; password: string }) => {
+      await ensureConfig();
+      return allauth.resetPassword(input);
+    },
+    onSuccess: (state) => afterSignIn(client, state),
+  });
+}
+
+export function useLogout() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: allauth.logout,
+    onSuccess: async (state) => {
+      client.setQueryData(sessionKey, state);
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'auth' });
+      await client.invalidateQueries();
+    },
+  });
+}
+
+export { ensureConfig };

@@ -1,0 +1,32 @@
+import { useMemo, useState } from 'react';
+import { highlight } from '@/lib/highlight';
+import type { CodeBlock } from '@/lib/types';
+
+export function CodeBlockView({ block }: { block: CodeBlock }) {
+  const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const html = useMemo(() => highlight(block.source, block.language), [block.source, block.language]);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(block.source);
+      setCopied('copied');
+    } catch {
+      setCopied('failed');
+    }
+    window.setTimeout(() => setCopied('idle'), 2000);
+  };
+  return (
+    <figure className="code-block">
+      <figcaption>
+        <span>{block.title || block.language}</span>
+        <button type="button" className="button small secondary" onClick={() => void copy()}>
+          {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}
+          <span className="visually-hidden"> code: {block.title}</span>
+        </button>
+      </figcaption>
+      <pre tabIndex={0} aria-label={`Code: ${block.title || block.language}`}>
+        {/* highlight.js escapes the source; the markup it adds is only its own spans. */}
+        <code className={`hljs language-${block.language}`} dangerouslySetInnerHTML={{ __html: html }} />
+      </pre>
+    </figure>
+  );
+}
