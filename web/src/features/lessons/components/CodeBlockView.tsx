@@ -14,16 +14,17 @@ export function CodeBlockView({ block }: { block: CodeBlock }) {
     }
     window.setTimeout(() => setCopied('idle'), 2000);
   };
+  const label = copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy';
+  const name = block.title || block.language;
   return (
     <figure className="code-block">
       <figcaption>
-        <span>{block.title || block.language}</span>
-        <button type="button" className="button small secondary" onClick={() => void copy()}>
-          {copied === 'copied' ? 'Copied' : copied === 'failed' ? 'Copy failed' : 'Copy'}
-          <span className="visually-hidden"> code: {block.title}</span>
+        <span>{name}</span>
+        <button type="button" className="button small secondary" onClick={() => void copy()} aria-label={`${label} code: ${name}`}>
+          {label}
         </button>
       </figcaption>
-      <pre tabIndex={0} aria-label={`Code: ${block.title || block.language}`}>
+      <pre tabIndex={0} aria-label={`Code: ${name}`}>
         {/* highlight.js escapes the source; the markup it adds is only its own spans. */}
         <code className={`hljs language-${block.language}`} dangerouslySetInnerHTML={{ __html: html }} />
       </pre>
