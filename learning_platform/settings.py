@@ -57,10 +57,13 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=_VITE_DEV_ORIGIN
 CSRF_FAILURE_VIEW = "learning_platform.api.errors.csrf_failure"
 
 SITE_NAME = env.str("SITE_NAME", default="Learning Platform")
-# Where the SPA lives; used to build links in e-mails (verification, reset, unsubscribe).
-FRONTEND_URL = env.str("FRONTEND_URL", default="http://localhost:5173").rstrip("/")
+# Where the web app lives; used to build links in e-mails (verification, reset, lessons).
+# By default this server, which serves the app at `/` (make run's address).
+FRONTEND_URL = env.str("FRONTEND_URL", default="http://127.0.0.1:8000").rstrip("/")
 # Where this API is reachable from the outside; used for one-click unsubscribe links.
-PUBLIC_API_URL = env.str("PUBLIC_API_URL", default="http://localhost:8000").rstrip("/")
+PUBLIC_API_URL = env.str("PUBLIC_API_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The web app's build (`make web`: Vite's output); served at `/` with its client routes.
+WEB_DIST_DIR = Path(env.str("WEB_DIST_DIR", default=str(BASE_DIR / "web" / "dist")))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -88,7 +91,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "learning_platform.web_app.WebAppWhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -1,12 +1,12 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
     SpectacularSwaggerView,
 )
 
-from learning_platform import health
+from learning_platform import health, web_app
 from learning_platform.api.index import ApiIndexView
 
 api_v1 = [
@@ -34,6 +34,8 @@ urlpatterns = [
     ),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    # Last: every other GET is a route of the web app, answered by its index.html.
+    re_path(web_app.CLIENT_ROUTE, web_app.web_app, name="web-app"),
 ]
 
 handler400 = "learning_platform.api.errors.handler400"
