@@ -203,35 +203,28 @@ def test_email_links_point_at_this_server_by_default(settings):
 
 
 @pytest.mark.django_db
-def test_verification_email_link_opens_the_apps_page(
-    client, built_app, settings, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        client.post(
+@pytest.mark.parametrize(
+    ("request_path", "body", "link_path"),
+    [
+        (
             "/_allauth/app/v1/auth/signup",
             {"email": "new@example.com", "password": "S3cure-passw0rd!"},
-            content_type="application/json",
-        )
-    link = link_in(mail.outbox[-1], f"{settings.FRONTEND_URL}/account/verify-email/")
-
-    response = client.get(urlsplit(link).path)
-
-    assert response.status_code == 200
-    assert response.content == INDEX
-
-
-@pytest.mark.django_db
-def test_password_reset_email_link_opens_the_apps_page(
-    client, built_app, settings, django_capture_on_commit_callbacks
+            "/account/verify-email/",
+        ),
+        (
+            "/_allauth/app/v1/auth/password/request",
+            {"email": "reset@example.com"},
+            "/account/password/reset/key/",
+        ),
+    ],
+)
+def test_account_email_link_opens_the_apps_page(
+    client, built_app, settings, django_capture_on_commit_callbacks, request_path, body, link_path
 ):
     UserFactory(email="reset@example.com")
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(
-            "/_allauth/app/v1/auth/password/request",
-            {"email": "reset@example.com"},
-            content_type="application/json",
-        )
-    link = link_in(mail.outbox[-1], f"{settings.FRONTEND_URL}/account/password/reset/key/")
+        client.post(request_path, body, content_type="application/json")
+    link = link_in(mail.outbox[-1], f"{settings.FRONTEND_URL}{link_path}")
 
     response = client.get(urlsplit(link).path)
 
