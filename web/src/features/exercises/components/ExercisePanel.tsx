@@ -64,7 +64,7 @@ function SubmissionForm({ exerciseId }: { exerciseId: number }) {
 
   return (
     <>
-      <form className="form" onSubmit={onSubmit} aria-label="Submit your table">
+      <form className="form" onSubmit={onSubmit} aria-label="Exercise submission">
         <label htmlFor={contentId}>Your table</label>
         <textarea
           id={contentId}
