@@ -18,6 +18,7 @@ ENTRY_POINTS: dict[str, str] = {
     "levels": "level-list",
     "achievements": "achievement-list",
     "leaderboard": "leaderboard",
+    "session": "session",
     "me": "me",
     "progress": "me-progress",
     "progress_sync": "me-progress-sync",
@@ -46,7 +47,8 @@ class ApiIndexView(APIView):
         operation_id="api_index",
         responses=ApiIndexSerializer,
         description="The API's entry points as absolute URLs: catalogue (`quests`, `lessons`, "
-        "`levels`, `achievements`, `leaderboard`), the learner's own resources (`me`, "
+        "`levels`, `achievements`, `leaderboard`), whether the caller is signed in (`session`), "
+        "the learner's own resources (`me`, "
         "`progress`, `progress_sync`, `notifications`, `reports`), authentication "
         "(allauth headless: `auth_browser_session` for cookie clients, `auth_app_session` "
         "for token clients, `auth_schema` its OpenAPI document) and this API's `schema` "
