@@ -9,6 +9,7 @@ from django.core import mail
 from django.test import Client
 
 from accounts.models import User
+from accounts.tests.clients import signed_in_browser
 from accounts.tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -311,14 +312,7 @@ def test_session_state_signed_out_is_200_not_authenticated(client, django_assert
 
 def test_session_state_with_the_session_cookie_has_the_profile():
     UserFactory(email="web@example.com", password=PASSWORD, display_name="Web learner")
-    browser = Client(enforce_csrf_checks=True)
-    browser.get(f"{BROWSER}/config")
-    browser.post(
-        f"{BROWSER}/auth/login",
-        {"email": "web@example.com", "password": PASSWORD},
-        content_type="application/json",
-        HTTP_X_CSRFTOKEN=browser.cookies["csrftoken"].value,
-    )
+    browser = signed_in_browser(email="web@example.com", password=PASSWORD)
 
     body = browser.get("/api/v1/session").json()
 
@@ -337,16 +331,10 @@ def test_session_state_with_a_session_token_has_the_profile(client):
     assert body["user"]["email"] == "app@example.com"
 
 
-def test_session_state_after_sign_out_is_not_authenticated(client):
+def test_session_state_after_sign_out_is_not_authenticated():
     UserFactory(email="bye@example.com", password=PASSWORD)
-    browser = Client()
-    browser.get(f"{BROWSER}/config")
-    browser.post(
-        f"{BROWSER}/auth/login",
-        {"email": "bye@example.com", "password": PASSWORD},
-        content_type="application/json",
-    )
-    browser.delete(f"{BROWSER}/auth/session")
+    browser = signed_in_browser(email="bye@example.com", password=PASSWORD)
+    browser.delete(f"{BROWSER}/auth/session", HTTP_X_CSRFTOKEN=browser.cookies["csrftoken"].value)
 
     assert browser.get("/api/v1/session").json() == {"is_authenticated": False, "user": None}
 

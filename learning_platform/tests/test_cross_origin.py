@@ -3,6 +3,7 @@
 import pytest
 from django.test import Client, override_settings
 
+from accounts.tests.clients import signed_in_browser
 from accounts.tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -13,16 +14,9 @@ VITE = "http://localhost:5173"
 ERROR_KEYS = {"type", "title", "status", "detail", "errors"}
 
 
-def signed_in_browser() -> tuple[Client, str]:
+def signed_in_learner() -> tuple[Client, str]:
     UserFactory(email="web@example.com", password=PASSWORD)
-    browser = Client(enforce_csrf_checks=True)
-    browser.get(f"{BROWSER}/config")
-    browser.post(
-        f"{BROWSER}/auth/login",
-        {"email": "web@example.com", "password": PASSWORD},
-        content_type="application/json",
-        HTTP_X_CSRFTOKEN=browser.cookies["csrftoken"].value,
-    )
+    browser = signed_in_browser(email="web@example.com", password=PASSWORD)
     return browser, browser.cookies["csrftoken"].value
 
 
@@ -63,7 +57,7 @@ def test_allauth_with_a_wrong_csrf_token_answers_json_csrf_failed():
 
 
 def test_api_write_with_session_cookie_but_no_csrf_token_answers_csrf_failed():
-    browser, _ = signed_in_browser()
+    browser, _ = signed_in_learner()
 
     response = browser.patch("/api/v1/me/", {"display_name": "No"}, content_type="application/json")
 
@@ -75,7 +69,7 @@ def test_api_write_with_session_cookie_but_no_csrf_token_answers_csrf_failed():
 
 
 def test_api_write_with_the_csrf_token_passes():
-    browser, csrf = signed_in_browser()
+    browser, csrf = signed_in_learner()
 
     response = browser.patch(
         "/api/v1/me/",
