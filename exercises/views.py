@@ -139,7 +139,8 @@ class ExerciseSubmissionsView(GenericAPIView):
             raise ValidationError({exc.field: [str(exc)]}) from None
         # Whatever a worker did meanwhile, the answer is the state at submission time.
         data = SubmissionAcceptedSerializer(submission, context={"request": request}).data
-        return Response(data, status=202, headers={"Location": data["url"]})
+        # str(): the field is DRF's Hyperlink, a str subclass that WSGI servers refuse as a header.
+        return Response(data, status=202, headers={"Location": str(data["url"])})
 
 
 class SubmissionDetailView(APIView):
