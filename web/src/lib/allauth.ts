@@ -7,7 +7,6 @@ export interface AllauthUser {
   id: number;
   display: string;
   email: string;
-  has_usable_password: boolean;
 }
 export interface Flow {
   id: string;
@@ -83,10 +82,6 @@ export async function getConfig(): Promise<unknown> {
   const body = await call('/config');
   if (body.status !== 200) throw toError(body);
   return body.data;
-}
-
-export async function getSession(): Promise<AuthState> {
-  return stateOrThrow(await call('/auth/session'));
 }
 
 export async function login(input: { email: string; password: string }): Promise<AuthState> {

@@ -40,14 +40,30 @@ export function mockFetch(routes: Record<string, Handler | MockResponse>) {
   return { calls, fetchMock };
 }
 
-export const signedOutSession = {
-  status: 401,
-  body: { status: 401, data: { flows: [{ id: 'login' }, { id: 'signup' }] }, meta: { is_authenticated: false } },
-};
+export const signedOutSession = { body: { is_authenticated: false, user: null } };
 export const allauthConfig = { body: { status: 200, data: { account: { login_methods: ['email'] } } } };
-export function signedInSession(email = 'ada@example.com') {
+/** allauth's answer to a successful sign-in, sign-up or e-mail confirmation. */
+export function signedInAnswer(email = 'ada@example.com') {
   return {
     status: 200,
     body: { status: 200, data: { user: { id: 1, display: 'ada', email, has_usable_password: true }, methods: [] }, meta: { is_authenticated: true } },
+  };
+}
+/** GET /api/v1/session for a signed-in learner. */
+export function signedInSession(email = 'ada@example.com') {
+  return {
+    body: {
+      is_authenticated: true,
+      user: {
+        id: 1,
+        email,
+        display_name: 'Ada',
+        time_zone: 'UTC',
+        reply_notifications: true,
+        email_notifications: true,
+        show_on_leaderboard: true,
+        date_joined: '2026-11-01T00:00:00Z',
+      },
+    },
   };
 }

@@ -1,8 +1,15 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import * as allauth from '@/lib/allauth';
+import { api } from '@/lib/api';
+import type { Profile } from '@/lib/types';
 import { syncLocalProgress } from '@/features/progress/sync';
 
 export const sessionKey = ['auth', 'session'] as const;
+
+interface SessionState {
+  is_authenticated: boolean;
+  user: Profile | null;
+}
 
 let configLoaded: Promise<unknown> | null = null;
 
@@ -15,9 +22,18 @@ function ensureConfig(): Promise<unknown> {
   return configLoaded;
 }
 
+/**
+ * Who is signed in, from GET /api/v1/session: 200 whether signed in or not (allauth's own
+ * auth/session answers 401 to a visitor, an error in the browser console on every page).
+ * allauth's config is fetched alongside so the CSRF cookie is there before the first POST.
+ */
 export async function loadSession(): Promise<allauth.AuthState> {
-  await ensureConfig();
-  return allauth.getSession();
+  const [state] = await Promise.all([api<SessionState>('session'), ensureConfig()]);
+  return {
+    isAuthenticated: state.is_authenticated,
+    user: state.user ? { id: state.user.id, email: state.user.email, display: state.user.display_name || state.user.email } : null,
+    flows: [],
+  };
 }
 
 export function useAuth() {

@@ -35,7 +35,7 @@ export function useProgressHeader(questSlug: string | undefined) {
     queryFn: () => api<ProgressSummary>(`me/progress?quest=${encodeURIComponent(questSlug ?? '')}`),
     enabled: Boolean(questSlug) && signedIn,
   });
-  const local = useLocalProgress(questSlug, !signedIn && auth.isSuccess);
+  const local = useLocalProgress(questSlug);
   if (auth.isPending) return { data: undefined, isPending: true, error: null, refetch: auth.refetch } as const;
   if (auth.isError) return { data: undefined, isPending: false, error: auth.error, refetch: auth.refetch } as const;
   return signedIn
@@ -43,19 +43,13 @@ export function useProgressHeader(questSlug: string | undefined) {
     : local;
 }
 
-function useLocalProgress(questSlug: string | undefined, enabled: boolean) {
+// Fetched while the session is still being checked, not after: they answer for anyone (the
+// cookie goes along either way), and a signed-out header then needs no second round trip.
+function useLocalProgress(questSlug: string | undefined) {
   const events = useLocalEvents();
-  const levels = useQuery({ queryKey: ['levels'], queryFn: () => api<LevelCurve>('levels/'), staleTime: 5 * 60_000, enabled });
-  const quest = useQuery({
-    queryKey: ['quest', questSlug],
-    queryFn: () => api<QuestDetail>(`quests/${encodeURIComponent(questSlug ?? '')}/`),
-    enabled: enabled && Boolean(questSlug),
-  });
-  const achievements = useQuery({
-    queryKey: ['achievements'],
-    queryFn: () => api<AchievementList>('achievements/'),
-    enabled,
-  });
+  const levels = useLevels();
+  const quest = useQuest(questSlug);
+  const achievements = useAchievements();
   const error = levels.error ?? quest.error ?? achievements.error;
   const refetch = () => {
     void levels.refetch();

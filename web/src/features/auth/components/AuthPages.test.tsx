@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { readEvents, recordCompletion } from '@/lib/progressStore';
-import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockFetch, signedInAnswer, signedInSession, signedOutSession } from '@/test/fetchMock';
 import { renderApp } from '@/test/render';
 
 const syncAnswer = { body: { rejected: [], cursor: 'c1', changes: [], new_achievements: [] } };
@@ -11,7 +11,7 @@ describe('sign in', () => {
   it('shows allauth field errors next to the field', async () => {
     mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,
-      'GET /_allauth/browser/v1/auth/session': signedOutSession,
+      'GET /api/v1/session': signedOutSession,
       'POST /_allauth/browser/v1/auth/login': {
         status: 400,
         body: { status: 400, errors: [{ message: 'The email address and/or password you specified are not correct.', code: 'email_password_mismatch', param: 'password' }] },
@@ -33,10 +33,10 @@ describe('sign in', () => {
     let signedIn = false;
     const { calls } = mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,
-      'GET /_allauth/browser/v1/auth/session': () => (signedIn ? signedInSession() : signedOutSession),
+      'GET /api/v1/session': () => (signedIn ? signedInSession() : signedOutSession),
       'POST /_allauth/browser/v1/auth/login': () => {
         signedIn = true;
-        return signedInSession();
+        return signedInAnswer();
       },
       'POST /api/v1/me/progress/sync': syncAnswer,
       'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 1, results: [] } },
@@ -62,8 +62,8 @@ describe('sign in', () => {
     recordCompletion('embedding-dimension');
     mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,
-      'GET /_allauth/browser/v1/auth/session': signedOutSession,
-      'POST /_allauth/browser/v1/auth/login': signedInSession(),
+      'GET /api/v1/session': signedOutSession,
+      'POST /_allauth/browser/v1/auth/login': signedInAnswer(),
       'POST /api/v1/me/progress/sync': {
         status: 429,
         headers: { 'Retry-After': '30' },
@@ -87,7 +87,7 @@ describe('sign up', () => {
   it('says to check the inbox when allauth waits for the e-mail to be verified', async () => {
     mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,
-      'GET /_allauth/browser/v1/auth/session': signedOutSession,
+      'GET /api/v1/session': signedOutSession,
       'POST /_allauth/browser/v1/auth/signup': {
         status: 401,
         body: { status: 401, data: { flows: [{ id: 'verify_email', is_pending: true }] }, meta: { is_authenticated: false } },
@@ -104,7 +104,7 @@ describe('sign up', () => {
   it('shows a taken e-mail as an error on the e-mail field', async () => {
     mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,
-      'GET /_allauth/browser/v1/auth/session': signedOutSession,
+      'GET /api/v1/session': signedOutSession,
       'POST /_allauth/browser/v1/auth/signup': {
         status: 400,
         body: { status: 400, errors: [{ message: 'A user is already registered with this email address.', code: 'email_taken', param: 'email' }] },
@@ -125,11 +125,11 @@ describe('verify e-mail', () => {
     let verified = false;
     const { calls } = mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,
-      'GET /_allauth/browser/v1/auth/session': () => (verified ? signedInSession() : signedOutSession),
+      'GET /api/v1/session': () => (verified ? signedInSession() : signedOutSession),
       'GET /_allauth/browser/v1/auth/email/verify': { body: { status: 200, data: { email: 'new@example.com', user: {} }, meta: { is_authenticating: false } } },
       'POST /_allauth/browser/v1/auth/email/verify': () => {
         verified = true;
-        return signedInSession('new@example.com');
+        return signedInAnswer('new@example.com');
       },
       'GET /api/v1/quests/': { body: { count: 0, results: [] } },
       'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },

@@ -13,20 +13,44 @@ import {
   useThreads,
 } from '../api';
 
+const USER_INPUT = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+
 export function Comments({ lesson, signedIn }: { lesson: string; signedIn: boolean }) {
   const threads = useThreads(lesson);
   const location = useLocation();
   const loaded = threads.isSuccess;
 
-  // Notification links end in #comment-<id>: bring that comment into view once it is there.
+  // Notification links end in #comment-<id>: bring that comment into view once it is there,
+  // and keep it there while parts above it (the exercise, code) finish loading, until the
+  // learner scrolls or types themselves.
   useEffect(() => {
     if (!loaded || !location.hash.startsWith('#comment-')) return;
     const target = document.getElementById(location.hash.slice(1));
-    if (target) {
-      target.scrollIntoView({ block: 'center' });
-      target.focus({ preventScroll: true });
-    }
+    if (!target) return;
+    const reveal = () => target.scrollIntoView({ block: 'center' });
+    reveal();
+    target.focus({ preventScroll: true });
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(reveal);
+    observer?.observe(document.body);
+    const stop = () => {
+      observer?.disconnect();
+      for (const type of USER_INPUT) window.removeEventListener(type, stop);
+    };
+    for (const type of USER_INPUT) window.addEventListener(type, stop, { passive: true });
+    const timer = window.setTimeout(stop, 5000);
+    return () => {
+      window.clearTimeout(timer);
+      stop();
+    };
   }, [loaded, location.hash]);
+
+  const wanted = location.hash.startsWith('#comment-') ? Number(location.hash.slice('#comment-'.length)) : null;
+  const shown = new Set(
+    threads.data?.pages.flatMap((page) => page.results.flatMap((thread) => [thread.id, ...thread.replies.map((reply) => reply.id)])) ?? [],
+  );
+  // Only said when every comment is on the page (no more pages, no folded replies).
+  const complete = !threads.hasNextPage && !threads.data?.pages.some((page) => page.results.some((thread) => thread.reply_count > thread.replies.length));
+  const wantedMissing = wanted !== null && loaded && complete && !shown.has(wanted);
 
   return (
     <section className="comments" aria-labelledby="comments-title">
@@ -41,6 +65,11 @@ export function Comments({ lesson, signedIn }: { lesson: string; signedIn: boole
           <Link to={`/signin?next=${encodeURIComponent(location.pathname)}`}>Sign in</Link> to join the discussion.
         </p>
       )}
+      {wantedMissing ? (
+        <p className="note" role="status">
+          The comment you followed is no longer here: it was deleted.
+        </p>
+      ) : null}
       {threads.isPending ? <Loading label="Loading comments…" /> : null}
       {threads.error ? <ErrorMessage error={threads.error} onRetry={() => void threads.refetch()} /> : null}
       {threads.data ? (

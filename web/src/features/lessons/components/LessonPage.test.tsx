@@ -9,7 +9,7 @@ import { renderApp } from '@/test/render';
 function signedOutRoutes() {
   return mockFetch({
     'GET /_allauth/browser/v1/config': allauthConfig,
-    'GET /_allauth/browser/v1/auth/session': signedOutSession,
+    'GET /api/v1/session': signedOutSession,
     'GET /api/v1/lessons/embedding-dimension/': { body: lesson },
     'GET /api/v1/levels/': { body: levels },
     'GET /api/v1/quests/transformers/': { body: quest },
@@ -83,7 +83,7 @@ describe('lesson page, signed out', () => {
   it('shows the API error with a retry when the lesson cannot be read', async () => {
     mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,
-      'GET /_allauth/browser/v1/auth/session': signedOutSession,
+      'GET /api/v1/session': signedOutSession,
       'GET /api/v1/lessons/nope/': {
         status: 404,
         body: { type: 'not_found', title: 'Not found.', status: 404, detail: 'No such lesson.', errors: {} },

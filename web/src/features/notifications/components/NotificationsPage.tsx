@@ -27,7 +27,7 @@ export function NotificationsPage() {
       {markAll.error ? <ErrorMessage error={markAll.error} /> : null}
       {markRead.error ? <ErrorMessage error={markRead.error} /> : null}
       {data.results.length === 0 ? <p className="muted">Nothing yet.</p> : null}
-      <ul className="notification-list">
+      <ul className="notification-list" aria-label="Your notifications">
         {data.results.map((notification) => (
           <li key={notification.id} className={notification.is_read ? 'read' : 'unread'}>
             <div>
