@@ -80,6 +80,9 @@ export interface OutlineLesson {
 }
 export interface QuestDetail extends QuestListItem {
   lesson_count: number;
+  /** The signed-in learner's; null when anonymous. */
+  lessons_completed?: number | null;
+  percent_complete?: number | null;
   lessons: OutlineLesson[];
 }
 

@@ -23,8 +23,9 @@ export function QuestPage() {
   const isDone = (lesson: { slug: string; completed: boolean | null }) =>
     isAuthenticated ? Boolean(lesson.completed) : local.has(lesson.slug);
   const lessons = quest.data.lessons;
-  const done = lessons.filter(isDone).length;
-  const pct = percent(done, lessons.length);
+  // Signed in, the server's figures; signed out, this device's completions.
+  const done = (isAuthenticated ? quest.data.lessons_completed : null) ?? lessons.filter(isDone).length;
+  const pct = (isAuthenticated ? quest.data.percent_complete : null) ?? percent(done, lessons.length);
   return (
     <div className="quest-page">
       <h1>{quest.data.title}</h1>
