@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
@@ -102,4 +102,27 @@ export async function newContextPage(browser: Browser): Promise<{ context: Brows
 
 export function header(page: Page) {
   return page.getByTestId('progress-header');
+}
+
+export const mailDir = join(import.meta.dirname, '..', '.e2e-run', 'mail');
+
+/**
+ * The first link matching `pattern` in an e-mail to `to`, as Django's file backend wrote it
+ * (e-mails may be sent by the worker, so it waits for them).
+ */
+export async function linkFromMail(to: string, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const name of existsSync(mailDir) ? readdirSync(mailDir) : []) {
+      // One file per connection, messages separated by a line of dashes.
+      for (const message of readFileSync(join(mailDir, name), 'utf8').split(/\n-{20,}\n/)) {
+        if (!new RegExp(`^To: .*${to.replace(/[.+]/g, '\\$&')}`, 'mi').test(message)) continue;
+        const decoded = message.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+        const match = pattern.exec(decoded);
+        if (match) return match[0];
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no e-mail to ${to} with a link matching ${pattern} in ${mailDir}`);
 }

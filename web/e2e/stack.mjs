@@ -33,7 +33,8 @@ const env = {
   // A queue of this run's own, so workers of other runs on the shared Redis never take its tasks.
   CELERY_TASK_DEFAULT_QUEUE: `e2e-${randomBytes(4).toString('hex')}`,
   // E-mails as files: a test reads the verification or reset link from them.
-  EMAIL_URL: `filemail://${mailDir}`,
+  // Four slashes: django-environ drops the first of the path, which must stay absolute.
+  EMAIL_URL: `filemail:///${mailDir}`,
   FRONTEND_URL: `http://127.0.0.1:${port}`,
   PUBLIC_API_URL: `http://127.0.0.1:${port}`,
   WEB_DIST_DIR: join(web, 'dist'),
