@@ -27,7 +27,8 @@ test('two lessons completed signed out are kept on the device, then synced on si
   await page.goto('/signup');
   await expect(page.getByText('The 2 lessons you completed on this device will be added to your new account.')).toBeVisible();
   await signUp(page, 'sync');
-  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('lp.progress.events') ?? '[]'))).toEqual([]);
+  // Handed over and cleared (the sync runs right after the sign-up answer).
+  await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem('lp.progress.events') ?? '[]'))).toEqual([]);
 
   await page.goto('/lessons/embedding-dimension');
   const bar = header(page);
