@@ -31,6 +31,7 @@ export function ProgressHeader({ questSlug, signedIn }: { questSlug: string; sig
           </Link>
         </p>
         <p>{data.percent_complete}% complete</p>
+        {signedIn && data.streak.current > 0 ? <p>{data.streak.current}-day streak</p> : null}
       </div>
       <div className="progress-level">
         {atTop ? (
