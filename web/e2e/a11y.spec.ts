@@ -40,8 +40,9 @@ test('every page signed out has no serious or critical axe violations', async ({
   await scan(page, 'report dialog');
 });
 
-test('every page signed in has no serious or critical axe violations; settings save', async ({ page, watch }) => {
+test('every page signed in, at 375 px, has no serious or critical axe violations and no sideways scrolling; settings save', async ({ page, watch }) => {
   void watch;
+  await page.setViewportSize({ width: 375, height: 812 });
   await signUp(page, 'a11y');
   for (const [path, name] of [
     ['/', 'home'],
@@ -55,8 +56,10 @@ test('every page signed in has no serious or critical axe violations; settings s
     await page.goto(path);
     await expect(page.locator('main h1')).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
-    await scan(page, `${name} (signed in)`);
-    await shot(page, `a11y-${name}-signed-in`);
+    await scan(page, `${name} (signed in, 375 px)`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name}: no horizontal scrolling at 375 px`).toBeLessThanOrEqual(0);
+    await shot(page, `a11y-${name}-signed-in-375px`);
   }
 
   await page.goto('/settings');

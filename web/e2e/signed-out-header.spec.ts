@@ -28,6 +28,24 @@ test('the d_model lesson, signed out, shows the header from the API data', async
   await expect(page.getByRole('heading', { name: /Exercise: Read d_model/ })).toBeVisible();
   await shot(page, '01-lesson-signed-out-desktop');
 
+  // Keyboard: the first Tab stop skips to the content; the dialog traps focus and Escape closes it.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Skip to content' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('main')).toBeFocused();
+  const report = page.getByRole('button', { name: 'Report an issue' });
+  await report.focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Report an issue' });
+  await expect(dialog).toBeVisible();
+  for (let i = 0; i < 15; i++) {
+    await page.keyboard.press('Tab');
+    expect(await dialog.evaluate((element) => element.contains(document.activeElement) || document.activeElement === document.body)).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(report).toBeFocused();
+
   const timing = await page.evaluate(() => {
     const [nav] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
     return { domContentLoaded: nav.domContentLoadedEventEnd, load: nav.loadEventEnd };

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { useAuth, useLogout } from '@/features/auth/api';
 import { useUnreadCount } from '@/features/notifications/api';
@@ -11,10 +11,16 @@ export function Layout() {
   const location = useLocation();
   useSyncWhenSignedIn(auth.isAuthenticated);
 
-  // A new page: move focus to its main region so screen readers and keyboards start there.
+  // After a move within the app (not on the first load, where the browser starts at the top
+  // and the skip link is the first Tab stop): focus the new page's main region and scroll up.
+  const shown = useRef<string | null>(null);
   useEffect(() => {
-    if (!location.hash) document.getElementById('main')?.focus({ preventScroll: true });
-    if (!location.hash) window.scrollTo(0, 0);
+    const page = location.pathname + location.hash;
+    const first = shown.current === null || shown.current === page;
+    shown.current = page;
+    if (first || location.hash) return;
+    document.getElementById('main')?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
   }, [location.pathname, location.hash]);
 
   return (
