@@ -1,3 +1,4 @@
+import { allauthConfig, signedOutSession } from './fetchMock';
 import type { AchievementList, LessonDetail, LevelCurve, QuestDetail } from '@/lib/types';
 
 export const levels: LevelCurve = {
@@ -56,3 +57,16 @@ export const lesson: LessonDetail = {
   previous: { slug: 'token-embeddings', title: 'Token embeddings' },
   next: { slug: 'embedding-geometry', title: 'What lives in embedding space' },
 };
+
+/** Every request the reference lesson page makes for a visitor (signed out, no comments yet). */
+export function signedOutLessonRoutes(page: LessonDetail = lesson) {
+  return {
+    'GET /_allauth/browser/v1/config': allauthConfig,
+    'GET /api/v1/session': signedOutSession,
+    [`GET /api/v1/lessons/${page.slug}/`]: { body: page },
+    'GET /api/v1/levels/': { body: levels },
+    'GET /api/v1/quests/transformers/': { body: quest },
+    'GET /api/v1/achievements/': { body: achievements },
+    [`GET /api/v1/lessons/${page.slug}/comments/`]: { body: { count: 0, results: [] } },
+  };
+}

@@ -58,49 +58,22 @@ async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promi
   await client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'auth' });
 }
 
-export function useLogin() {
+/** An allauth flow that may end signed in: config first (CSRF cookie), then the hand-over. */
+function useSignInFlow<Input>(flow: (input: Input) => Promise<allauth.AuthState>) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { email: string; password: string }) => {
+    mutationFn: async (input: Input) => {
       await ensureConfig();
-      return allauth.login(input);
+      return flow(input);
     },
     onSuccess: (state) => afterSignIn(client, state),
   });
 }
 
-export function useSignUp() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { email: string; password: string }) => {
-      await ensureConfig();
-      return allauth.signUp(input);
-    },
-    onSuccess: (state) => afterSignIn(client, state),
-  });
-}
-
-export function useVerifyEmail() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (key: string) => {
-      await ensureConfig();
-      return allauth.verifyEmail(key);
-    },
-    onSuccess: (state) => afterSignIn(client, state),
-  });
-}
-
-export function useResetPassword() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (input: { key: string; password: string }) => {
-      await ensureConfig();
-      return allauth.resetPassword(input);
-    },
-    onSuccess: (state) => afterSignIn(client, state),
-  });
-}
+export const useLogin = () => useSignInFlow(allauth.login);
+export const useSignUp = () => useSignInFlow(allauth.signUp);
+export const useVerifyEmail = () => useSignInFlow(allauth.verifyEmail);
+export const useResetPassword = () => useSignInFlow(allauth.resetPassword);
 
 export function useLogout() {
   const client = useQueryClient();

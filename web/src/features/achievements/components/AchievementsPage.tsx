@@ -1,16 +1,14 @@
-import { useEffect } from 'react';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
 import { useAuth } from '@/features/auth/api';
 import { useAchievements } from '@/features/progress/api';
+import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function AchievementsPage() {
   const achievements = useAchievements();
   const { isAuthenticated } = useAuth();
-  useEffect(() => {
-    document.title = 'Achievements · Learning Platform';
-  }, []);
+  useDocumentTitle('Achievements');
   if (achievements.isPending) return <Loading label="Loading achievements…" />;
   if (achievements.error) return <ErrorMessage error={achievements.error} onRetry={() => void achievements.refetch()} />;
   const data = achievements.data;

@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
+import { useDocumentTitle } from '@/lib/useDocumentTitle';
 import { useToast } from '@/components/Toasts';
 import * as allauth from '@/lib/allauth';
 import { readEvents } from '@/lib/progressStore';
@@ -12,12 +13,6 @@ import { AuthForm } from './AuthForm';
 /** Only same-site paths: `next` must never send the learner to another origin. */
 function safeNext(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
-}
-
-function useTitle(title: string) {
-  useEffect(() => {
-    document.title = `${title} · Learning Platform`;
-  }, [title]);
 }
 
 function PendingVerification() {
@@ -31,7 +26,7 @@ function PendingVerification() {
 }
 
 export function SignInPage() {
-  useTitle('Sign in');
+  useDocumentTitle('Sign in');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const login = useLogin();
@@ -71,7 +66,7 @@ export function SignInPage() {
 }
 
 export function SignUpPage() {
-  useTitle('Sign up');
+  useDocumentTitle('Sign up');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const signUp = useSignUp();
@@ -112,7 +107,7 @@ export function SignUpPage() {
 }
 
 export function VerifyEmailPage() {
-  useTitle('Confirm your e-mail');
+  useDocumentTitle('Confirm your e-mail');
   const { key = '' } = useParams();
   const navigate = useNavigate();
   const toast = useToast();
@@ -158,7 +153,7 @@ export function VerifyEmailPage() {
 }
 
 export function RequestPasswordResetPage() {
-  useTitle('Reset your password');
+  useDocumentTitle('Reset your password');
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -201,7 +196,7 @@ export function RequestPasswordResetPage() {
 }
 
 export function ResetPasswordPage() {
-  useTitle('Choose a new password');
+  useDocumentTitle('Choose a new password');
   const { key = '' } = useParams();
   const [password, setPassword] = useState('');
   const navigate = useNavigate();

@@ -2,8 +2,8 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ExerciseDetail, SubmissionDetail } from '@/lib/types';
-import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
-import { achievements, lesson, levels, quest } from '@/test/fixtures';
+import { mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { lesson, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const exercise: ExerciseDetail = {
@@ -61,16 +61,14 @@ const graded: SubmissionDetail = {
   },
 };
 
+const lessonWithExercise = { ...lesson, exercise: { id: 1, title: exercise.title, kind: 'table', xp: 60 } };
+
 function routes(signedIn: boolean, polls: SubmissionDetail[]) {
   let poll = 0;
   return mockFetch({
-    'GET /_allauth/browser/v1/config': allauthConfig,
+    ...signedOutLessonRoutes(lessonWithExercise),
     'GET /api/v1/session': signedIn ? signedInSession() : signedOutSession,
-    'GET /api/v1/lessons/embedding-dimension/': { body: { ...lesson, exercise: { id: 1, title: exercise.title, kind: 'table', xp: 60 } } },
     'GET /api/v1/exercises/1/': { body: exercise },
-    'GET /api/v1/levels/': { body: levels },
-    'GET /api/v1/quests/transformers/': { body: quest },
-    'GET /api/v1/achievements/': { body: achievements },
     'GET /api/v1/me/progress?quest=transformers': {
       body: {
         quest: 'transformers',
@@ -90,7 +88,6 @@ function routes(signedIn: boolean, polls: SubmissionDetail[]) {
       },
     },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
-    'GET /api/v1/lessons/embedding-dimension/comments/': { body: { count: 0, results: [] } },
     'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null } },
     'POST /api/v1/exercises/1/submissions/': {
       status: 202,
@@ -134,16 +131,11 @@ describe('exercise panel', () => {
 
   it('shows the reason a table was refused next to the box', async () => {
     mockFetch({
-      'GET /_allauth/browser/v1/config': allauthConfig,
+      ...signedOutLessonRoutes(lessonWithExercise),
       'GET /api/v1/session': signedInSession(),
       'GET /api/v1/exercises/1/': { body: exercise },
-      'GET /api/v1/lessons/embedding-dimension/': { body: { ...lesson, exercise: { id: 1, title: exercise.title, kind: 'table', xp: 60 } } },
-      'GET /api/v1/levels/': { body: levels },
-      'GET /api/v1/quests/transformers/': { body: quest },
-      'GET /api/v1/achievements/': { body: achievements },
       'GET /api/v1/me/progress?quest=transformers': { status: 503, body: { type: 'server_error', title: 'Unavailable.', status: 503, detail: 'Try later.', errors: {} } },
       'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
-      'GET /api/v1/lessons/embedding-dimension/comments/': { body: { count: 0, results: [] } },
       'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null } },
       'POST /api/v1/exercises/1/submissions/': {
         status: 400,

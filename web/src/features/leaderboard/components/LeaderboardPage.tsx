@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { api } from '@/lib/api';
 import type { LeaderboardOutput, LeaderboardPeriod } from '@/lib/types';
+import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 const PERIODS: { value: LeaderboardPeriod; label: string }[] = [
   { value: 'week', label: 'This week' },
@@ -19,9 +19,7 @@ export function LeaderboardPage() {
     queryKey: ['leaderboard', period],
     queryFn: () => api<LeaderboardOutput>(`leaderboard?period=${period}`),
   });
-  useEffect(() => {
-    document.title = 'Leaderboard · Learning Platform';
-  }, []);
+  useDocumentTitle('Leaderboard');
   return (
     <div>
       <h1>Leaderboard</h1>

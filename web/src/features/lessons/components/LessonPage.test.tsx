@@ -3,20 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { readEvents } from '@/lib/progressStore';
 import { allauthConfig, mockFetch, signedOutSession } from '@/test/fetchMock';
-import { achievements, lesson, levels, quest } from '@/test/fixtures';
+import { lesson, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
-function signedOutRoutes() {
-  return mockFetch({
-    'GET /_allauth/browser/v1/config': allauthConfig,
-    'GET /api/v1/session': signedOutSession,
-    'GET /api/v1/lessons/embedding-dimension/': { body: lesson },
-    'GET /api/v1/levels/': { body: levels },
-    'GET /api/v1/quests/transformers/': { body: quest },
-    'GET /api/v1/achievements/': { body: achievements },
-    'GET /api/v1/lessons/embedding-dimension/comments/': { body: { count: 0, results: [] } },
-  });
-}
+const signedOutRoutes = () => mockFetch(signedOutLessonRoutes());
 
 describe('lesson page, signed out', () => {
   it('shows the header computed from the level curve and the quest', async () => {

@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
@@ -13,15 +12,14 @@ import { levelLabel } from '@/lib/header';
 import type { LessonDetail } from '@/lib/types';
 import { useLesson } from '../api';
 import { BlockView } from './Blocks';
+import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function LessonPage() {
   const { slug } = useParams();
   const lesson = useLesson(slug);
   const { isAuthenticated } = useAuth();
 
-  useEffect(() => {
-    if (lesson.data) document.title = `${lesson.data.title} · Learning Platform`;
-  }, [lesson.data]);
+  useDocumentTitle(lesson.data?.title);
 
   if (lesson.isPending) return <Loading label="Loading the lesson…" />;
   if (lesson.error) return <ErrorMessage error={lesson.error} onRetry={() => void lesson.refetch()} />;

@@ -1,17 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { useMarkAllRead, useMarkRead, useNotifications } from '../api';
+import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function NotificationsPage() {
   const [page, setPage] = useState(1);
   const notifications = useNotifications(page);
   const markRead = useMarkRead();
   const markAll = useMarkAllRead();
-  useEffect(() => {
-    document.title = 'Notifications · Learning Platform';
-  }, []);
+  useDocumentTitle('Notifications');
   if (notifications.isPending) return <Loading label="Loading notifications…" />;
   if (notifications.error) return <ErrorMessage error={notifications.error} onRetry={() => void notifications.refetch()} />;
   const data = notifications.data;

@@ -1,16 +1,14 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { api } from '@/lib/api';
 import type { Paginated, QuestListItem } from '@/lib/types';
+import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function HomePage() {
   const quests = useQuery({ queryKey: ['quests'], queryFn: () => api<Paginated<QuestListItem>>('quests/') });
-  useEffect(() => {
-    document.title = 'Learning Platform';
-  }, []);
+  useDocumentTitle(null);
   return (
     <div>
       <h1>Quests</h1>

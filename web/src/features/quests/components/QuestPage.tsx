@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
@@ -6,6 +5,7 @@ import { ProgressBar } from '@/components/ProgressBar';
 import { useAuth } from '@/features/auth/api';
 import { useLocalEvents, useQuest } from '@/features/progress/api';
 import { percent } from '@/lib/header';
+import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function QuestPage() {
   const { slug } = useParams();
@@ -13,9 +13,7 @@ export function QuestPage() {
   const { isAuthenticated } = useAuth();
   const events = useLocalEvents();
 
-  useEffect(() => {
-    if (quest.data) document.title = `${quest.data.title} · Learning Platform`;
-  }, [quest.data]);
+  useDocumentTitle(quest.data?.title);
 
   if (quest.isPending) return <Loading label="Loading the quest…" />;
   if (quest.error) return <ErrorMessage error={quest.error} onRetry={() => void quest.refetch()} />;

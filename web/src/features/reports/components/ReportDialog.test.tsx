@@ -1,21 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { allauthConfig, mockFetch, signedOutSession } from '@/test/fetchMock';
-import { achievements, lesson, levels, quest } from '@/test/fixtures';
+import { mockFetch } from '@/test/fetchMock';
+import { signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 function routes(report: { status: number; body: unknown; headers?: Record<string, string> }) {
-  return mockFetch({
-    'GET /_allauth/browser/v1/config': allauthConfig,
-    'GET /api/v1/session': signedOutSession,
-    'GET /api/v1/lessons/embedding-dimension/': { body: lesson },
-    'GET /api/v1/levels/': { body: levels },
-    'GET /api/v1/quests/transformers/': { body: quest },
-    'GET /api/v1/achievements/': { body: achievements },
-    'GET /api/v1/lessons/embedding-dimension/comments/': { body: { count: 0, results: [] } },
-    'POST /api/v1/lessons/embedding-dimension/reports/': report,
-  });
+  return mockFetch({ ...signedOutLessonRoutes(), 'POST /api/v1/lessons/embedding-dimension/reports/': report });
 }
 
 describe('report an issue', () => {

@@ -1,15 +1,14 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { useToast } from '@/components/Toasts';
 import type { Profile } from '@/lib/types';
 import { useEndSession, useProfile, useSessions, useUpdateProfile } from '../api';
+import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function SettingsPage() {
   const profile = useProfile();
-  useEffect(() => {
-    document.title = 'Settings · Learning Platform';
-  }, []);
+  useDocumentTitle('Settings');
   return (
     <div className="settings">
       <h1>Settings</h1>
