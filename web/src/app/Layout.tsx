@@ -1,5 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { errorText } from '@/components/ErrorMessage';
+import { useToast } from '@/components/Toasts';
 import { useAuth, useLogout } from '@/features/auth/api';
 import { useUnreadCount } from '@/features/notifications/api';
 import { syncLocalProgress } from '@/features/progress/sync';
@@ -65,6 +67,7 @@ function SignedInLinks() {
   const unread = useUnreadCount(true);
   const logout = useLogout();
   const navigate = useNavigate();
+  const toast = useToast();
   const count = unread.data ?? 0;
   return (
     <>
@@ -82,7 +85,12 @@ function SignedInLinks() {
         <NavLink to="/settings">Settings</NavLink>
       </li>
       <li>
-        <button type="button" className="link-button" disabled={logout.isPending} onClick={() => logout.mutate(undefined, { onSuccess: () => navigate('/') })}>
+        <button type="button" className="link-button" disabled={logout.isPending} onClick={() =>
+            logout.mutate(undefined, {
+              onSuccess: () => navigate('/'),
+              onError: (error) => toast.show({ title: 'Could not sign out', body: errorText(error), tone: 'error' }),
+            })
+          }>
           Sign out
         </button>
       </li>
