@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { readEvents } from '@/lib/progressStore';
+import { readEvents, recordCompletion } from '@/lib/progressStore';
 import { allauthConfig, mockFetch, signedOutSession } from '@/test/fetchMock';
 import { lesson, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
@@ -68,6 +68,21 @@ describe('lesson page, signed out', () => {
     expect(readEvents()).toEqual([expect.objectContaining({ type: 'lesson_completed', lesson: 'embedding-dimension' })]);
     // Nothing went to the server: signed out, completions stay on the device.
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
+  it('announces a level-up that a completion on this device brings', async () => {
+    recordCompletion('lesson-1');
+    recordCompletion('lesson-2');
+    signedOutRoutes();
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    const header = await screen.findByTestId('progress-header');
+    expect(await within(header).findByText('100/120 XP to next level')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Mark complete' }));
+    expect(await screen.findByText('Level up!')).toBeInTheDocument();
+    expect(screen.getByText('You reached Level 1 · Embedding.')).toBeInTheDocument();
+    expect(await within(header).findByText('Level 1 · Embedding')).toBeInTheDocument();
+    expect(within(header).getByText('30/160 XP to next level')).toBeInTheDocument();
   });
 
   it('shows the API error with a retry when the lesson cannot be read', async () => {
