@@ -1,10 +1,22 @@
-import { useMemo, useState } from 'react';
-import { highlight } from '@/lib/highlight';
+import { useEffect, useState } from 'react';
 import type { CodeBlock } from '@/lib/types';
 
 export function CodeBlockView({ block }: { block: CodeBlock }) {
   const [copied, setCopied] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const html = useMemo(() => highlight(block.source, block.language), [block.source, block.language]);
+  const [html, setHtml] = useState<string | null>(null);
+  // highlight.js comes in its own chunk: the code shows at once as plain text, coloured when
+  // the chunk arrives, and the rest of the page does not wait for it.
+  useEffect(() => {
+    let current = true;
+    import('@/lib/highlight')
+      .then(({ highlight }) => {
+        if (current) setHtml(highlight(block.source, block.language));
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [block.source, block.language]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(block.source);
@@ -25,8 +37,12 @@ export function CodeBlockView({ block }: { block: CodeBlock }) {
         </button>
       </figcaption>
       <pre tabIndex={0} aria-label={`Code: ${name}`}>
-        {/* highlight.js escapes the source; the markup it adds is only its own spans. */}
-        <code className={`hljs language-${block.language}`} dangerouslySetInnerHTML={{ __html: html }} />
+        {html === null ? (
+          <code className={`hljs language-${block.language}`}>{block.source}</code>
+        ) : (
+          // highlight.js escapes the source; the markup it adds is only its own spans.
+          <code className={`hljs language-${block.language}`} dangerouslySetInnerHTML={{ __html: html }} />
+        )}
       </pre>
     </figure>
   );

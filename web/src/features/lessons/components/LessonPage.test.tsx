@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { readEvents, recordCompletion } from '@/lib/progressStore';
@@ -35,8 +35,8 @@ describe('lesson page, signed out', () => {
     ]);
     expect(screen.getByRole('table', { name: 'Width and depth' })).toHaveTextContent('GPT-2768');
     expect(screen.getByText('Estimating parameter count')).toBeInTheDocument();
-    // highlight.js marked up the Python keyword.
-    expect(document.querySelector('.hljs-keyword')?.textContent).toBe('def');
+    // highlight.js (loaded on demand) marked up the Python keyword.
+    await waitFor(() => expect(document.querySelector('.hljs-keyword')?.textContent).toBe('def'));
     expect(screen.getByRole('complementary', { name: 'Note' })).toHaveTextContent('The estimate lands close');
     const link = screen.getByRole('link', { name: /Attention Is All You Need/ });
     expect(link).toHaveAttribute('href', 'https://arxiv.org/abs/1706.03762');
