@@ -1,6 +1,18 @@
 # syntax=docker/dockerfile:1
-# One image for every process of learning-platform: web (gunicorn, the default command),
-# Celery worker, Celery beat and the one-off migrate job; docker-compose.yml shows all four.
+# One image for every process of learning-platform: web (gunicorn, the default command, which
+# also serves the learners' web app at /), Celery worker, Celery beat and the one-off migrate
+# job; docker-compose.yml shows all four.
+
+# The web app (web/: TypeScript, Vite, React) is built in a Node stage; only its output,
+# web/dist, goes into the Python image.
+FROM node:20-slim AS web
+WORKDIR /web
+# Dependencies first, from the committed lock, so source changes reuse this layer.
+COPY web/package.json web/package-lock.json ./
+RUN npm ci --no-audit --no-fund --loglevel=error
+COPY web/ ./
+RUN npm run build
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -20,6 +32,10 @@ RUN python -m pip install --require-hashes -r requirements/base.txt
 
 # The code stays owned by root: the app user can read it, not change it.
 COPY . .
+# The built web app, served at / (WEB_DIST_DIR defaults to /app/web/dist); its files are
+# pre-compressed so WhiteNoise sends gzip without compressing per request.
+COPY --from=web /web/dist web/dist
+RUN python -m whitenoise.compress --quiet web/dist
 
 # Hashed, compressed static files for whitenoise. Settings refuse to load without a
 # SECRET_KEY when DEBUG is off; this throwaway one exists only during this build step.

@@ -1,8 +1,10 @@
 # learning-platform: developer commands. Needs only python3 (3.11+) on PATH; everything
-# else goes into .venv, installed from the hashed lock requirements/dev.txt.
+# else goes into .venv, installed from the hashed lock requirements/dev.txt (Node.js too,
+# when the machine has no Node.js 20+: scripts/node-env.sh picks one).
 #
-#   make run      the whole API on http://127.0.0.1:8000 (SQLite, in-process tasks)
-#   make test     the whole test suite (DATABASE_URL / REDIS_URL from the environment)
+#   make run      the web app and the API on http://127.0.0.1:8000 (SQLite, in-process tasks)
+#   make test     the Python suite and the web app's unit tests (DATABASE_URL / REDIS_URL from
+#                 the environment)
 #
 # Settings come from the environment (see .env.example and docs/operations.md).
 
@@ -22,34 +24,56 @@ SCHEMA_FILE ?= openapi.yaml
 PIP_COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
 	--no-emit-index-url --no-emit-find-links
 
-.PHONY: help venv run test lint format schema lock worker beat check-deploy migrate clean
+.PHONY: help venv web run test e2e web-lint lint format schema lock worker beat check-deploy \
+	migrate clean
 
 help:  ## list the commands
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
 
 venv:  ## create .venv and install requirements/dev.txt (only when the lock changed)
 	@PYTHON=$(PYTHON) scripts/bootstrap.sh requirements/dev.txt
 
-run: venv  ## migrate, load the demo curriculum, create a demo admin, serve on 127.0.0.1:8000
+web: venv  ## build the web app into web/dist (npm ci first, only when web/package-lock.json changed)
+	@scripts/web.sh build
+
+run: venv web  ## build the web app, migrate, load the demo curriculum, serve on 127.0.0.1:8000
 	DEBUG=1 $(PY) manage.py migrate --noinput
 	DEBUG=1 $(PY) manage.py load_curriculum content/
 	@echo
 	@echo "learning-platform is starting on http://$(HOST):$(PORT)/"
+	@echo "  App:     http://$(HOST):$(PORT)/  (a lesson: http://$(HOST):$(PORT)/lessons/embedding-dimension)"
 	@echo "  API:     http://$(HOST):$(PORT)/api/v1/"
-	@echo "  Docs:    http://$(HOST):$(PORT)/api/docs/"
-	@echo "  Schema:  http://$(HOST):$(PORT)/api/schema/"
-	@echo "  Auth:    http://$(HOST):$(PORT)/_allauth/  (headless allauth)"
+	@echo "  Docs:    http://$(HOST):$(PORT)/api/docs/  (Redoc: /api/redoc/, schema: /api/schema/)"
+	@echo "  Auth:    http://$(HOST):$(PORT)/_allauth/  (headless allauth; spec: /_allauth/openapi.html)"
 	@echo "  Admin:   http://$(HOST):$(PORT)/admin/"
 	@DEBUG=1 $(PY) scripts/ensure_demo_admin.py
 	@echo
 	DEBUG=1 exec $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: venv  ## run the whole test suite (pass DATABASE_URL / REDIS_URL for PostgreSQL / Redis)
+test: venv  ## the Python suite and the web app's unit tests (DATABASE_URL / REDIS_URL: PostgreSQL / Redis)
 	@echo "make test: database $${DATABASE_URL:-SQLite (embedded default)}, broker $${REDIS_URL:-none (in-process tasks)}" \
 		| sed -E 's#(//[^:/@]*):[^@/]*@#\1:***@#g'
 	@rc=0; $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests - that is a failure" >&2; fi; \
-	exit $$rc
+	echo "make test: the web app's unit tests (Vitest, web/)"; \
+	web_rc=0; scripts/web.sh test || web_rc=$$?; \
+	if [ $$rc -ne 0 ]; then echo "make test: the Python suite FAILED (exit $$rc)" >&2; fi; \
+	if [ $$web_rc -ne 0 ]; then echo "make test: the web app's unit tests FAILED (exit $$web_rc)" >&2; fi; \
+	if [ $$rc -ne 0 ]; then exit $$rc; fi; \
+	exit $$web_rc
+
+e2e: venv  ## browser tests (Playwright, Debian's chromium) on a real server + Celery worker; needs DATABASE_URL (PostgreSQL), REDIS_URL
+	@if [ -z "$${DATABASE_URL:-}" ] || [ -z "$${REDIS_URL:-}" ]; then \
+		echo "make e2e: set DATABASE_URL (PostgreSQL) and REDIS_URL, e.g." >&2; \
+		echo "  DATABASE_URL=postgres://postgres@127.0.0.1:5432/learning_platform_e2e REDIS_URL=redis://127.0.0.1:6379/2 make e2e" >&2; \
+		exit 2; fi
+	@if [ ! -x "$${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then \
+		echo "make e2e: no Chromium at $${CHROMIUM_PATH:-/usr/bin/chromium}; install Debian's package: apt-get install chromium" >&2; \
+		exit 2; fi
+	scripts/web.sh e2e
+
+web-lint: venv  ## lint (ESLint) and type-check (tsc --noEmit) the web app
+	@rc=0; scripts/web.sh lint || rc=$$?; scripts/web.sh typecheck || rc=$$?; exit $$rc
 
 lint: venv  ## ruff lint and format check
 	$(VENV)/bin/ruff check .
@@ -83,6 +107,7 @@ beat: venv  ## the Celery beat scheduler, exactly one per deployment (needs REDI
 check-deploy: venv  ## Django's deployment checklist with production settings; warnings fail
 	PY=$(PY) scripts/check-deploy.sh
 
-clean:  ## remove caches, collected static files and test databases (keeps .venv and db.sqlite3)
-	rm -rf staticfiles .pytest_cache .ruff_cache .hypothesis test_db*.sqlite3*
+clean:  ## remove caches, collected static files, test databases, the web app's build (keeps .venv, db.sqlite3, web/node_modules)
+	rm -rf staticfiles .pytest_cache .ruff_cache .hypothesis test_db*.sqlite3* \
+		web/dist web/test-results web/e2e-artifacts web/playwright-report
 	find . -path ./.venv -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

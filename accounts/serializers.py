@@ -19,6 +19,11 @@ class ProfileOutputSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class SessionStateSerializer(serializers.Serializer):
+    is_authenticated = serializers.BooleanField()
+    user = ProfileOutputSerializer(allow_null=True, help_text="Null when signed out.")
+
+
 class ProfileInputSerializer(serializers.Serializer):
     display_name = serializers.CharField(max_length=60, allow_blank=True, required=False)
     time_zone = serializers.CharField(max_length=64, required=False)

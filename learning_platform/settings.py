@@ -33,7 +33,9 @@ if not SECRET_KEY:
     SECRET_KEY = _INSECURE_DEV_KEY
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]", "testserver"])
-CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+# A separately hosted SPA: in development the Vite dev server (`npm run dev` in web/).
+_VITE_DEV_ORIGINS = ["http://localhost:5173", "http://127.0.0.1:5173"]
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=_VITE_DEV_ORIGINS if DEBUG else [])
 CORS_ALLOW_CREDENTIALS = True
 CORS_ALLOW_HEADERS = (
     "accept",
@@ -44,15 +46,24 @@ CORS_ALLOW_HEADERS = (
     "x-csrftoken",
     "x-requested-with",
     "x-session-token",
+    # allauth headless: the key of a pending e-mail verification or password reset.
+    "x-email-verification-key",
+    "x-password-reset-key",
 )
-CORS_EXPOSE_HEADERS = ["ETag", "Retry-After"]
-CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+# Location: where a 202's submission is polled.
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After"]
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=_VITE_DEV_ORIGINS if DEBUG else [])
+# API and allauth paths answer a CSRF failure in the API's JSON error shape, others in HTML.
+CSRF_FAILURE_VIEW = "learning_platform.api.errors.csrf_failure"
 
 SITE_NAME = env.str("SITE_NAME", default="Learning Platform")
-# Where the SPA lives; used to build links in e-mails (verification, reset, unsubscribe).
-FRONTEND_URL = env.str("FRONTEND_URL", default="http://localhost:5173").rstrip("/")
+# Where the web app lives; used to build links in e-mails (verification, reset, lessons).
+# By default this server, which serves the app at `/` (make run's address).
+FRONTEND_URL = env.str("FRONTEND_URL", default="http://127.0.0.1:8000").rstrip("/")
 # Where this API is reachable from the outside; used for one-click unsubscribe links.
-PUBLIC_API_URL = env.str("PUBLIC_API_URL", default="http://localhost:8000").rstrip("/")
+PUBLIC_API_URL = env.str("PUBLIC_API_URL", default="http://127.0.0.1:8000").rstrip("/")
+# The web app's build (`make web`: Vite's output); served at `/` with its client routes.
+WEB_DIST_DIR = Path(env.str("WEB_DIST_DIR", default=str(BASE_DIR / "web" / "dist")))
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -65,6 +76,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "allauth",
     "allauth.account",
     "allauth.headless",
@@ -81,7 +93,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "learning_platform.web_app.WebAppWhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -187,6 +199,8 @@ HEADLESS_FRONTEND_URLS = {
     "account_signup": f"{FRONTEND_URL}/account/signup",
 }
 HEADLESS_SERVE_SPECIFICATION = True
+# allauth's own page loads Redoc from a CDN; this one loads the copy the project serves.
+HEADLESS_SPECIFICATION_TEMPLATE_NAME = "learning_platform/allauth_openapi.html"
 HEADLESS_TOKEN_STRATEGY = "accounts.session_tokens.SessionTokenStrategy"  # noqa: S105
 # allauth would write on every signed-in request; learning_platform.activity records each
 # session's activity at most once per SESSION_ACTIVITY_INTERVAL seconds instead.
@@ -199,7 +213,7 @@ SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "learning_platform.api.authentication.SessionTokenAuthentication",
-        "rest_framework.authentication.SessionAuthentication",
+        "learning_platform.api.authentication.CsrfSessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "learning_platform.api.pagination.PageNumberPagination",
@@ -233,6 +247,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Swagger UI and Redoc from drf-spectacular-sidecar's static files: docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # No call to swagger.io's online validator either.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "IssueReportKindEnum": "community.models.IssueReport.Kind",

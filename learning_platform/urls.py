@@ -1,13 +1,19 @@
 from django.contrib import admin
-from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.urls import include, path, re_path
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
+)
 
-from learning_platform import health
+from learning_platform import health, web_app
 from learning_platform.admin_pages import name_admin_site
+from learning_platform.api.index import ApiIndexView
 
 name_admin_site()
 
 api_v1 = [
+    path("", ApiIndexView.as_view(), name="api-index"),
     path("", include("accounts.urls")),
     path("", include("lessons.urls")),
     path("", include("progress.urls")),
@@ -22,8 +28,17 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path(
+        "api/redoc/",
+        SpectacularRedocView.as_view(
+            url_name="schema", template_name="learning_platform/redoc.html"
+        ),
+        name="api-redoc",
+    ),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    # Last: every other GET is a route of the web app, answered by its index.html.
+    re_path(web_app.CLIENT_ROUTE, web_app.web_app, name="web-app"),
 ]
 
 handler400 = "learning_platform.api.errors.handler400"

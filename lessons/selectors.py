@@ -97,8 +97,9 @@ def get_quest(*, slug: str) -> Quest:
 
 def quest_outline(*, quest: Quest, user=None) -> dict:
     """The quest page: the quest and its lessons in order, with, for a signed-in learner,
-    whether each is completed (null when anonymous). Three queries."""
-    from progress.selectors import completed_lesson_ids
+    whether each is completed and how many of the published ones are, in count and percent
+    (null when anonymous). Three queries."""
+    from progress.selectors import completed_lesson_ids, percent_complete
 
     lessons = list(
         visible_lessons(user=user)
@@ -109,11 +110,17 @@ def quest_outline(*, quest: Quest, user=None) -> dict:
     )
     signed_in = user is not None and user.is_authenticated
     completed = completed_lesson_ids(user_id=user.id, quest_id=quest.id) if signed_in else None
+    published = [lesson.id for lesson in lessons if lesson.published]
+    done = None if completed is None else len(completed.intersection(published))
     return {
         "slug": quest.slug,
         "title": quest.title,
         "description": quest.description,
         "lesson_count": len(lessons),
+        "lessons_completed": done,
+        "percent_complete": (
+            None if done is None else percent_complete(done=done, total=len(published))
+        ),
         "lessons": [
             {
                 "slug": lesson.slug,

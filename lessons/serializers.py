@@ -180,4 +180,13 @@ class QuestDetailSerializer(serializers.Serializer):
     title = serializers.CharField()
     description = serializers.CharField()
     lesson_count = serializers.IntegerField()
+    lessons_completed = serializers.IntegerField(
+        allow_null=True,
+        help_text="Published lessons of the quest the signed-in learner completed; null when "
+        "anonymous.",
+    )
+    percent_complete = serializers.IntegerField(
+        allow_null=True,
+        help_text="0-100, rounded down, of the published lessons; null when anonymous.",
+    )
     lessons = OutlineLessonSerializer(many=True)

@@ -1,27 +1,17 @@
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from learning_platform.api.conditional import conditional_response
+from learning_platform.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_response
 from lessons import selectors
 from lessons.serializers import (
     LessonDetailSerializer,
     LessonListSerializer,
     QuestDetailSerializer,
     QuestListSerializer,
-)
-
-NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` ETag is current.")
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="An ETag from an earlier answer; a match answers 304 with no body.",
 )
 
 

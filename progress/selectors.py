@@ -102,8 +102,8 @@ def count_completed_lessons(*, user_id: int, quest_id: int | None = None) -> int
     return completions.count()
 
 
-def _percent(done: int, total: int) -> int:
-    # Rounded down: 100 only when every lesson is done.
+def percent_complete(*, done: int, total: int) -> int:
+    """0-100, rounded down: 100 only when every lesson is done (no query)."""
     return 100 * done // total if total else 0
 
 
@@ -117,7 +117,7 @@ def quest_percent(*, user_id: int, quest_id: int) -> int:
             done=Count("id", filter=Exists(_completion_of(user_id=user_id))),
         )
     )
-    return _percent(counts["done"], counts["total"])
+    return percent_complete(done=counts["done"], total=counts["total"])
 
 
 def _completion_of(*, user_id: int):
@@ -202,7 +202,7 @@ def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSum
         "xp": xp,
         "lessons_completed": len(completed),
         "lessons_total": len(slugs),
-        "percent_complete": _percent(len(completed), len(slugs)),
+        "percent_complete": percent_complete(done=len(completed), total=len(slugs)),
         "achievements_unlocked": achievements_unlocked,
         "achievements_total": achievements_total,
         "streak": _streak(

@@ -9,6 +9,7 @@ from django.core import mail
 from django.test import Client
 
 from accounts.models import User
+from accounts.tests.clients import signed_in_browser
 from accounts.tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -294,3 +295,56 @@ def test_patch_me_refuses_host_dependent_or_unknown_zones(user_client, zone):
 
     assert response.status_code == 400
     assert "time_zone" in response.json()["errors"]
+
+
+# --- GET /api/v1/session ----------------------------------------------------------------------
+
+
+def test_session_state_signed_out_is_200_not_authenticated(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/api/v1/session")
+
+    assert response.status_code == 200
+    assert response.json() == {"is_authenticated": False, "user": None}
+    assert response["Cache-Control"] == "private, no-store"
+    assert "Cookie" in response["Vary"]
+
+
+def test_session_state_with_the_session_cookie_has_the_profile():
+    UserFactory(email="web@example.com", password=PASSWORD, display_name="Web learner")
+    browser = signed_in_browser(email="web@example.com", password=PASSWORD)
+
+    body = browser.get("/api/v1/session").json()
+
+    assert body["is_authenticated"] is True
+    assert body["user"] == browser.get("/api/v1/me/").json()
+    assert body["user"]["display_name"] == "Web learner"
+
+
+def test_session_state_with_a_session_token_has_the_profile(client):
+    UserFactory(email="app@example.com", password=PASSWORD)
+    token = app_login(client, "app@example.com")
+
+    body = client.get("/api/v1/session", HTTP_X_SESSION_TOKEN=token).json()
+
+    assert body["is_authenticated"] is True
+    assert body["user"]["email"] == "app@example.com"
+
+
+def test_session_state_after_sign_out_is_not_authenticated():
+    UserFactory(email="bye@example.com", password=PASSWORD)
+    browser = signed_in_browser(email="bye@example.com", password=PASSWORD)
+    browser.delete(f"{BROWSER}/auth/session", HTTP_X_CSRFTOKEN=browser.cookies["csrftoken"].value)
+
+    assert browser.get("/api/v1/session").json() == {"is_authenticated": False, "user": None}
+
+
+def test_session_state_with_an_ended_token_is_401(client):
+    UserFactory(email="gone@example.com", password=PASSWORD)
+    token = app_login(client, "gone@example.com")
+    client.delete(f"{APP}/auth/session", HTTP_X_SESSION_TOKEN=token)
+
+    response = client.get("/api/v1/session", HTTP_X_SESSION_TOKEN=token)
+
+    assert response.status_code == 401
+    assert response.json()["type"] == "authentication_failed"

@@ -243,7 +243,7 @@ def test_digest_has_one_click_unsubscribe_headers_and_links(user, mailoutbox):
 
     message = mailoutbox[0]
     url = message.extra_headers["List-Unsubscribe"].strip("<>")
-    assert url.startswith("http://localhost:8000/api/v1/unsubscribe/")
+    assert url.startswith("http://127.0.0.1:8000/api/v1/unsubscribe/")
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     assert url in message.body
     assert url in message.alternatives[0][0]

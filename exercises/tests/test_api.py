@@ -2,6 +2,7 @@
 
 import json
 import time
+import wsgiref.headers
 
 import pytest
 from django.urls import reverse
@@ -41,6 +42,24 @@ def test_submit_answers_202_queued_at_once(user_client, user, exercise):
     assert body["exercise"] == exercise.id
     submission = Submission.objects.get(pk=body["id"])
     assert (submission.user, submission.status, submission.content) == (user, "queued", GOOD_CSV)
+
+
+def test_submit_answers_the_submission_to_poll_in_location_and_url(user_client, exercise):
+    response = post(user_client, exercise)
+
+    body = response.json()
+    expected = f"http://testserver{detail_url(body['id'])}"
+    assert response["Location"] == expected
+    assert body["url"] == expected
+    assert user_client.get(response["Location"]).json()["id"] == body["id"]
+
+
+def test_submit_answers_headers_a_wsgi_server_accepts(user_client, exercise):
+    response = post(user_client, exercise)
+
+    # wsgiref (runserver) asserts that every header name and value is exactly a str.
+    headers = wsgiref.headers.Headers(list(response.items()))
+    assert headers["Location"] == response.json()["url"]
 
 
 def test_submit_with_redis_down_still_answers_202_and_keeps_the_submission_queued(

@@ -1,9 +1,12 @@
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
 from allauth.headless.internal.sessionkit import authenticate_by_x_session_token
+from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
 
 from learning_platform.activity import record_session_activity
+from learning_platform.api.csrf import CSRF_HINT, CsrfFailed
 
 
 class SessionTokenAuthentication(XSessionTokenAuthentication):
@@ -26,6 +29,18 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):
         return result.user, result.session
 
 
+class CsrfSessionAuthentication(SessionAuthentication):
+    """allauth's `browser` client: the session cookie. A failed CSRF check answers 403 with
+    `type: csrf_failed` (not a generic `permission_denied`), so the client knows to send the
+    token."""
+
+    def enforce_csrf(self, request):
+        try:
+            super().enforce_csrf(request)
+        except PermissionDenied as exc:
+            raise CsrfFailed(f"{exc.detail} {CSRF_HINT}") from None
+
+
 class SessionTokenScheme(OpenApiAuthenticationExtension):
     target_class = "learning_platform.api.authentication.SessionTokenAuthentication"
     name = "sessionToken"
@@ -38,3 +53,7 @@ class SessionTokenScheme(OpenApiAuthenticationExtension):
             "description": "Session token from allauth's headless `app` client "
             "(`POST /_allauth/app/v1/auth/login`).",
         }
+
+
+class CsrfSessionScheme(SessionScheme):
+    target_class = "learning_platform.api.authentication.CsrfSessionAuthentication"

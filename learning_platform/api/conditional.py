@@ -12,6 +12,8 @@ from typing import Any
 
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -19,14 +21,31 @@ from rest_framework.response import Response
 
 VARY = ("Cookie", "X-Session-Token", "Authorization")
 
+# How conditional reads are documented in the schema.
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="An ETag from an earlier answer; a match answers 304 with no body.",
+)
+NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` ETag is current.")
+
 
 def etag_for(data: Any) -> str:
     body = JSONRenderer().render(data)
     return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
 
 
-def conditional_response(request: Request, data: Any) -> Response:
-    """200 with an ETag, or 304 when the client's `If-None-Match` already names it."""
+def conditional_response(
+    request: Request, data: Any, *, public_max_age: int | None = None
+) -> Response:
+    """200 with an ETag, or 304 when the client's `If-None-Match` already names it.
+
+    By default the answer is private and revalidated on every use. `public_max_age` is for
+    bodies that are the same for every caller: any cache (a CDN, the browser) may keep them
+    that many seconds, and they do not vary by who asks.
+    """
     etag = etag_for(data)
     client_etags = parse_etags(request.headers.get("If-None-Match", ""))
     if etag in client_etags or "*" in client_etags or f"W/{etag}" in client_etags:
@@ -34,6 +53,9 @@ def conditional_response(request: Request, data: Any) -> Response:
     else:
         response = Response(data)
     response["ETag"] = etag
+    if public_max_age is not None:
+        patch_cache_control(response, public=True, max_age=public_max_age)
+        return response
     # The body depends on who asks (drafts for staff, completion flags): private, revalidate.
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, VARY)

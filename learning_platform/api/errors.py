@@ -14,14 +14,19 @@ import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.csrf import csrf_failure as html_csrf_failure
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from learning_platform.admin_pages import admin_error_page, is_admin_request
+from learning_platform.api.csrf import CSRF_HINT, CsrfFailed
 
 logger = logging.getLogger(__name__)
+
+# Paths whose clients read JSON: this API and allauth's headless API.
+JSON_PATH_PREFIXES = ("/api/", "/_allauth/")
 
 TITLES = {
     400: "Invalid input.",
@@ -160,3 +165,16 @@ def handler403(request, exception=None) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=403, template="admin/403.html")
     return json_error(request, status_code=403, code="permission_denied", detail="Forbidden.")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: the API's error shape for API and allauth paths, Django's page
+    elsewhere (the admin)."""
+    if not request.path.startswith(JSON_PATH_PREFIXES):
+        return html_csrf_failure(request, reason=reason)
+    return json_error(
+        request,
+        status_code=403,
+        code=CsrfFailed.default_code,
+        detail=f"CSRF verification failed: {reason} {CSRF_HINT}",
+    )

@@ -21,8 +21,9 @@ def test_unknown_api_path_answers_json_not_found(api_client):
     }
 
 
-def test_unknown_path_outside_the_api_answers_json_not_found(api_client):
-    response = api_client.get("/no-such-page")
+def test_unknown_path_below_a_server_path_answers_json_not_found(api_client):
+    # Other paths are the web app's client routes (learning_platform/tests/test_web_app.py).
+    response = api_client.get("/healthz/no-such-page")
 
     assert response.status_code == 404
     assert set(response.json()) == ERROR_KEYS

@@ -43,6 +43,8 @@ print(json.dumps({
     "static_backend": s.STORAGES["staticfiles"]["BACKEND"],
     "renderers": s.REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"],
     "email_backend": s.EMAIL_BACKEND,
+    "cors_origins": s.CORS_ALLOWED_ORIGINS,
+    "csrf_trusted_origins": s.CSRF_TRUSTED_ORIGINS,
 }, default=str))
 """
 
@@ -164,6 +166,33 @@ def test_debug_mode_falls_back_to_an_insecure_development_key():
     settings = load_settings(DEBUG="1")
 
     assert settings["secret_key"].startswith("django-insecure-")
+
+
+def test_debug_trusts_the_vite_dev_server_for_cors_and_csrf():
+    settings = load_settings(DEBUG="1")
+
+    vite = ["http://localhost:5173", "http://127.0.0.1:5173"]
+    assert settings["cors_origins"] == vite
+    assert settings["csrf_trusted_origins"] == vite
+
+
+def test_without_debug_no_other_origin_is_trusted_unless_configured():
+    production = {**PRODUCTION_ENV}
+    del production["CORS_ALLOWED_ORIGINS"], production["CSRF_TRUSTED_ORIGINS"]
+
+    settings = load_settings(**production)
+
+    assert settings["cors_origins"] == []
+    assert settings["csrf_trusted_origins"] == []
+
+
+def test_configured_origins_replace_the_development_defaults():
+    settings = load_settings(
+        DEBUG="1", CORS_ALLOWED_ORIGINS="https://app.example.com", CSRF_TRUSTED_ORIGINS=""
+    )
+
+    assert settings["cors_origins"] == ["https://app.example.com"]
+    assert settings["csrf_trusted_origins"] == []
 
 
 def test_production_turns_on_https_hsts_secure_cookies_and_hashed_static_files():

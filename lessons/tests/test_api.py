@@ -247,6 +247,40 @@ def test_quest_detail_marks_completed_lessons_for_a_signed_in_learner(user_clien
     assert [lesson["completed"] for lesson in lessons] == [True, False]
 
 
+def test_quest_detail_counts_the_learners_completed_lessons_and_percent(user_client, user, quest):
+    from progress.services import complete_lesson
+
+    lessons = [LessonFactory(quest=quest, position=n) for n in range(3)]
+    complete_lesson(user=user, lesson_slug=lessons[0].slug)
+
+    detail = user_client.get("/api/v1/quests/transformers/").json()
+
+    assert (detail["lessons_completed"], detail["percent_complete"]) == (1, 33)
+
+
+def test_quest_detail_percent_counts_only_published_lessons_for_staff(
+    staff_client, staff_user, quest
+):
+    from progress.services import complete_lesson
+
+    published = LessonFactory(quest=quest, position=1)
+    LessonFactory(quest=quest, position=2, published=False)
+    complete_lesson(user=staff_user, lesson_slug=published.slug)
+
+    detail = staff_client.get("/api/v1/quests/transformers/").json()
+
+    assert detail["lesson_count"] == 2
+    assert (detail["lessons_completed"], detail["percent_complete"]) == (1, 100)
+
+
+def test_quest_detail_has_no_counts_when_signed_out(api_client, quest):
+    LessonFactory(quest=quest)
+
+    detail = api_client.get("/api/v1/quests/transformers/").json()
+
+    assert (detail["lessons_completed"], detail["percent_complete"]) == (None, None)
+
+
 def test_quest_detail_etag_changes_when_the_learner_completes_a_lesson(user_client, user, quest):
     from progress.services import complete_lesson
 

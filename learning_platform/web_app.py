@@ -1,0 +1,89 @@
+"""Serving the learners' web app (the Vite build in WEB_DIST_DIR) at `/`.
+
+Files of the build are served by WhiteNoise: `/assets/...` (content-hashed names) cached for a
+year as immutable, everything else at the build's root (`/favicon.svg`, ...) briefly. Every
+other GET outside the server's own prefixes is a client route of the app and answers its
+`index.html`, never cached without revalidation, so a new deployment is picked up at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
+from django.utils.http import parse_etags
+from whitenoise.middleware import WhiteNoiseMiddleware
+
+from learning_platform.api.errors import json_error
+
+# Vite's `build.assetsDir`: every file in it has a content hash in its name.
+HASHED_ASSETS_PREFIX = "/assets/"
+# Paths the server answers itself (or, for a missing hashed asset, answers 404): a GET of
+# them or below them never falls back to the app.
+SERVER_PATHS = ("api", "_allauth", "admin", "static", "assets", "healthz", "readyz")
+_SERVER_PATH = "|".join(re.escape(name) for name in SERVER_PATHS)
+CLIENT_ROUTE = rf"^(?!(?:{_SERVER_PATH})(?:/|$)).*$"
+
+
+def dist_dir() -> Path:
+    return Path(settings.WEB_DIST_DIR)
+
+
+class WebAppWhiteNoiseMiddleware(WhiteNoiseMiddleware):
+    """WhiteNoise for the static files and the web app's build."""
+
+    def __init__(self, get_response=None, settings=settings):
+        super().__init__(get_response, settings=settings)
+        root = dist_dir()
+        # With autorefresh (DEBUG) a build made after start-up is found on the next request.
+        if self.autorefresh or root.is_dir():
+            self.add_files(str(root))
+
+    def immutable_file_test(self, path, url):
+        return url.startswith(HASHED_ASSETS_PREFIX) or super().immutable_file_test(path, url)
+
+    def add_cache_headers(self, headers, path, url):
+        super().add_cache_headers(headers, path, url)
+        if url == "/index.html":
+            headers["Cache-Control"] = "no-cache"
+
+
+def web_app(request: HttpRequest, path: str = "") -> HttpResponse:
+    """The app's `index.html` for any client route; the router in the browser takes over."""
+    if request.method not in ("GET", "HEAD"):
+        response = json_error(
+            request,
+            status_code=405,
+            code="method_not_allowed",
+            detail=f'Method "{request.method}" not allowed.',
+        )
+        response["Allow"] = "GET, HEAD"
+        return response
+    try:
+        index = (dist_dir() / "index.html").read_bytes()
+    except FileNotFoundError:
+        return _not_built(request)
+    etag = '"' + hashlib.blake2b(index, digest_size=16).hexdigest() + '"'
+    if etag in parse_etags(request.headers.get("If-None-Match", "")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = HttpResponse(index, content_type="text/html; charset=utf-8")
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)
+    return response
+
+
+def _not_built(request: HttpRequest) -> HttpResponse:
+    html = render_to_string(
+        "learning_platform/web_app_not_built.html",
+        {"dist_dir": dist_dir(), "path": request.path},
+        request=request,
+    )
+    response = HttpResponse(html, status=503, content_type="text/html; charset=utf-8")
+    patch_cache_control(response, no_store=True)
+    return response

@@ -1,0 +1,85 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, shot, signUp, test } from './fixtures';
+
+async function scan(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const blocking = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  const summary = blocking.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(summary, `axe: serious or critical violations on ${name}`).toEqual([]);
+  console.log(`axe ${name}: ${results.violations.length} violations (none serious or critical), ${results.passes.length} rules passed`);
+}
+
+const signedOutPages: [string, string, RegExp | null][] = [
+  ['/', 'home', null],
+  ['/quests/transformers', 'quest', null],
+  ['/lessons/embedding-dimension', 'lesson', null],
+  ['/achievements', 'achievements', null],
+  ['/leaderboard', 'leaderboard', null],
+  ['/signin', 'sign-in', null],
+  ['/signup', 'sign-up', null],
+  ['/account/password/reset', 'password-reset-request', null],
+  // Links with a key that is not valid: the pages say so (allauth answers 400).
+  ['/account/verify-email/not-a-key', 'verify-email', /400 .*\/auth\/email\/verify/],
+  ['/account/password/reset/key/not-a-key', 'password-reset', /400 .*\/auth\/password\/reset/],
+  ['/no-such-page', 'not-found', null],
+];
+
+test('every page signed out has no serious or critical axe violations', async ({ page, watch }) => {
+  for (const [path, name, allowed] of signedOutPages) {
+    if (allowed) watch.allow(allowed);
+    await page.goto(path);
+    await expect(page.locator('main h1')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /Loading|Checking/ })).toHaveCount(0);
+    await scan(page, `${name} (signed out)`);
+    await shot(page, `a11y-${name}-signed-out`);
+  }
+  await page.goto('/lessons/embedding-dimension');
+  await page.getByRole('button', { name: 'Report an issue' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await scan(page, 'report dialog');
+});
+
+test('every page signed in, at 375 px, has no serious or critical axe violations and no sideways scrolling; settings save', async ({ page, watch }) => {
+  void watch;
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signUp(page, 'a11y');
+  for (const [path, name] of [
+    ['/', 'home'],
+    ['/quests/transformers', 'quest'],
+    ['/lessons/embedding-dimension', 'lesson'],
+    ['/achievements', 'achievements'],
+    ['/leaderboard', 'leaderboard'],
+    ['/notifications', 'notifications'],
+    ['/settings', 'settings'],
+  ]) {
+    await page.goto(path);
+    await expect(page.locator('main h1')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /Loading/ })).toHaveCount(0);
+    await scan(page, `${name} (signed in, 375 px)`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow, `${name}: no horizontal scrolling at 375 px`).toBeLessThanOrEqual(0);
+    await shot(page, `a11y-${name}-signed-in-375px`);
+  }
+
+  await page.goto('/settings');
+  await page.getByLabel('Display name').fill('Ada L');
+  await page.getByLabel('Time zone').selectOption('Europe/Berlin');
+  await page.getByLabel('Also send notifications by e-mail').uncheck();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Settings saved')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Display name')).toHaveValue('Ada L');
+  await expect(page.getByLabel('Time zone')).toHaveValue('Europe/Berlin');
+  await expect(page.getByLabel('Also send notifications by e-mail')).not.toBeChecked();
+
+  await page.goto('/lessons/embedding-dimension');
+  await page.getByRole('button', { name: 'Mark complete' }).click();
+  await expect(page.getByText('Lesson complete')).toBeVisible();
+  await page.goto('/leaderboard?period=all');
+  await expect(page.getByText(/Your rank: #\d+ with [1-9]\d* XP/)).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'Ada L (you)' })).toBeVisible();
+  await page.getByRole('button', { name: 'This week' }).click();
+  await expect(page.getByRole('button', { name: 'This week' })).toHaveAttribute('aria-pressed', 'true');
+  await shot(page, 'a11y-leaderboard-with-own-rank');
+});

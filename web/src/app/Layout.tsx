@@ -1,0 +1,110 @@
+import { useEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { errorText } from '@/components/ErrorMessage';
+import { useToast } from '@/components/Toasts';
+import { useAuth, useLogout } from '@/features/auth/api';
+import { useUnreadCount } from '@/features/notifications/api';
+import { syncLocalProgress } from '@/features/progress/sync';
+import { readEvents } from '@/lib/progressStore';
+import { useQueryClient } from '@tanstack/react-query';
+
+export function Layout() {
+  const auth = useAuth();
+  const location = useLocation();
+  useSyncWhenSignedIn(auth.isAuthenticated);
+
+  // After a move within the app (not on the first load, where the browser starts at the top
+  // and the skip link is the first Tab stop): focus the new page's main region and scroll up.
+  const shown = useRef<string | null>(null);
+  useEffect(() => {
+    const page = location.pathname + location.hash;
+    const first = shown.current === null || shown.current === page;
+    shown.current = page;
+    if (first || location.hash) return;
+    document.getElementById('main')?.focus({ preventScroll: true });
+    window.scrollTo(0, 0);
+  }, [location.pathname, location.hash]);
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link to="/" className="brand">
+          Learning Platform
+        </Link>
+        <nav aria-label="Main">
+          <ul>
+            <li>
+              <NavLink to="/achievements">Achievements</NavLink>
+            </li>
+            <li>
+              <NavLink to="/leaderboard">Leaderboard</NavLink>
+            </li>
+            {auth.isAuthenticated ? <SignedInLinks /> : null}
+            {!auth.isPending && !auth.isAuthenticated ? (
+              <>
+                <li>
+                  <NavLink to="/signin">Sign in</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/signup">Sign up</NavLink>
+                </li>
+              </>
+            ) : null}
+          </ul>
+        </nav>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
+
+function SignedInLinks() {
+  const unread = useUnreadCount(true);
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const count = unread.data ?? 0;
+  return (
+    <>
+      <li>
+        <NavLink to="/notifications" aria-label={`Notifications, ${count} unread`}>
+          Notifications
+          {count > 0 ? (
+            <span className="count" data-testid="unread-count">
+              {count}
+            </span>
+          ) : null}
+        </NavLink>
+      </li>
+      <li>
+        <NavLink to="/settings">Settings</NavLink>
+      </li>
+      <li>
+        <button type="button" className="link-button" disabled={logout.isPending} onClick={() =>
+            logout.mutate(undefined, {
+              onSuccess: () => navigate('/'),
+              onError: (error) => toast.show({ title: 'Could not sign out', body: errorText(error), tone: 'error' }),
+            })
+          }>
+          Sign out
+        </button>
+      </li>
+    </>
+  );
+}
+
+/** A page load that finds a session and leftover device events (e.g. a failed sync) sends them. */
+function useSyncWhenSignedIn(signedIn: boolean) {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!signedIn || readEvents().length === 0) return;
+    syncLocalProgress()
+      .then(() => client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'auth' }))
+      .catch(() => undefined);
+  }, [signedIn, client]);
+}

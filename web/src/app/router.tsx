@@ -1,0 +1,68 @@
+import { createBrowserRouter, Link } from 'react-router';
+import { AchievementsPage } from '@/features/achievements/components/AchievementsPage';
+import {
+  RequestPasswordResetPage,
+  RequireAuth,
+  ResetPasswordPage,
+  SignInPage,
+  SignUpPage,
+  VerifyEmailPage,
+} from '@/features/auth/components/AuthPages';
+import { LeaderboardPage } from '@/features/leaderboard/components/LeaderboardPage';
+import { LessonPage } from '@/features/lessons/components/LessonPage';
+import { NotificationsPage } from '@/features/notifications/components/NotificationsPage';
+import { HomePage } from '@/features/quests/components/HomePage';
+import { QuestPage } from '@/features/quests/components/QuestPage';
+import { SettingsPage } from '@/features/settings/components/SettingsPage';
+import { Layout } from './Layout';
+
+function NotFound() {
+  return (
+    <div>
+      <h1>Page not found</h1>
+      <p>
+        <Link to="/">Back to the quests</Link>
+      </p>
+    </div>
+  );
+}
+
+export const routes = [
+  {
+    element: <Layout />,
+    children: [
+      { path: '/', element: <HomePage /> },
+      { path: '/quests/:slug', element: <QuestPage /> },
+      { path: '/lessons/:slug', element: <LessonPage /> },
+      { path: '/achievements', element: <AchievementsPage /> },
+      { path: '/leaderboard', element: <LeaderboardPage /> },
+      {
+        path: '/notifications',
+        element: (
+          <RequireAuth path="/notifications">
+            <NotificationsPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/settings',
+        element: (
+          <RequireAuth path="/settings">
+            <SettingsPage />
+          </RequireAuth>
+        ),
+      },
+      { path: '/signin', element: <SignInPage /> },
+      { path: '/signup', element: <SignUpPage /> },
+      { path: '/account/signup', element: <SignUpPage /> },
+      { path: '/account/verify-email/:key', element: <VerifyEmailPage /> },
+      { path: '/account/password/reset', element: <RequestPasswordResetPage /> },
+      { path: '/account/password/reset/key/:key', element: <ResetPasswordPage /> },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

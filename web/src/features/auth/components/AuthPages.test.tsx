@@ -1,0 +1,145 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { readEvents, recordCompletion } from '@/lib/progressStore';
+import { allauthConfig, mockFetch, signedInAnswer, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { renderApp } from '@/test/render';
+
+const syncAnswer = { body: { rejected: [], cursor: 'c1', changes: [], new_achievements: [] } };
+
+describe('sign in', () => {
+  it('shows allauth field errors next to the field', async () => {
+    mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': signedOutSession,
+      'POST /_allauth/browser/v1/auth/login': {
+        status: 400,
+        body: { status: 400, errors: [{ message: 'The email address and/or password you specified are not correct.', code: 'email_password_mismatch', param: 'password' }] },
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/signin');
+    await user.type(await screen.findByLabelText('E-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'wrong');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    const message = await screen.findByText('The email address and/or password you specified are not correct.');
+    expect(screen.getByLabelText('Password')).toHaveAttribute('aria-describedby', message.id);
+  });
+
+  it('hands the device progress over to the account, clears it and goes where it was asked', async () => {
+    recordCompletion('embedding-dimension');
+    recordCompletion('token-embeddings');
+    const sent = readEvents();
+    let signedIn = false;
+    const { calls } = mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': () => (signedIn ? signedInSession() : signedOutSession),
+      'POST /_allauth/browser/v1/auth/login': () => {
+        signedIn = true;
+        return signedInAnswer();
+      },
+      'POST /api/v1/me/progress/sync': syncAnswer,
+      'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 1, results: [] } },
+      'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    });
+    document.cookie = 'csrftoken=tok; path=/';
+    const user = userEvent.setup();
+    const { router } = renderApp('/signin?next=/achievements');
+    expect(await screen.findByText(/The 2 lessons you completed on this device will be added/)).toBeInTheDocument();
+    await user.type(screen.getByLabelText('E-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Achievements' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/achievements');
+    const sync = calls.find((call) => call.url === '/api/v1/me/progress/sync');
+    expect(sync?.body).toEqual({ device_id: expect.stringMatching(/^web-/), events: sent });
+    expect(sync?.headers['X-CSRFToken']).toBe('tok');
+    expect(readEvents()).toEqual([]);
+    expect(await screen.findByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('keeps the device progress when the sync fails', async () => {
+    recordCompletion('embedding-dimension');
+    mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': signedOutSession,
+      'POST /_allauth/browser/v1/auth/login': signedInAnswer(),
+      'POST /api/v1/me/progress/sync': {
+        status: 429,
+        headers: { 'Retry-After': '30' },
+        body: { type: 'throttled', title: 'Throttled.', status: 429, detail: 'Slow down.', errors: {} },
+      },
+      'GET /': { body: null },
+      'GET /api/v1/quests/': { body: { count: 0, results: [] } },
+      'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    });
+    const user = userEvent.setup();
+    renderApp('/signin');
+    await user.type(await screen.findByLabelText('E-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Quests' })).toBeInTheDocument();
+    expect(readEvents()).toHaveLength(1);
+  });
+});
+
+describe('sign up', () => {
+  it('says to check the inbox when allauth waits for the e-mail to be verified', async () => {
+    mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': signedOutSession,
+      'POST /_allauth/browser/v1/auth/signup': {
+        status: 401,
+        body: { status: 401, data: { flows: [{ id: 'verify_email', is_pending: true }] }, meta: { is_authenticated: false } },
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/signup');
+    await user.type(await screen.findByLabelText('E-mail'), 'new@example.com');
+    await user.type(screen.getByLabelText('Password'), 'a long password');
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(await screen.findByText('Check your inbox.')).toBeInTheDocument();
+  });
+
+  it('shows a taken e-mail as an error on the e-mail field', async () => {
+    mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': signedOutSession,
+      'POST /_allauth/browser/v1/auth/signup': {
+        status: 400,
+        body: { status: 400, errors: [{ message: 'A user is already registered with this email address.', code: 'email_taken', param: 'email' }] },
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/signup');
+    await user.type(await screen.findByLabelText('E-mail'), 'taken@example.com');
+    await user.type(screen.getByLabelText('Password'), 'a long password');
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    const message = await screen.findByText('A user is already registered with this email address.');
+    expect(screen.getByLabelText('E-mail')).toHaveAttribute('aria-describedby', message.id);
+  });
+});
+
+describe('verify e-mail', () => {
+  it('shows the address from the key and confirms it', async () => {
+    let verified = false;
+    const { calls } = mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': () => (verified ? signedInSession() : signedOutSession),
+      'GET /_allauth/browser/v1/auth/email/verify': { body: { status: 200, data: { email: 'new@example.com', user: {} }, meta: { is_authenticating: false } } },
+      'POST /_allauth/browser/v1/auth/email/verify': () => {
+        verified = true;
+        return signedInAnswer('new@example.com');
+      },
+      'GET /api/v1/quests/': { body: { count: 0, results: [] } },
+      'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    });
+    const user = userEvent.setup();
+    renderApp('/account/verify-email/key-123');
+    expect(await screen.findByText('new@example.com')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'GET' && call.url.endsWith('/email/verify'))?.headers['X-Email-Verification-Key']).toBe('key-123');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('heading', { name: 'Quests' })).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST' && call.url.endsWith('/email/verify'))?.body).toEqual({ key: 'key-123' });
+  });
+});

@@ -1,0 +1,153 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { ExerciseDetail, SubmissionDetail } from '@/lib/types';
+import { mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { lesson, signedOutLessonRoutes } from '@/test/fixtures';
+import { renderApp } from '@/test/render';
+
+const exercise: ExerciseDetail = {
+  id: 1,
+  slug: 'embedding-dimension-configs',
+  lesson: 'embedding-dimension',
+  title: 'Read d_model from three config.json files',
+  kind: 'table',
+  prompt: 'Tabulate three models.',
+  prompt_html: '<p>Tabulate three models.</p>',
+  key_column: { name: 'model', synonyms: [] },
+  columns: [
+    { name: 'd_model', field: 'd_model', synonyms: [] },
+    { name: 'n_layers', field: 'n_layers', synonyms: [] },
+  ],
+  rows_required: 3,
+  pass_mark: 0.8,
+  xp: 60,
+  passed: null,
+  known_models: ['GPT-2'],
+};
+
+const graded: SubmissionDetail = {
+  id: 5,
+  exercise: 1,
+  format: 'tsv',
+  status: 'graded',
+  score: 0.5,
+  passed: false,
+  xp_awarded: 0,
+  summary: '1 of 2 cells correct.',
+  created_at: '2026-11-30T10:00:00Z',
+  content: '',
+  feedback: {
+    key_header: 'model',
+    columns: [
+      { name: 'd_model', headers: ['d_model'] },
+      { name: 'n_layers', headers: ['n_layers'] },
+    ],
+    correct: 1,
+    checked: 2,
+    models_recognised: 1,
+    rows: [
+      {
+        row: 1,
+        name: 'GPT-2',
+        model: 'GPT-2',
+        duplicate: false,
+        cells: [
+          { column: 'd_model', submitted: '768', verdict: 'correct', expected: null },
+          { column: 'n_layers', submitted: '13', verdict: 'incorrect', expected: null },
+        ],
+      },
+    ],
+  },
+};
+
+const lessonWithExercise = { ...lesson, exercise: { id: 1, title: exercise.title, kind: 'table', xp: 60 } };
+
+function routes(signedIn: boolean, polls: SubmissionDetail[]) {
+  let poll = 0;
+  return mockFetch({
+    ...signedOutLessonRoutes(lessonWithExercise),
+    'GET /api/v1/session': signedIn ? signedInSession() : signedOutSession,
+    'GET /api/v1/exercises/1/': { body: exercise },
+    'GET /api/v1/me/progress?quest=transformers': {
+      body: {
+        quest: 'transformers',
+        level: { number: 0, name: 'Token' },
+        xp: 0,
+        xp_into_level: 0,
+        xp_for_level: 120,
+        xp_to_go: 120,
+        next_level: { number: 1, name: 'Embedding', xp_required: 120 },
+        lessons_completed: 0,
+        lessons_total: 94,
+        percent_complete: 0,
+        achievements_unlocked: 0,
+        achievements_total: 10,
+        streak: { current: 0, best: 0 },
+        completed_lessons: [],
+      },
+    },
+    'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null } },
+    'POST /api/v1/exercises/1/submissions/': {
+      status: 202,
+      body: { id: 5, exercise: 1, status: 'queued', created_at: '2026-11-30T10:00:00Z', url: 'http://localhost/api/v1/submissions/5/' },
+    },
+    'GET /api/v1/submissions/5/': () => ({ body: polls[Math.min(poll++, polls.length - 1)] }),
+  });
+}
+
+describe('exercise panel', () => {
+  it('shows the prompt and the expected columns, and asks a visitor to sign in to submit', async () => {
+    routes(false, []);
+    renderApp('/lessons/embedding-dimension');
+    const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
+    expect(await within(panel).findByText('Tabulate three models.')).toBeInTheDocument();
+    expect(within(panel).getByText(/Expected columns:/).parentElement).toHaveTextContent('model, d_model, n_layers');
+    expect(within(panel).getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/signin?next=%2Flessons%2Fembedding-dimension');
+    expect(within(panel).queryByLabelText('Your table')).toBeNull();
+  });
+
+  it('submits the pasted table in the detected format, shows grading… while it polls, then the cells', async () => {
+    const queued = { ...graded, status: 'queued' as const, feedback: null, score: null };
+    const { calls } = routes(true, [queued, graded]);
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
+    const box = await within(panel).findByLabelText('Your table');
+    await user.click(box);
+    await user.paste('model\td_model\tn_layers\nGPT-2\t768\t13');
+    expect(within(panel).getByLabelText('Format')).toHaveDisplayValue('Detect automatically (TSV (from a spreadsheet))');
+    await user.click(within(panel).getByRole('button', { name: 'Submit' }));
+    expect(await within(panel).findByText('grading…')).toBeInTheDocument();
+    const table = await within(panel).findByRole('table', { name: /1 of 2 checked cells correct/ }, { timeout: 4000 });
+    expect(within(table).getByText('13').closest('td')).toHaveAttribute('data-verdict', 'incorrect');
+    expect(within(panel).queryByText('grading…')).toBeNull();
+    expect(within(panel).getByText(/Not passed yet/)).toBeInTheDocument();
+    const post = calls.find((call) => call.method === 'POST');
+    expect(post?.body).toEqual({ format: 'tsv', content: 'model\td_model\tn_layers\nGPT-2\t768\t13' });
+    expect(calls.filter((call) => call.url === '/api/v1/submissions/5/').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('shows the reason a table was refused next to the box', async () => {
+    mockFetch({
+      ...signedOutLessonRoutes(lessonWithExercise),
+      'GET /api/v1/session': signedInSession(),
+      'GET /api/v1/exercises/1/': { body: exercise },
+      'GET /api/v1/me/progress?quest=transformers': { status: 503, body: { type: 'server_error', title: 'Unavailable.', status: 503, detail: 'Try later.', errors: {} } },
+      'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+      'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null } },
+      'POST /api/v1/exercises/1/submissions/': {
+        status: 400,
+        body: { type: 'validation_error', title: 'Invalid input.', status: 400, detail: 'content: a formula', errors: { content: ['Spreadsheet formulas are not allowed (row 2).'] } },
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
+    await user.type(await within(panel).findByLabelText('Your table'), 'model,d_model{enter}GPT-2,=1+1');
+    await user.click(within(panel).getByRole('button', { name: 'Submit' }));
+    const message = await within(panel).findByText('Spreadsheet formulas are not allowed (row 2).');
+    expect(within(panel).getByLabelText('Your table')).toHaveAttribute('aria-describedby', message.id);
+  });
+});

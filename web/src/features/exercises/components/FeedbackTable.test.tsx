@@ -1,0 +1,80 @@
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { Feedback, SubmissionDetail } from '@/lib/types';
+import { FeedbackTable, GradeSummary } from './FeedbackTable';
+
+const feedback: Feedback = {
+  key_header: 'model',
+  columns: [
+    { name: 'd_model', headers: ['hidden_size'] },
+    { name: 'n_layers', headers: ['num_hidden_layers'] },
+  ],
+  correct: 3,
+  checked: 4,
+  models_recognised: 2,
+  rows: [
+    {
+      row: 1,
+      name: 'gpt2',
+      model: 'gpt2',
+      duplicate: false,
+      cells: [
+        { column: 'd_model', submitted: '768', verdict: 'correct', expected: null },
+        { column: 'n_layers', submitted: '13', verdict: 'incorrect', expected: null },
+      ],
+    },
+    {
+      row: 2,
+      name: 'llama-3-8b',
+      model: 'llama-3-8b',
+      duplicate: false,
+      cells: [
+        { column: 'd_model', submitted: '4096', verdict: 'correct', expected: null },
+        { column: 'n_layers', submitted: '', verdict: 'missing', expected: 32 },
+      ],
+    },
+  ],
+};
+
+describe('FeedbackTable', () => {
+  it('marks each cell with its verdict, in text as well as colour', () => {
+    render(<FeedbackTable feedback={feedback} />);
+    const table = screen.getByRole('table');
+    expect(within(table).getByText('3 of 4 checked cells correct · 2 models recognised')).toBeInTheDocument();
+    const [, gpt2, llama] = within(table).getAllByRole('row');
+    const gpt2Cells = within(gpt2).getAllByRole('cell');
+    expect(gpt2Cells.map((cell) => cell.dataset.verdict)).toEqual(['correct', 'incorrect']);
+    expect(gpt2Cells[1]).toHaveTextContent('13 (incorrect)');
+    expect(gpt2Cells[1]).toHaveClass('cell-incorrect');
+    const llamaCells = within(llama).getAllByRole('cell');
+    expect(llamaCells[1]).toHaveTextContent('empty (missing) expected 32');
+  });
+
+  it('summarises a graded submission', () => {
+    const submission: SubmissionDetail = {
+      id: 1,
+      exercise: 1,
+      format: 'csv',
+      status: 'graded',
+      score: 0.75,
+      passed: false,
+      xp_awarded: 0,
+      summary: '3 of 4 cells correct.',
+      created_at: '2026-11-30T10:00:00Z',
+      content: '',
+      feedback,
+    };
+    render(<GradeSummary submission={submission} />);
+    expect(screen.getByRole('status')).toHaveTextContent('Not passed yet · score 75%');
+    expect(screen.getByRole('status')).toHaveTextContent('3 of 4 cells correct.');
+  });
+
+  it('explains an invalid submission', () => {
+    render(
+      <GradeSummary
+        submission={{ id: 2, exercise: 1, format: 'csv', status: 'invalid', summary: 'No header row.', created_at: '', content: '', feedback: null }}
+      />,
+    );
+    expect(screen.getByRole('alert')).toHaveTextContent('The table could not be read. No header row.');
+  });
+});

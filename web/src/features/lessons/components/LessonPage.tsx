@@ -1,0 +1,130 @@
+import { Link, useParams } from 'react-router';
+import { ErrorMessage } from '@/components/ErrorMessage';
+import { Loading } from '@/components/Loading';
+import { useToast } from '@/components/Toasts';
+import { useAuth } from '@/features/auth/api';
+import { Comments } from '@/features/comments/components/Comments';
+import { ExercisePanel } from '@/features/exercises/components/ExercisePanel';
+import { useCompleteLesson, useLocalEvents, useProgressHeader } from '@/features/progress/api';
+import { ProgressHeader } from '@/features/progress/components/ProgressHeader';
+import { ReportIssue } from '@/features/reports/components/ReportDialog';
+import { levelLabel } from '@/lib/header';
+import type { LessonDetail } from '@/lib/types';
+import { useLesson } from '../api';
+import { BlockView } from './Blocks';
+import { useDocumentTitle } from '@/lib/useDocumentTitle';
+
+export function LessonPage() {
+  const { slug } = useParams();
+  const lesson = useLesson(slug);
+  const { isAuthenticated } = useAuth();
+
+  useDocumentTitle(lesson.data?.title);
+
+  if (lesson.isPending) return <Loading label="Loading the lesson…" />;
+  if (lesson.error) return <ErrorMessage error={lesson.error} onRetry={() => void lesson.refetch()} />;
+  const data = lesson.data;
+  return (
+    <div className="lesson-page">
+      <ProgressHeader questSlug={data.quest.slug} signedIn={isAuthenticated} />
+      <article className="lesson" aria-labelledby="lesson-title">
+        <header className="lesson-head">
+          <p className="muted">
+            <Link to={`/quests/${data.quest.slug}`}>{data.quest.title}</Link> · Lesson {data.position}
+          </p>
+          <h1 id="lesson-title">{data.title}</h1>
+          <p className="meta">
+            <span>{data.estimated_minutes} min</span> · <span>{data.xp} XP</span>
+          </p>
+          {data.tags.length ? (
+            <ul className="tags" aria-label="Tags">
+              {data.tags.map((tag) => (
+                <li key={tag}>{tag}</li>
+              ))}
+            </ul>
+          ) : null}
+        </header>
+        {data.blocks.map((block) => (
+          <BlockView key={block.id} block={block} />
+        ))}
+        {data.links.length ? (
+          <section aria-labelledby="links-title">
+            <h2 id="links-title">Further reading</h2>
+            <ul className="links">
+              {data.links.map((link) => (
+                <li key={link.url}>
+                  <a href={link.url} target="_blank" rel="noopener noreferrer">
+                    {link.title}
+                    <span className="visually-hidden"> (opens in a new tab)</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        <div className="lesson-actions">
+          <CompleteButton lesson={data} />
+          <ReportIssue lesson={data.slug} blocks={data.blocks} signedIn={isAuthenticated} />
+        </div>
+      </article>
+      {data.exercise ? <ExercisePanel exerciseId={data.exercise.id} signedIn={isAuthenticated} /> : null}
+      <nav className="prev-next" aria-label="Lessons">
+        {data.previous ? (
+          <Link to={`/lessons/${data.previous.slug}`} rel="prev">
+            ← Previous: {data.previous.title}
+          </Link>
+        ) : (
+          <span />
+        )}
+        {data.next ? (
+          <Link to={`/lessons/${data.next.slug}`} rel="next">
+            Next: {data.next.title} →
+          </Link>
+        ) : null}
+      </nav>
+      <Comments lesson={data.slug} signedIn={isAuthenticated} />
+    </div>
+  );
+}
+
+function CompleteButton({ lesson }: { lesson: LessonDetail }) {
+  const complete = useCompleteLesson(lesson.slug, lesson.xp, lesson.quest.slug);
+  const header = useProgressHeader(lesson.quest.slug);
+  const events = useLocalEvents();
+  const { isAuthenticated } = useAuth();
+  const toast = useToast();
+  const done = isAuthenticated
+    ? (header.data?.completed_lessons.includes(lesson.slug) ?? false)
+    : events.some((event) => event.lesson === lesson.slug);
+
+  const onClick = () =>
+    complete.mutate(undefined, {
+      onSuccess: (result) => {
+        if (result.alreadyDone) return;
+        toast.show({ title: 'Lesson complete', body: `+${result.xpAwarded} XP`, tone: 'success' });
+        if (result.levelUp) toast.show({ title: 'Level up!', body: `You reached ${levelLabel(result.levelUp)}.`, tone: 'success' });
+        for (const achievement of result.achievements) {
+          toast.show({
+            title: `Achievement unlocked: ${achievement.title}`,
+            body: achievement.xp_bonus ? `+${achievement.xp_bonus} XP bonus` : undefined,
+            tone: 'success',
+          });
+        }
+      },
+    });
+
+  return (
+    <div>
+      {done ? (
+        <p className="badge badge-success" role="status">
+          ✓ Completed
+        </p>
+      ) : (
+        <button type="button" className="button" onClick={onClick} disabled={complete.isPending || header.isPending}>
+          {complete.isPending ? 'Saving…' : 'Mark complete'}
+        </button>
+      )}
+      {complete.error ? <ErrorMessage error={complete.error} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+import { api } from '@/lib/api';
+import { deviceId, readEvents, removeEvents } from '@/lib/progressStore';
+import type { SyncResult } from '@/lib/types';
+
+const MAX_BATCH = 500;
+
+let inFlight: Promise<SyncResult | null> | null = null;
+
+/**
+ * Posts the completions this device kept while signed out to /me/progress/sync and clears
+ * the ones the server answered. A rejected event (unknown lesson, a time in the future, ...) is
+ * refused for good, so it is cleared too rather than sent on every sign-in. Answers null when
+ * there was nothing to send.
+ */
+export function syncLocalProgress(): Promise<SyncResult | null> {
+  inFlight ??= run().finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+async function run(): Promise<SyncResult | null> {
+  let result: SyncResult | null = null;
+  for (let events = readEvents(); events.length > 0; events = readEvents()) {
+    const batch = events.slice(0, MAX_BATCH);
+    // No cursor: the app refetches the whole state after a sync, so it needs no `changes`.
+    result = await api<SyncResult>('me/progress/sync', {
+      method: 'POST',
+      body: { device_id: deviceId(), events: batch },
+    });
+    removeEvents(batch.map((event) => event.id));
+  }
+  return result;
+}

@@ -1,0 +1,60 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { mockFetch } from '@/test/fetchMock';
+import { signedOutLessonRoutes } from '@/test/fixtures';
+import { renderApp } from '@/test/render';
+
+function routes(report: { status: number; body: unknown; headers?: Record<string, string> }) {
+  return mockFetch({ ...signedOutLessonRoutes(), 'POST /api/v1/lessons/embedding-dimension/reports/': report });
+}
+
+describe('report an issue', () => {
+  it('sends the kind, the message and the chosen block, then closes with a thank-you', async () => {
+    const { calls } = routes({ status: 201, body: { id: 1 } });
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    await user.click(await screen.findByRole('button', { name: 'Report an issue' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report an issue' });
+    await user.click(within(dialog).getByLabelText('Broken link'));
+    await user.selectOptions(within(dialog).getByLabelText('Where (optional)'), within(dialog).getByRole('option', { name: /table: Width and depth/ }));
+    await user.type(within(dialog).getByLabelText('Details'), 'The arXiv link 404s.');
+    await user.type(within(dialog).getByLabelText(/Your e-mail/), 'me@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(await screen.findByText('Thanks — your report was sent.')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      kind: 'broken_link',
+      message: 'The arXiv link 404s.',
+      block: 57,
+      contact_email: 'me@example.com',
+    });
+  });
+
+  it('says when to try again when reports are throttled', async () => {
+    routes({
+      status: 429,
+      headers: { 'Retry-After': '42' },
+      body: { type: 'throttled', title: 'Request was throttled.', status: 429, detail: 'Request was throttled.', errors: {} },
+    });
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    await user.click(await screen.findByRole('button', { name: 'Report an issue' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report an issue' });
+    await user.type(within(dialog).getByLabelText('Details'), 'Typo in the callout.');
+    await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('Too many requests — try again in 42 s.');
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
+  it('closes on Escape', async () => {
+    routes({ status: 201, body: {} });
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    await user.click(await screen.findByRole('button', { name: 'Report an issue' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report an issue' });
+    dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
+    await screen.findByRole('button', { name: 'Report an issue' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { levels, quest } from '@/test/fixtures';
+import { computeLocalHeader, levelFor, levelLabel, percent } from './header';
+
+const input = (completed: string[]) => ({ quest: 'transformers', lessons: quest.lessons, completed, curve: levels.results, achievementsTotal: 10 });
+
+describe('signed-out header', () => {
+  it('starts at Level 0 · Token with 0/94 lessons, 0/10 achievements and 120 XP to go', () => {
+    const header = computeLocalHeader(input([]));
+    expect(levelLabel(header.level)).toBe('Level 0 · Token');
+    expect(header).toMatchObject({
+      xp: 0,
+      lessons_completed: 0,
+      lessons_total: 94,
+      achievements_unlocked: 0,
+      achievements_total: 10,
+      xp_into_level: 0,
+      xp_for_level: 120,
+      xp_to_go: 120,
+      percent_complete: 0,
+      next_level: { number: 1, name: 'Embedding', xp_required: 120 },
+    });
+  });
+
+  it('adds each completed lesson of the quest once, at its XP', () => {
+    const header = computeLocalHeader(input(['embedding-dimension', 'lesson-1', 'embedding-dimension', 'not-in-quest']));
+    expect(header.xp).toBe(100);
+    expect(header.lessons_completed).toBe(2);
+    expect(header.completed_lessons).toEqual(['lesson-1', 'embedding-dimension']);
+    expect(header.xp_to_go).toBe(20);
+  });
+
+  it('levels up when the XP reaches the next step', () => {
+    const header = computeLocalHeader(input(['lesson-1', 'lesson-2', 'lesson-3']));
+    expect(header.level).toEqual({ number: 1, name: 'Embedding' });
+    expect(header).toMatchObject({ xp: 150, xp_into_level: 30, xp_for_level: 160, xp_to_go: 130 });
+  });
+
+  it('has no next level at the top of the curve', () => {
+    const position = levelFor(1000, levels.results);
+    expect(position).toMatchObject({ level: { number: 2 }, next_level: null, xp_for_level: 0, xp_to_go: 0, xp_into_level: 720 });
+  });
+
+  it('rounds the percent down like the server', () => {
+    expect(percent(1, 94)).toBe(1);
+    expect(percent(93, 94)).toBe(98);
+    expect(percent(94, 94)).toBe(100);
+    expect(percent(0, 0)).toBe(0);
+  });
+});

@@ -1,0 +1,68 @@
+// The page header for a signed-out learner, computed the way the server computes
+// GET /api/v1/me/progress: XP from completed lessons, placed on the public level curve.
+import type { Level, LevelStep, OutlineLesson, ProgressSummary } from './types';
+
+export interface LevelPosition {
+  level: Level;
+  xp_into_level: number;
+  xp_for_level: number;
+  xp_to_go: number;
+  next_level: LevelStep | null;
+}
+
+export function levelFor(xp: number, curve: LevelStep[]): LevelPosition {
+  const sorted = [...curve].sort((a, b) => a.xp_required - b.xp_required);
+  let current: LevelStep = { number: 0, name: '', xp_required: 0 };
+  let following: LevelStep | null = null;
+  for (const step of sorted) {
+    if (step.xp_required <= xp) current = step;
+    else {
+      following = step;
+      break;
+    }
+  }
+  return {
+    level: { number: current.number, name: current.name },
+    xp_into_level: xp - current.xp_required,
+    xp_for_level: following ? following.xp_required - current.xp_required : 0,
+    xp_to_go: following ? following.xp_required - xp : 0,
+    next_level: following,
+  };
+}
+
+/** Rounded down, as the server does: 100 only when every lesson is done. */
+export function percent(done: number, total: number): number {
+  return total ? Math.floor((100 * done) / total) : 0;
+}
+
+export interface LocalHeaderInput {
+  quest: string;
+  lessons: OutlineLesson[];
+  completed: string[];
+  curve: LevelStep[];
+  achievementsTotal: number;
+}
+
+export function computeLocalHeader({ quest, lessons, completed, curve, achievementsTotal }: LocalHeaderInput): ProgressSummary {
+  const done = new Set(completed);
+  const inQuest = lessons.filter((lesson) => done.has(lesson.slug));
+  const xp = inQuest.reduce((sum, lesson) => sum + lesson.xp, 0);
+  return {
+    quest,
+    ...levelFor(xp, curve),
+    xp,
+    lessons_completed: inQuest.length,
+    lessons_total: lessons.length,
+    percent_complete: percent(inQuest.length, lessons.length),
+    // Achievements are the server's to award; a device on its own has unlocked none.
+    achievements_unlocked: 0,
+    achievements_total: achievementsTotal,
+    streak: { current: 0, best: 0 },
+    completed_lessons: inQuest.map((lesson) => lesson.slug),
+  };
+}
+
+/** "Level 0 · Token" */
+export function levelLabel(level: Level): string {
+  return level.name ? `Level ${level.number} · ${level.name}` : `Level ${level.number}`;
+}

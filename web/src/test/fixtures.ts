@@ -1,0 +1,72 @@
+import { allauthConfig, signedOutSession } from './fetchMock';
+import type { AchievementList, LessonDetail, LevelCurve, QuestDetail } from '@/lib/types';
+
+export const levels: LevelCurve = {
+  count: 3,
+  results: [
+    { number: 0, name: 'Token', xp_required: 0 },
+    { number: 1, name: 'Embedding', xp_required: 120 },
+    { number: 2, name: 'Positional Encoding', xp_required: 280 },
+  ],
+};
+
+const outline = Array.from({ length: 94 }, (_, index) => ({
+  slug: index === 11 ? 'embedding-dimension' : `lesson-${index + 1}`,
+  title: index === 11 ? 'Embedding dimension (d_model)' : `Lesson ${index + 1}`,
+  estimated_minutes: 10,
+  xp: 50,
+  tags: [],
+  published: true,
+  completed: null,
+}));
+
+export const quest: QuestDetail = {
+  slug: 'transformers',
+  title: 'How transformer language models work',
+  description: 'From tokens to text.',
+  lesson_count: 94,
+  lessons: outline,
+};
+
+export const achievements: AchievementList = {
+  count: 10,
+  unlocked_count: 0,
+  results: [],
+};
+
+export const lesson: LessonDetail = {
+  slug: 'embedding-dimension',
+  title: 'Embedding dimension (d_model)',
+  summary: 'd_model is the width of the vector every token carries.',
+  estimated_minutes: 10,
+  xp: 50,
+  tags: ['capacity', 'd-model', 'scaling'],
+  quest: { slug: 'transformers', title: 'How transformer language models work' },
+  position: 12,
+  published: true,
+  updated_at: '2026-11-30T10:00:00Z',
+  blocks: [
+    { id: 54, kind: 'prose', markdown: '**d_model** is the width', html: '<p><strong>d_model</strong> is the width</p>' },
+    { id: 57, kind: 'table', caption: 'Width and depth', columns: ['Model', 'd_model'], rows: [['GPT-2', '768']] },
+    { id: 58, kind: 'code', title: 'Estimating parameter count', language: 'python', source: 'def estimate(d):\n    return 12 * d**2\n' },
+    { id: 59, kind: 'callout', markdown: 'The estimate lands close', html: '<p>The estimate lands close</p>', style: 'note' },
+  ],
+  links: [{ title: 'Attention Is All You Need', url: 'https://arxiv.org/abs/1706.03762' }],
+  exercise: null,
+  comment_count: 0,
+  previous: { slug: 'token-embeddings', title: 'Token embeddings' },
+  next: { slug: 'embedding-geometry', title: 'What lives in embedding space' },
+};
+
+/** Every request the reference lesson page makes for a visitor (signed out, no comments yet). */
+export function signedOutLessonRoutes(page: LessonDetail = lesson) {
+  return {
+    'GET /_allauth/browser/v1/config': allauthConfig,
+    'GET /api/v1/session': signedOutSession,
+    [`GET /api/v1/lessons/${page.slug}/`]: { body: page },
+    'GET /api/v1/levels/': { body: levels },
+    'GET /api/v1/quests/transformers/': { body: quest },
+    'GET /api/v1/achievements/': { body: achievements },
+    [`GET /api/v1/lessons/${page.slug}/comments/`]: { body: { count: 0, results: [] } },
+  };
+}
