@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import uuid
 import zoneinfo
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import connection, transaction
@@ -23,7 +25,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import User
 from learning_platform.db import insert_ignoring_conflicts
 from lessons.models import Lesson
-from progress import selectors, summary_cache
+from progress import boards, selectors, summary_cache
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
 
 MAX_SYNC_EVENTS = 500
@@ -80,6 +82,13 @@ class _LearnerWriter:
         if not unique:
             return []
         inserted = [unique[key] for key in _insert_awards(user_id=self.user_id, awards=unique)]
+        if inserted and boards.enabled():
+            xp_by_day: dict[date, int] = defaultdict(int)
+            for a in inserted:
+                xp_by_day[a.awarded_at.astimezone(UTC).date()] += a.amount
+            transaction.on_commit(
+                partial(boards.record_awards, user_id=self.user_id, xp_by_day=dict(xp_by_day))
+            )
         self._xp_delta += sum(a.amount for a in inserted)
         self._days.update(self._day(a.awarded_at) for a in inserted)
         return inserted

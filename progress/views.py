@@ -157,9 +157,10 @@ class LeaderboardView(APIView):
         operation_id="leaderboard_retrieve",
         parameters=[LeaderboardQuerySerializer],
         responses=LeaderboardOutputSerializer,
-        description="The top 50 learners by XP earned in the period (week: the last 7 days, "
-        "month: the last 30 days, all: all time), and the caller's own rank (`me`, null when "
-        "signed out). Learners who opted out (`show_on_leaderboard`) are not listed.",
+        description="The top 50 learners by XP earned in the period (week: today and the 6 "
+        "days before, month: today and the 29 days before, in whole UTC days from `since`; all: "
+        "all time), and the caller's own rank (`me`, null when signed out). Equal XP, equal "
+        "rank. Learners who opted out (`show_on_leaderboard`) are not listed.",
     )
     def get(self, request: Request) -> Response:
         query = LeaderboardQuerySerializer(data=request.query_params)
