@@ -161,24 +161,31 @@ def _boards_counting(day: date, today: date) -> list[str]:
 
 
 def record_awards(*, user_id: int, xp_by_day: dict[date, int]) -> None:
-    """Add committed awards to the boards (one round trip). Never raises: Redis being down
-    leaves the boards short until the next rebuild, the ledger keeps the XP."""
-    if not enabled() or not xp_by_day:
+    """Add one learner's committed awards to the boards (one round trip)."""
+    record_awards_of_learners(xp_by_learner={user_id: xp_by_day})
+
+
+def record_awards_of_learners(*, xp_by_learner: dict[int, dict[date, int]]) -> None:
+    """Add committed awards (learner -> day -> XP) to the boards, in one round trip. Never
+    raises: Redis being down leaves the boards short until the next rebuild; the ledger keeps
+    the XP."""
+    if not enabled() or not xp_by_learner:
         return
     today = utc_today()
     try:
         client = _client()
         script = client.register_script(_RECORD)
         pipe = client.pipeline(transaction=False)
-        for day, amount in sorted(xp_by_day.items()):
-            keys = [_key("hidden"), _key("all"), day_key(day), *_boards_counting(day, today)]
-            args = [member(user_id), amount, _end_of(day, days_after=DAY_KEY_DAYS)]
-            script(keys=keys, args=args, client=pipe)
+        for user_id, xp_by_day in xp_by_learner.items():
+            for day, amount in sorted(xp_by_day.items()):
+                keys = [_key("hidden"), _key("all"), day_key(day), *_boards_counting(day, today)]
+                args = [member(user_id), amount, _end_of(day, days_after=DAY_KEY_DAYS)]
+                script(keys=keys, args=args, client=pipe)
         pipe.execute()
     except (redis.RedisError, BoardUnavailable) as error:
         if not isinstance(error, BoardUnavailable):
             _failed(error)
-        logger.warning("XP of learner %s not added to the leaderboards", user_id)
+        logger.warning("XP of %s learner(s) not added to the leaderboards", len(xp_by_learner))
 
 
 # --- reading ---------------------------------------------------------------------------------

@@ -153,6 +153,56 @@ def standing_for_user(*, user_id: int) -> dict[str, Any]:
     return {"xp_total": row["xp_total"], "streak": streak}
 
 
+def standings_for_users(*, user_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """standing_for_user for many learners in one query; learners without stats stand at 0."""
+    rows = LearnerStats.objects.filter(user_id__in=user_ids).values(
+        "user_id", "xp_total", "streak_current", "streak_best", "last_active_day", "user__time_zone"
+    )
+    zero = {"xp_total": 0, "streak": {"current": 0, "best": 0}}
+    standings = dict.fromkeys(user_ids, zero)
+    for row in rows:
+        standings[row["user_id"]] = {
+            "xp_total": row["xp_total"],
+            "streak": _streak(
+                current=row["streak_current"],
+                best=row["streak_best"],
+                last_active_day=row["last_active_day"],
+                today=today_in(row["user__time_zone"]),
+            ),
+        }
+    return standings
+
+
+def count_completed_lessons_by_user(
+    *, user_ids: list[int], quest_id: int | None = None
+) -> dict[int, int]:
+    """count_completed_lessons for many learners in one query (absent: none)."""
+    completions = LessonCompletion.objects.filter(user_id__in=user_ids, lesson__published=True)
+    if quest_id is not None:
+        completions = completions.filter(lesson__quest_id=quest_id)
+    return dict(
+        completions.values("user_id").annotate(done=Count("id")).values_list("user_id", "done")
+    )
+
+
+def quest_percents_by_user(*, user_ids: list[int], quest_id: int) -> dict[int, int]:
+    """quest_percent for many learners (2 queries)."""
+    total = Lesson.objects.published().filter(quest_id=quest_id).count()
+    done = count_completed_lessons_by_user(user_ids=user_ids, quest_id=quest_id)
+    return {user_id: _percent(done.get(user_id, 0), total) for user_id in user_ids}
+
+
+def completed_lesson_ids_by_user(
+    *, user_ids: list[int], lesson_ids: set[int]
+) -> dict[int, set[int]]:
+    """Which of `lesson_ids` each learner completed, for many learners in one query."""
+    completed: dict[int, set[int]] = {user_id: set() for user_id in user_ids}
+    rows = LessonCompletion.objects.filter(user_id__in=user_ids, lesson_id__in=lesson_ids)
+    for user_id, lesson_id in rows.values_list("user_id", "lesson_id"):
+        completed[user_id].add(lesson_id)
+    return completed
+
+
 def streak_for_user(*, user_id: int) -> dict[str, int]:
     """{"current", "best"}: runs of consecutive active days in the learner's time zone
     (1 query)."""

@@ -287,6 +287,76 @@ def award_xp_batch(*, user_id: int, awards: Iterable[tuple[str, int, int]]) -> s
     return {(a.source_type, a.source_id) for a in inserted}
 
 
+def award_xp_to_learners(
+    *, user_ids: Iterable[int], source_type: str, source_id: int, amount: int
+) -> set[int]:
+    """award_xp of one source to many learners at once, earned now (a retroactive achievement's
+    bonus), in a constant number of statements however many learners: their stats rows are
+    created where missing and locked in id order (the order any two batches agree on), the
+    awards go in with one INSERT ... ON CONFLICT DO NOTHING, totals and streaks are written in
+    one UPDATE. Each learner is paid at most once (the ledger's constraint). Returns the ids of
+    the learners paid now."""
+    ids = sorted(set(user_ids))
+    now = timezone.now()
+    _Award(source_type, source_id, amount, now)  # validates
+    if not ids:
+        return set()
+    with transaction.atomic(savepoint=False):
+        LearnerStats.objects.bulk_create(
+            [LearnerStats(user_id=user_id) for user_id in ids], ignore_conflicts=True
+        )
+        stats = list(
+            LearnerStats.objects.select_for_update(of=("self",))
+            .select_related("user")
+            .filter(user_id__in=ids)
+            .order_by("user_id")
+        )
+        paid = {
+            user_id
+            for (user_id,) in insert_ignoring_conflicts(
+                XPAward,
+                fields=("user", "source_type", "source_id", "amount", "awarded_at", "created_at"),
+                rows=[(user_id, source_type, source_id, amount, now, now) for user_id in ids],
+                conflict_fields=("user", "source_type", "source_id"),
+                returning=("user",),
+            )
+        }
+        changed, new_days, recount = [], [], []
+        for row in stats:
+            if row.user_id not in paid:
+                continue
+            day = timezone.localtime(now, zoneinfo.ZoneInfo(row.user.time_zone)).date()
+            row.xp_total += amount  # safe: the row is locked
+            row.updated_at = now
+            last = row.last_active_day
+            if last is None or day > last:
+                row.streak_current, row.streak_best = streak_runs(
+                    [day], current=row.streak_current, best=row.streak_best, previous=last
+                )
+                row.last_active_day = day
+                new_days.append(ActivityDay(user_id=row.user_id, day=day))
+            elif day < last:  # a time zone moved west of its last active day: rare
+                recount.append(row)
+            changed.append(row)
+        ActivityDay.objects.bulk_create(new_days, ignore_conflicts=True)
+        LearnerStats.objects.bulk_update(
+            changed,
+            ["xp_total", "streak_current", "streak_best", "last_active_day", "updated_at"],
+            batch_size=1000,
+        )
+        for row in recount:  # their runs are counted again from all their days
+            writer = _LearnerWriter(user_id=row.user_id, time_zone=row.user.time_zone)
+            writer._days = {writer._day(now)}
+            writer.flush()
+        summary_cache.note_learners_changed(sorted(paid))
+        if paid and boards.enabled():
+            xp_by_learner = {user_id: {now.astimezone(UTC).date(): amount} for user_id in paid}
+            transaction.on_commit(
+                partial(boards.record_awards_of_learners, xp_by_learner=xp_by_learner)
+            )
+    return paid
+
+
 @dataclass(frozen=True)
 class CompletionOutcome:
     lesson_slug: str
@@ -488,3 +558,8 @@ def note_progress_changed(*, user_id: int) -> None:
     """Tell the progress app that something its header counts changed for this learner (an
     achievement unlocked without XP), so its cached header is rebuilt on the next read."""
     summary_cache.note_learner_changed(user_id)
+
+
+def note_progress_changed_of_learners(*, user_ids: list[int]) -> None:
+    """note_progress_changed for many learners at once."""
+    summary_cache.note_learners_changed(user_ids)
