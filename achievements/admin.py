@@ -7,6 +7,7 @@ from django.http import HttpRequest
 
 from achievements.models import Achievement, AchievementUnlock
 from achievements.tasks import award_retroactively
+from learning_platform.admin_lists import LargeTableAdmin
 
 # Changing any of these can make learners qualify who did not before.
 RULE_FIELDS = frozenset({"rule_kind", "threshold", "tag_slug", "quest", "is_active"})
@@ -79,10 +80,11 @@ class AchievementAdmin(admin.ModelAdmin):
 
 
 @admin.register(AchievementUnlock)
-class AchievementUnlockAdmin(admin.ModelAdmin):
+class AchievementUnlockAdmin(LargeTableAdmin):
     list_display = ("achievement", "user", "unlocked_at")
     list_filter = ("achievement",)
     search_fields = ("user__email", "achievement__slug")
+    ordering = ("-id",)  # newest first, along the primary key (no index on unlocked_at)
     list_select_related = ("achievement", "user")
     raw_id_fields = ("user",)
     readonly_fields = ("user", "achievement", "unlocked_at")

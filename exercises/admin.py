@@ -5,6 +5,7 @@ from django.utils.html import format_html
 from exercises import services
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission
 from exercises.specs import REFERENCE_FIELDS
+from learning_platform.admin_lists import LargeTableAdmin
 
 
 class ExerciseColumnInline(admin.TabularInline):
@@ -97,14 +98,15 @@ class ModelReferenceAdmin(admin.ModelAdmin):
 
 
 @admin.register(Submission)
-class SubmissionAdmin(admin.ModelAdmin):
+class SubmissionAdmin(LargeTableAdmin):
     """Read-only: submissions change only through grading."""
 
     list_display = ("id", "exercise", "user", "format", "status", "score", "passed", "created_at")
-    list_filter = ("status", "passed", "format")
+    # A date filter, not date_hierarchy: its year links scan every submission.
+    list_filter = ("status", "passed", "format", "created_at")
     list_select_related = ("exercise", "user")
     search_fields = ("user__email", "exercise__title")
-    date_hierarchy = "created_at"
+    ordering = ("-id",)  # newest first, along the primary key (no index on created_at)
     actions = ("requeue",)
     readonly_fields = [f.name for f in Submission._meta.fields]
 

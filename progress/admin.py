@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
+from learning_platform.admin_lists import LargeTableAdmin
 from progress.models import LearnerStats, LessonCompletion, Level, XPAward
 
 
@@ -14,8 +15,9 @@ class LevelAdmin(admin.ModelAdmin):
     ordering = ("xp_required",)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The ledger and the completions are written only by the progress services."""
+class ReadOnlyAdmin(LargeTableAdmin):
+    """The ledger and the completions are written only by the progress services; all three
+    tables grow with the learners."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -30,11 +32,10 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 @admin.register(XPAward)
 class XPAwardAdmin(ReadOnlyAdmin):
     list_display = ("awarded_at", "user", "amount", "source_type", "source_id")
-    list_filter = ("source_type",)
+    # A date filter, not date_hierarchy: its year links scan the whole ledger for distinct dates.
+    list_filter = ("source_type", "awarded_at")
     list_select_related = ("user",)
     search_fields = ("user__email", "user__display_name", "=source_id")
-    date_hierarchy = "awarded_at"
-    show_full_result_count = False
 
 
 @admin.register(LessonCompletion)
@@ -42,7 +43,7 @@ class LessonCompletionAdmin(ReadOnlyAdmin):
     list_display = ("completed_at", "user", "lesson", "device_id")
     list_select_related = ("user", "lesson")
     search_fields = ("user__email", "lesson__slug")
-    show_full_result_count = False
+    ordering = ("-id",)  # newest first, along the primary key (no index on completed_at)
 
 
 @admin.register(LearnerStats)
@@ -50,4 +51,4 @@ class LearnerStatsAdmin(ReadOnlyAdmin):
     list_display = ("user", "xp_total", "streak_current", "streak_best", "last_active_day")
     list_select_related = ("user",)
     search_fields = ("user__email", "user__display_name")
-    ordering = ("-xp_total",)
+    ordering = ("-xp_total", "user_id")
