@@ -48,3 +48,31 @@ def insert_ignoring_conflicts(
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [tuple(row) for row in cursor.fetchall()]
+
+
+def sequentially_scanned_tables(sql: str, *, using: str = "default") -> list[str]:
+    """The tables PostgreSQL's plan for `sql` (a complete statement, parameters inlined) reads
+    with a Seq Scan, sequential scans disabled: what remains then has no index to use.
+
+    For tests and benchmarks checking that hot queries stay bounded as tables grow.
+    """
+    from django.db import connections
+
+    def scans(node: dict[str, Any]) -> list[str]:
+        found = [node["Relation Name"]] if node.get("Node Type") == "Seq Scan" else []
+        for child in node.get("Plans", []):
+            found += scans(child)
+        return found
+
+    with connections[using].cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+        try:
+            cursor.execute("EXPLAIN (FORMAT JSON) " + sql.replace("%", "%%"), [])
+            (plan,) = cursor.fetchone()
+        finally:
+            cursor.execute("RESET enable_seqscan")
+    if isinstance(plan, str):
+        import json
+
+        plan = json.loads(plan)
+    return scans(plan[0]["Plan"])
