@@ -38,17 +38,6 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BIG_TABLES = {
-    "accounts_user",
-    "progress_xpaward",
-    "progress_lessoncompletion",
-    "progress_learnerstats",
-    "progress_learnerdayxp",
-    "progress_activityday",
-    "achievements_achievementunlock",
-    "community_comment",
-    "exercises_submission",
-}
 AWARDS_PER_LEARNER = 30
 DAYS = 60
 PERIODS = ("week", "month", "all")
@@ -543,7 +532,10 @@ class Bench:
         from django.db import connection
         from django.test.utils import CaptureQueriesContext
 
-        from learning_platform.db import sequentially_scanned_tables
+        from learning_platform.db import (
+            TABLES_THAT_GROW_WITH_LEARNERS,
+            sequentially_scanned_tables,
+        )
 
         for url in urls:
             with CaptureQueriesContext(connection) as captured:
@@ -551,7 +543,7 @@ class Bench:
             for query in captured.captured_queries:
                 if query["sql"].lstrip().upper().startswith("SELECT"):
                     for table in sequentially_scanned_tables(query["sql"]):
-                        if table in BIG_TABLES:
+                        if table in TABLES_THAT_GROW_WITH_LEARNERS:
                             self.result["seq_scans"].append(f"{url}: {table}")
 
     # -- the retroactive award -------------------------------------------------------------

@@ -50,6 +50,22 @@ def insert_ignoring_conflicts(
         return [tuple(row) for row in cursor.fetchall()]
 
 
+# Tables whose size grows with the number of learners: no learner-facing read may scan them.
+TABLES_THAT_GROW_WITH_LEARNERS = frozenset(
+    {
+        "accounts_user",
+        "progress_xpaward",
+        "progress_lessoncompletion",
+        "progress_learnerstats",
+        "progress_learnerdayxp",
+        "progress_activityday",
+        "achievements_achievementunlock",
+        "community_comment",
+        "exercises_submission",
+    }
+)
+
+
 def sequentially_scanned_tables(sql: str, *, using: str = "default") -> list[str]:
     """The tables PostgreSQL's plan for `sql` (a complete statement, parameters inlined) reads
     with a Seq Scan, sequential scans disabled: what remains then has no index to use.

@@ -11,23 +11,11 @@ from rest_framework.test import APIClient
 
 from accounts.tests.factories import UserFactory
 from community.tests.factories import CommentFactory
-from learning_platform.db import sequentially_scanned_tables
+from learning_platform.db import TABLES_THAT_GROW_WITH_LEARNERS, sequentially_scanned_tables
 from lessons.tests.factories import LessonFactory, QuestFactory
 from progress import boards, services
 
 pytestmark = pytest.mark.django_db
-
-TABLES_THAT_GROW = {
-    "accounts_user",
-    "progress_xpaward",
-    "progress_lessoncompletion",
-    "progress_learnerstats",
-    "progress_learnerdayxp",
-    "progress_activityday",
-    "achievements_achievementunlock",
-    "community_comment",
-    "exercises_submission",
-}
 
 
 @pytest.fixture
@@ -59,7 +47,7 @@ def scans_of_growing_tables(sql_list: list[str]) -> list[tuple[str, str]]:
         for sql in sql_list
         if sql.lstrip().upper().startswith("SELECT")
         for table in sequentially_scanned_tables(sql)
-        if table in TABLES_THAT_GROW
+        if table in TABLES_THAT_GROW_WITH_LEARNERS
     ]
 
 
