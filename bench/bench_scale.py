@@ -240,8 +240,17 @@ class Bench:
 
         counts = self.step("leaderboards rebuild (s)", boards.rebuild)
         self.log(f"boards: {counts}")
+        self.result["facts"]["leaderboard Redis memory (MB)"] = self.redis_memory_mb()
         self.time_requests()
         self.step("retroactive award (s)", self.retroactive_award)
+
+    def redis_memory_mb(self) -> float:
+        import redis
+        from django.conf import settings
+
+        client = redis.Redis.from_url(settings.LEADERBOARD_REDIS_URL)
+        keys = client.scan_iter(match=settings.LEADERBOARD_KEY_PREFIX + "*", count=1000)
+        return round(sum(client.memory_usage(key) or 0 for key in keys) / 1e6, 1)
 
     # -- seeding, in bulk SQL ----------------------------------------------------------------
 

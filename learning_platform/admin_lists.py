@@ -14,6 +14,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.core.paginator import Paginator
 from django.db import connections
+from django.db.models import Q
 from django.utils.functional import cached_property
 
 COUNT_CAP = 10_000
@@ -47,3 +48,40 @@ class LargeTableAdmin(admin.ModelAdmin):
 
     paginator = EstimatedCountPaginator
     show_full_result_count = False
+
+
+class LearnerSearchAdmin(LargeTableAdmin):
+    """A change list searched by learner (part of an e-mail or name): the matching learners are
+    found first, in the users table, then this table's rows through its index on
+    `learner_field`.
+
+    Django's own search ORs LIKE conditions across the join, which no index serves: searching
+    3 million ledger rows for one learner's e-mail took seconds. `extra_search_conditions` adds
+    matches on columns an index serves (a source id, a lesson).
+    """
+
+    learner_field = "user"
+    search_fields = ("user__email", "user__display_name")  # what the box searches
+    search_help_text = "Part of a learner's e-mail address or name."
+    MAX_LEARNERS = 1000
+
+    def get_search_results(self, request, queryset, search_term):
+        from django.contrib.auth import get_user_model
+
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        # A list, not a subquery: ORed with other conditions, a subquery would be tested
+        # against every row instead of driving an index scan.
+        learner_ids = list(
+            get_user_model()
+            .objects.filter(Q(email__icontains=term) | Q(display_name__icontains=term))
+            .values_list("id", flat=True)[: self.MAX_LEARNERS]
+        )
+        condition = Q(**{f"{self.learner_field}_id__in": learner_ids})
+        extra = self.extra_search_conditions(term)
+        return queryset.filter(condition | extra if extra is not None else condition), False
+
+    def extra_search_conditions(self, term: str) -> Q | None:
+        """Further matches for the search term, on columns an index serves."""
+        return None

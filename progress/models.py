@@ -53,7 +53,11 @@ class XPAward(models.Model):
                 name="progress_xpaward_source_type_valid",
             ),
         ]
-        indexes = [models.Index(fields=["awarded_at", "user"], name="progress_xp_awarded_user")]
+        indexes = [
+            models.Index(fields=["awarded_at", "user"], name="progress_xp_awarded_user"),
+            # Who was paid for a source (the admin's search by source id).
+            models.Index(fields=["source_id", "source_type"], name="progress_xp_source"),
+        ]
 
     def __str__(self) -> str:
         return f"+{self.amount} XP ({self.source_type} {self.source_id})"

@@ -104,3 +104,60 @@ def test_the_xp_award_list_filters_by_date_without_a_date_hierarchy(superuser_cl
     assert response.status_code == 200
     assert response.context["cl"].date_hierarchy is None
     assert len(response.context["cl"].result_list) == 2
+
+
+def test_searching_the_ledger_finds_a_learners_awards_and_a_sources(superuser_client):
+    from accounts.tests.factories import UserFactory as Learner
+    from progress.models import XPAward
+
+    ada = Learner(email="ada.lovelace@example.com")
+    services.award_xp(user_id=ada.id, source_type="exercise", source_id=71, amount=5)
+    other = Learner()
+    services.award_xp(user_id=other.id, source_type="exercise", source_id=72, amount=5)
+
+    by_learner = superuser_client.get(LISTS["xp awards"], {"q": "lovelace"})
+    by_source = superuser_client.get(LISTS["xp awards"], {"q": "72"})
+
+    assert list(by_learner.context["cl"].result_list) == list(XPAward.objects.filter(user=ada))
+    assert [a.user_id for a in by_source.context["cl"].result_list] == [other.id]
+
+
+@pytest.mark.parametrize(
+    ("name", "term"),
+    [
+        ("completions", "lesson-that-is-searched"),
+        ("submissions", "Searched exercise"),
+        ("unlocks", "searched-achievement"),
+    ],
+)
+def test_searching_a_list_by_what_its_rows_belong_to(superuser_client, name, term):
+    from achievements.models import AchievementUnlock
+    from achievements.tests.factories import AchievementFactory
+    from lessons.tests.factories import LessonFactory
+    from progress.tests.factories import LessonCompletionFactory
+
+    learner = UserFactory()
+    LessonCompletionFactory(user=learner, lesson=LessonFactory(slug="lesson-that-is-searched"))
+    SubmissionFactory(user=learner, exercise=ExerciseFactory(title="Searched exercise"))
+    AchievementUnlock.objects.create(
+        user=learner, achievement=AchievementFactory(slug="searched-achievement")
+    )
+    add_learners_with_activity(2)
+
+    response = superuser_client.get(LISTS[name], {"q": term})
+
+    assert [row.user_id for row in response.context["cl"].result_list] == [learner.id]
+
+
+def test_a_search_by_learner_reads_the_ledger_through_its_indexes(superuser_client):
+    from learning_platform.db import sequentially_scanned_tables
+
+    add_learners_with_activity(3)
+    sql_list = queries_of(superuser_client, LISTS["xp awards"] + "?q=example")
+    if connection.vendor != "postgresql":
+        pytest.skip("EXPLAIN plans are PostgreSQL's; SQLite's planner is not the one deployed")
+
+    ledger_queries = [sql for sql in sql_list if "progress_xpaward" in sql]
+    assert ledger_queries
+    for sql in ledger_queries:
+        assert "progress_xpaward" not in sequentially_scanned_tables(sql), sql

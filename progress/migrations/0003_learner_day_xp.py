@@ -54,5 +54,9 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
+        migrations.AddIndex(
+            model_name="xpaward",
+            index=models.Index(fields=["source_id", "source_type"], name="progress_xp_source"),
+        ),
         migrations.RunPython(install, uninstall, elidable=False),
     ]
