@@ -92,3 +92,54 @@ def sequentially_scanned_tables(sql: str, *, using: str = "default") -> list[str
 
         plan = json.loads(plan)
     return scans(plan[0]["Plan"])
+
+
+def update_rows(
+    model: type[models.Model],
+    *,
+    key: str,
+    fields: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+) -> int:
+    """UPDATE ... FROM (VALUES ...): set `fields` of many rows, each found by its `key`, in one
+    statement. `rows` are (key value, *field values). Returns the number of rows updated.
+
+    Django's bulk_update builds a CASE per field with a branch per row: for 500 rows, compiling
+    it cost seconds. Values are adapted by their fields, as the ORM would. VALUES names its
+    columns column1, column2, ... on PostgreSQL and SQLite alike; PostgreSQL types each from
+    its field's column type.
+    """
+    if not rows:
+        return 0
+    ops = connection.ops
+    meta = model._meta
+    table = ops.quote_name(meta.db_table)
+    key_field = meta.get_field(key)
+    model_fields = [meta.get_field(name) for name in fields]
+
+    def value(position: int, field: models.Field) -> str:
+        column = f"v.column{position}"
+        if connection.vendor == "postgresql":
+            return f"CAST({column} AS {field.db_type(connection)})"
+        return column
+
+    assignments = ", ".join(
+        f"{ops.quote_name(field.column)} = {value(position, field)}"
+        for position, field in enumerate(model_fields, start=2)
+    )
+    placeholders = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
+    sql = (
+        f"UPDATE {table} SET {assignments} "  # noqa: S608 - identifiers from _meta
+        f"FROM (VALUES {', '.join([placeholders] * len(rows))}) AS v "
+        f"WHERE {table}.{ops.quote_name(key_field.column)} = {value(1, key_field)}"
+    )
+    params: list[Any] = []
+    for row in rows:
+        params.append(key_field.get_db_prep_save(row[0], connection))
+        params += [
+            field.get_db_prep_save(v, connection)
+            for field, v in zip(model_fields, row[1:], strict=True)
+        ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount

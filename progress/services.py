@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
-from learning_platform.db import insert_ignoring_conflicts
+from learning_platform.db import insert_ignoring_conflicts, update_rows
 from lessons.models import Lesson
 from progress import boards, selectors, summary_cache
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
@@ -339,10 +339,12 @@ def award_xp_to_learners(
                 recount.append(row)
             changed.append(row)
         ActivityDay.objects.bulk_create(new_days, ignore_conflicts=True)
-        LearnerStats.objects.bulk_update(
-            changed,
-            ["xp_total", "streak_current", "streak_best", "last_active_day", "updated_at"],
-            batch_size=1000,
+        written = ("xp_total", "streak_current", "streak_best", "last_active_day", "updated_at")
+        update_rows(
+            LearnerStats,
+            key="user",
+            fields=written,
+            rows=[(row.user_id, *(getattr(row, name) for name in written)) for row in changed],
         )
         for row in recount:  # their runs are counted again from all their days
             writer = _LearnerWriter(user_id=row.user_id, time_zone=row.user.time_zone)
