@@ -5,7 +5,7 @@ from __future__ import annotations
 import zoneinfo
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import connection
@@ -425,11 +425,28 @@ def _xp_since(*, user_id: int, first_day: date | None) -> int:
     return total or 0
 
 
+def _visible_names(*, user_ids: list[int]) -> dict[int, tuple[str, str]]:
+    """(display name, e-mail) of those of the learners who may appear on a board (1 query,
+    by primary key). Plain SQL: on the board's hot path the ORM's compiling cost more than the
+    query."""
+    from django.contrib.auth import get_user_model
+
+    if not user_ids:
+        return {}
+    table = connection.ops.quote_name(get_user_model()._meta.db_table)
+    placeholders = ", ".join(["%s"] * len(user_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, display_name, email FROM {table} "  # noqa: S608 - name from _meta
+            f"WHERE id IN ({placeholders}) AND is_active AND show_on_leaderboard",
+            user_ids,
+        )
+        return {pk: (display_name, email) for pk, display_name, email in cursor.fetchall()}
+
+
 def _leaderboard_from_redis(
     *, period: str, viewer: Any | None, first_day: date | None
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
-    from django.contrib.auth import get_user_model
-
     viewer_xp = None
     if viewer is not None and not _on_leaderboard(viewer):
         viewer_xp = _xp_since(user_id=viewer.pk, first_day=first_day)
@@ -441,14 +458,7 @@ def _leaderboard_from_redis(
         viewer_id=viewer.pk if viewer is not None else None,
         viewer_xp=viewer_xp,
     )
-    names = {
-        pk: (display_name, email)
-        for pk, display_name, email in get_user_model()
-        .objects.filter(
-            pk__in=[user_id for user_id, _ in board.top], is_active=True, show_on_leaderboard=True
-        )
-        .values_list("pk", "display_name", "email")
-    }
+    names = _visible_names(user_ids=[user_id for user_id, _ in board.top])
     rows = [
         {
             "user_id": user_id,
@@ -498,8 +508,15 @@ def _leaderboard_from_sql(
     return entries, me
 
 
+class _Named(NamedTuple):
+    display_name: str
+    email: str
+
+
 def _public_name(display_name: str, email: str) -> str:
     from django.contrib.auth import get_user_model
 
-    # The accounts app decides what a learner's public name is.
-    return get_user_model()(display_name=display_name, email=email).public_name
+    # The accounts app decides what a learner's public name is; its rule is applied to the two
+    # fields it reads, without building a model instance per entry (a third of the board's
+    # CPU).
+    return get_user_model().public_name.fget(_Named(display_name, email))
