@@ -82,7 +82,7 @@ def main() -> int:
 def print_table(results: dict[int, dict]) -> None:
     sizes = sorted(results)
     names = list(results[sizes[0]]["rows"])
-    header = "| request | " + " | ".join(f"{n:,} p50 / p99 ms" for n in sizes) + " |"
+    header = "| request | " + " | ".join(f"{n:,}: p50 / p99 (CPU) ms" for n in sizes) + " |"
     if len(sizes) > 1:
         header += f" p50 ratio {sizes[-1]:,} / {sizes[0]:,} |"
     print()
@@ -92,7 +92,8 @@ def print_table(results: dict[int, dict]) -> None:
         cells = []
         for n in sizes:
             row = results[n]["rows"].get(name)
-            cells.append(f"{row['p50']:.1f} / {row['p99']:.1f}" if row else "-")
+            cpu = f" ({row['cpu']:.1f})" if row and "cpu" in row else ""
+            cells.append(f"{row['p50']:.1f} / {row['p99']:.1f}{cpu}" if row else "-")
         line = f"| {name} | " + " | ".join(cells) + " |"
         if len(sizes) > 1:
             small, big = results[sizes[0]]["rows"].get(name), results[sizes[-1]]["rows"].get(name)
@@ -121,8 +122,15 @@ def print_targets(results: dict[int, dict]) -> None:
         elif name.startswith("admin "):
             checks.append((f"{name}: p50 <= 300 ms", row["p50"] <= 300, f"{row['p50']:.1f}"))
         elif row.get("learner_facing") and len(sizes) > 1 and name in small["rows"]:
-            ratio = row["p50"] / small["rows"][name]["p50"]
-            checks.append((f"{name}: p50 within 2x of {sizes[0]}", ratio <= 2, f"{ratio:.2f}x"))
+            before = small["rows"][name]
+            ratio, cpu_ratio = row["p50"] / before["p50"], row["cpu"] / before["cpu"]
+            checks.append(
+                (
+                    f"{name}: p50 within 2x of {sizes[0]}",
+                    ratio <= 2,
+                    f"{ratio:.2f}x; client CPU {cpu_ratio:.2f}x",
+                )
+            )
     retro = big["facts"].get("retroactive award (s)")
     if retro is not None:
         checks.append(("retroactive award, one worker: <= 300 s", retro <= 300, f"{retro} s"))
@@ -448,18 +456,19 @@ class Bench:
             if response.status_code != 200:
                 self.result["errors"].append(f"{name}: {url} answered {response.status_code}")
                 return
-        times = []
+        times, cpu = [], []
         for _ in range(count):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             response = client.get(url)
             times.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - cpu_started) * 1000)
             if response.status_code != 200:
                 self.result["errors"].append(f"{name}: {url} answered {response.status_code}")
                 return
         row = {"p50": percentile(times, 50), "p99": percentile(times, 99)}
-        row["learner_facing"] = learner_facing
+        row.update(cpu=percentile(cpu, 50), learner_facing=learner_facing)
         self.result["rows"][name] = row
-        self.log(f"{name}: p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms")
+        self.log(f"{name}: p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms, CPU {row['cpu']:.1f}")
 
     def timed_call(self, name: str, function, *, count: int) -> None:
         function()
