@@ -97,25 +97,30 @@ def sequentially_scanned_tables(sql: str, *, using: str = "default") -> list[str
 def update_rows(
     model: type[models.Model],
     *,
-    key: str,
+    keys: Sequence[str],
     fields: Sequence[str],
     rows: Sequence[Sequence[Any]],
-) -> int:
-    """UPDATE ... FROM (VALUES ...): set `fields` of many rows, each found by its `key`, in one
-    statement. `rows` are (key value, *field values). Returns the number of rows updated.
+    where: str = "",
+    where_params: Sequence[Any] = (),
+    returning: str = "",
+) -> list[tuple[Any, ...]]:
+    """UPDATE ... FROM (VALUES ...): set `fields` of many rows, each found by its `keys`, in one
+    statement. `rows` are (*key values, *field values); `where` adds a condition (SQL, its
+    values in `where_params`), `returning` a RETURNING list, whose rows are returned.
 
-    Django's bulk_update builds a CASE per field with a branch per row: for 500 rows, compiling
-    it cost seconds. Values are adapted by their fields, as the ORM would. VALUES names its
-    columns column1, column2, ... on PostgreSQL and SQLite alike; PostgreSQL types each from
-    its field's column type.
+    Django's bulk_update builds a CASE per field with a branch per row (for 500 rows, compiling
+    it cost seconds), and an ORM update per row costs a round trip each. Values are adapted by
+    their fields, as the ORM would. VALUES names its columns column1, column2, ... on
+    PostgreSQL and SQLite alike; PostgreSQL types each from its field's column type.
     """
     if not rows:
-        return 0
+        return []
     ops = connection.ops
     meta = model._meta
     table = ops.quote_name(meta.db_table)
-    key_field = meta.get_field(key)
+    key_fields = [meta.get_field(name) for name in keys]
     model_fields = [meta.get_field(name) for name in fields]
+    every_field = key_fields + model_fields
 
     def value(position: int, field: models.Field) -> str:
         column = f"v.column{position}"
@@ -123,23 +128,26 @@ def update_rows(
             return f"CAST({column} AS {field.db_type(connection)})"
         return column
 
-    assignments = ", ".join(
-        f"{ops.quote_name(field.column)} = {value(position, field)}"
-        for position, field in enumerate(model_fields, start=2)
-    )
-    placeholders = "(" + ", ".join(["%s"] * (len(fields) + 1)) + ")"
+    def assigned(fields: list[models.Field], start: int, joiner: str, prefix: str = "") -> str:
+        return joiner.join(
+            f"{prefix}{ops.quote_name(field.column)} = {value(position, field)}"
+            for position, field in enumerate(fields, start=start)
+        )
+
+    placeholders = "(" + ", ".join(["%s"] * len(every_field)) + ")"
     sql = (
-        f"UPDATE {table} SET {assignments} "  # noqa: S608 - identifiers from _meta
+        f"UPDATE {table} SET {assigned(model_fields, len(keys) + 1, ', ')} "  # noqa: S608
         f"FROM (VALUES {', '.join([placeholders] * len(rows))}) AS v "
-        f"WHERE {table}.{ops.quote_name(key_field.column)} = {value(1, key_field)}"
+        f"WHERE {assigned(key_fields, 1, ' AND ', prefix=f'{table}.')}"
+        + (f" AND {where}" if where else "")
+        + (f" RETURNING {returning}" if returning else "")
     )
     params: list[Any] = []
     for row in rows:
-        params.append(key_field.get_db_prep_save(row[0], connection))
         params += [
-            field.get_db_prep_save(v, connection)
-            for field, v in zip(model_fields, row[1:], strict=True)
+            field.get_db_prep_save(v, connection) for field, v in zip(every_field, row, strict=True)
         ]
+    params += where_params
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount
+        return [tuple(row) for row in cursor.fetchall()] if returning else []

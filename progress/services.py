@@ -342,7 +342,7 @@ def award_xp_to_learners(
         written = ("xp_total", "streak_current", "streak_best", "last_active_day", "updated_at")
         update_rows(
             LearnerStats,
-            key="user",
+            keys=["user"],
             fields=written,
             rows=[(row.user_id, *(getattr(row, name) for name in written)) for row in changed],
         )
