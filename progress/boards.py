@@ -44,6 +44,7 @@ DAY_KEY_DAYS = max(PERIOD_DAYS.values()) + 3
 # After a failed call, skip Redis for this long: a dead Redis costs one timeout, not one each.
 PAUSE_AFTER_FAILURE = 5.0
 REBUILD_LOCK_SECONDS = 600
+MAINTENANCE_TIMEOUT = 120
 _ZADD_CHUNK = 5000
 
 
@@ -94,14 +95,18 @@ _clients: dict[str, redis.Redis] = {}
 _failed_at: dict[str, float] = {}
 
 
-def _client() -> redis.Redis:
+def _client(*, maintenance: bool = False) -> redis.Redis:
+    """The requests' client gives up after 2 s; the rebuild's waits for its unions (a month's
+    board at 100,000 learners is a union of 1.3 million scores: about a second of Redis)."""
     url = settings.LEADERBOARD_REDIS_URL
     if time.monotonic() - _failed_at.get(url, -PAUSE_AFTER_FAILURE) < PAUSE_AFTER_FAILURE:
         raise BoardUnavailable("Redis failed moments ago")
-    client = _clients.get(url)
+    timeout = MAINTENANCE_TIMEOUT if maintenance else 2
+    client = _clients.get(f"{timeout} {url}")
     if client is None:
         client = _clients.setdefault(
-            url, redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=2)
+            f"{timeout} {url}",
+            redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=timeout),
         )
     return client
 
@@ -259,7 +264,7 @@ def ensure_period_boards(*, today: date | None = None) -> int:
     union (tomorrow's is built ahead, and kept current, so midnight costs nothing). Returns
     how many were built."""
     today = today or utc_today()
-    client = _client()
+    client = _client(maintenance=True)
     script = client.register_script(_BUILD_PERIOD)
     built = 0
     for period in PERIOD_DAYS:
@@ -308,7 +313,7 @@ def rebuild(*, today: date | None = None) -> dict[str, int]:
     from progress.models import LearnerDayXP, LearnerStats
 
     today = today or utc_today()
-    client = _client()
+    client = _client(maintenance=True)
     hidden = _hidden_user_ids()
     staging = uuid.uuid4().hex
     first_day = today - timedelta(days=DAY_KEY_DAYS - 1)
