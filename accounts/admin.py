@@ -3,6 +3,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import UserChangeForm, UserCreationForm
 
 from accounts.models import User
+from learning_platform.admin_lists import EstimatedCountPaginator
 
 
 class EmailUserCreationForm(UserCreationForm):
@@ -22,6 +23,9 @@ class UserAdmin(BaseUserAdmin):
     form = EmailUserChangeForm
     add_form = EmailUserCreationForm
     ordering = ("email",)
+    # Learners grow without bound: no exact count of them on every page.
+    paginator = EstimatedCountPaginator
+    show_full_result_count = False
     list_display = ("email", "display_name", "is_staff", "is_active", "date_joined")
     list_filter = ("is_staff", "is_superuser", "is_active", "groups")
     search_fields = ("email", "display_name")

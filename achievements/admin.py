@@ -2,11 +2,12 @@ from functools import partial
 
 from django.contrib import admin, messages
 from django.db import transaction
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
 
 from achievements.models import Achievement, AchievementUnlock
 from achievements.tasks import award_retroactively
+from learning_platform.admin_lists import LearnerSearchAdmin
 
 # Changing any of these can make learners qualify who did not before.
 RULE_FIELDS = frozenset({"rule_kind", "threshold", "tag_slug", "quest", "is_active"})
@@ -79,13 +80,18 @@ class AchievementAdmin(admin.ModelAdmin):
 
 
 @admin.register(AchievementUnlock)
-class AchievementUnlockAdmin(admin.ModelAdmin):
+class AchievementUnlockAdmin(LearnerSearchAdmin):
     list_display = ("achievement", "user", "unlocked_at")
     list_filter = ("achievement",)
-    search_fields = ("user__email", "achievement__slug")
+    search_help_text = "Part of a learner's e-mail address or name, or an achievement's slug."
+    ordering = ("-id",)  # newest first, along the primary key (no index on unlocked_at)
     list_select_related = ("achievement", "user")
     raw_id_fields = ("user",)
     readonly_fields = ("user", "achievement", "unlocked_at")
+
+    def extra_search_conditions(self, term: str) -> Q | None:
+        achievements = Achievement.objects.filter(slug=term).values_list("id", flat=True)
+        return Q(achievement_id__in=list(achievements))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         # Unlocks come from evaluation, which also pays the bonus; a hand-made one would not.

@@ -97,6 +97,10 @@ class LearnerMetrics:
             self._cache[key] = compute()
         return self._cache[key]
 
+    def preload(self, key: Any, value: Any) -> None:
+        """A metric already read for a whole batch (see `metrics_for_learners`)."""
+        self._cache[key] = value
+
     def forget_xp(self) -> None:
         """XP was just paid (an achievement bonus): XP and streak may have moved."""
         self._cache.pop("standing", None)
@@ -196,3 +200,53 @@ RULES: dict[str, Callable[[Achievement, LearnerMetrics], Measure]] = {
 def measure(achievement: Achievement, metrics: LearnerMetrics) -> Measure:
     """Where the learner stands on the achievement's rule."""
     return RULES[achievement.rule_kind](achievement, metrics)
+
+
+def metrics_for_learners(
+    *, user_ids: list[int], achievements: Iterable[Achievement], catalogue: Catalogue
+) -> dict[int, LearnerMetrics]:
+    """LearnerMetrics for a batch of learners, with every metric the achievements' rules use
+    read for the whole batch at once: one query per metric (and per quest), not per learner."""
+    from community import selectors as community
+    from exercises import selectors as exercises
+    from progress import selectors as progress
+
+    achievements = list(achievements)
+    metrics = {u: LearnerMetrics(user_id=u, catalogue=catalogue) for u in user_ids}
+    kinds = {a.rule_kind for a in achievements}
+
+    def preload(key: Any, values: dict[int, Any], missing: Any = 0) -> None:
+        for user_id, learner in metrics.items():
+            learner.preload(key, values.get(user_id, missing))
+
+    if not metrics:
+        return metrics
+    if kinds & {RuleKind.XP_TOTAL, RuleKind.STREAK_DAYS}:
+        preload("standing", progress.standings_for_users(user_ids=user_ids))
+    if RuleKind.LESSONS_COMPLETED in kinds:
+        preload("lessons_completed", progress.count_completed_lessons_by_user(user_ids=user_ids))
+    if RuleKind.EXERCISES_PASSED in kinds:
+        preload("exercises_passed", exercises.count_passed_exercises_by_user(user_ids=user_ids))
+    if RuleKind.COMMENTS_POSTED in kinds:
+        preload("comments_posted", community.count_comments_posted_by_user(user_ids=user_ids))
+    if RuleKind.REPORTS_ACCEPTED in kinds:
+        preload("reports_accepted", community.count_accepted_reports_by_user(user_ids=user_ids))
+    quests = {
+        a.quest_id or catalogue.demo_quest_id()
+        for a in achievements
+        if a.rule_kind == RuleKind.QUEST_PERCENT
+    } - {None}
+    for quest_id in quests:
+        percents = progress.quest_percents_by_user(user_ids=user_ids, quest_id=quest_id)
+        preload(("quest_percent", quest_id), percents)
+    tagged = set().union(
+        *(
+            catalogue.lessons_tagged(a.tag_slug)
+            for a in achievements
+            if a.rule_kind == RuleKind.TAG_COMPLETED and a.tag_slug
+        )
+    )
+    if tagged:
+        completed = progress.completed_lesson_ids_by_user(user_ids=user_ids, lesson_ids=tagged)
+        preload("completed_lesson_ids", completed, set())
+    return metrics

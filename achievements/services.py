@@ -100,12 +100,12 @@ def award_achievement_to_batch(
 ) -> int | None:
     """Unlock one achievement for the qualifying learners among the next `batch_size` ones.
 
-    Learners are walked by id, from just after `after_user_id`. Those who already hold the
-    achievement are skipped in one query; the rest are measured against this achievement only,
-    one query each (two for a tag rule; a paid bonus then re-evaluates that learner, since it
-    can unlock an XP rule). Returns the
-    id to continue after when there may be more learners, None when the walk is over (or the
-    achievement is gone or inactive). Idempotent: rerunning a batch unlocks nothing twice.
+    Learners are walked by id (keyset: an index range, however far the walk has gone), from
+    just after `after_user_id`. Those who already hold the achievement are skipped in one query;
+    the rest are measured against this achievement with one query per metric for the whole
+    batch; the qualifying ones are unlocked and paid together (`_unlock_for_learners`). Returns
+    the id to continue after when there may be more learners, None when the walk is over (or
+    the achievement is gone or inactive). Idempotent: rerunning a batch unlocks nothing twice.
     """
     achievement = Achievement.objects.filter(pk=achievement_id, is_active=True).first()
     if achievement is None:
@@ -121,19 +121,89 @@ def award_achievement_to_batch(
             "user_id", flat=True
         )
     )
-    # The quest and tag facts are the same for everyone: loaded once per batch.
-    catalogue = rules.Catalogue(tag_slugs=[achievement.tag_slug])
-    for user_id in user_ids:
-        if user_id in holders:
-            continue
-        metrics = rules.LearnerMetrics(user_id=user_id, catalogue=catalogue)
-        if not rules.measure(achievement, metrics).reached:
-            continue
-        if _unlock(user_id=user_id, achievement=achievement) and achievement.xp_bonus:
-            evaluate_achievements(user_id=user_id)
+    candidates = [user_id for user_id in user_ids if user_id not in holders]
+    if candidates:
+        # The quest and tag facts are the same for everyone: loaded once per batch.
+        metrics = rules.metrics_for_learners(
+            user_ids=candidates,
+            achievements=[achievement],
+            catalogue=rules.Catalogue(tag_slugs=[achievement.tag_slug]),
+        )
+        reached = [u for u in candidates if rules.measure(achievement, metrics[u]).reached]
+        _unlock_for_learners(achievement=achievement, user_ids=reached)
     if len(user_ids) < batch_size:
         return None
     return user_ids[-1]
+
+
+# A bonus is XP earned today: it can reach these rules, and no others.
+MOVED_BY_A_BONUS = (RuleKind.XP_TOTAL, RuleKind.STREAK_DAYS)
+
+
+def _unlock_for_learners(*, achievement: Achievement, user_ids: list[int]) -> set[int]:
+    """Unlock one achievement for many learners and pay its bonus, in one transaction and a
+    constant number of statements; returns the learners it is new for.
+
+    The bonus is paid first (taking the learners' progress locks in id order, before the
+    unlocks' keys, the order every progress write follows), then the unlocks go in with one
+    INSERT ... ON CONFLICT DO NOTHING: a concurrent evaluation that got there first leaves
+    nothing to pay twice (the ledger's constraint) nor to unlock twice (the unlock's). The
+    learners paid are then measured against the rules a bonus can reach.
+    """
+    from progress import services as progress
+
+    if not user_ids:
+        return set()
+    with transaction.atomic(savepoint=False):
+        paid = (
+            progress.award_xp_to_learners(
+                user_ids=user_ids,
+                source_type=XP_SOURCE,
+                source_id=achievement.id,
+                amount=achievement.xp_bonus,
+            )
+            if achievement.xp_bonus
+            else set()
+        )
+        now = timezone.now()
+        newly = {
+            user_id
+            for (user_id,) in insert_ignoring_conflicts(
+                AchievementUnlock,
+                fields=("user", "achievement", "unlocked_at"),
+                rows=[(user_id, achievement.id, now) for user_id in user_ids],
+                conflict_fields=("user", "achievement"),
+                returning=("user",),
+            )
+        }
+        progress.note_progress_changed_of_learners(user_ids=sorted(newly - paid))
+    if newly:
+        logger.info("%s learner(s) unlocked achievement %s", len(newly), achievement.slug)
+    if paid:
+        _unlock_what_a_bonus_reached(user_ids=sorted(paid))
+    return newly
+
+
+def _unlock_what_a_bonus_reached(*, user_ids: list[int]) -> None:
+    moved = list(Achievement.objects.filter(is_active=True, rule_kind__in=MOVED_BY_A_BONUS))
+    if not moved:
+        return
+    metrics = rules.metrics_for_learners(
+        user_ids=user_ids, achievements=moved, catalogue=rules.Catalogue()
+    )
+    held = set(
+        AchievementUnlock.objects.filter(achievement__in=moved, user_id__in=user_ids).values_list(
+            "user_id", "achievement_id"
+        )
+    )
+    for achievement in moved:
+        reached = [
+            u
+            for u in user_ids
+            if (u, achievement.id) not in held and rules.measure(achievement, metrics[u]).reached
+        ]
+        # A further bonus measures its learners again, with what it paid.
+        _unlock_for_learners(achievement=achievement, user_ids=reached)
 
 
 def _unlock_many(*, user_id: int, achievements: list[Achievement]) -> list[Achievement]:

@@ -22,6 +22,7 @@ from community.models import (
     LessonSubscription,
     Notification,
 )
+from learning_platform.admin_lists import LargeTableAdmin
 
 
 def _lesson_link(lesson) -> str:
@@ -36,7 +37,7 @@ def _lesson_link(lesson) -> str:
 
 
 @admin.register(Comment)
-class CommentAdmin(admin.ModelAdmin):
+class CommentAdmin(LargeTableAdmin):
     list_display = ("id", "excerpt", "author", "lesson_link", "parent", "created_at", "is_hidden")
     list_filter = ("is_hidden", "is_deleted", "lesson__quest")
     search_fields = ("body", "author__email", "author__display_name", "lesson__slug")

@@ -18,6 +18,26 @@ from community.models import (
 )
 
 
+def count_comments_posted_by_user(*, user_ids: list[int]) -> dict[int, int]:
+    """count_comments_posted for many learners in one query (absent: none)."""
+    return dict(
+        Comment.objects.filter(author_id__in=user_ids, is_deleted=False, is_hidden=False)
+        .values("author_id")
+        .annotate(posted=Count("id"))
+        .values_list("author_id", "posted")
+    )
+
+
+def count_accepted_reports_by_user(*, user_ids: list[int]) -> dict[int, int]:
+    """count_accepted_reports for many learners in one query (absent: none)."""
+    return dict(
+        IssueReport.objects.filter(reporter_id__in=user_ids, status=IssueReport.Status.RESOLVED)
+        .values("reporter_id")
+        .annotate(accepted=Count("id"))
+        .values_list("reporter_id", "accepted")
+    )
+
+
 def count_comments_posted(*, user_id: int) -> int:
     """Comments and replies by the learner that are still up (neither deleted nor hidden)."""
     return Comment.objects.filter(author_id=user_id, is_deleted=False, is_hidden=False).count()

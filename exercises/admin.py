@@ -1,10 +1,12 @@
 from django.contrib import admin, messages
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html
 
 from exercises import services
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission
 from exercises.specs import REFERENCE_FIELDS
+from learning_platform.admin_lists import LearnerSearchAdmin
 
 
 class ExerciseColumnInline(admin.TabularInline):
@@ -97,16 +99,21 @@ class ModelReferenceAdmin(admin.ModelAdmin):
 
 
 @admin.register(Submission)
-class SubmissionAdmin(admin.ModelAdmin):
+class SubmissionAdmin(LearnerSearchAdmin):
     """Read-only: submissions change only through grading."""
 
     list_display = ("id", "exercise", "user", "format", "status", "score", "passed", "created_at")
-    list_filter = ("status", "passed", "format")
+    # A date filter, not date_hierarchy: its year links scan every submission.
+    list_filter = ("status", "passed", "format", "created_at")
     list_select_related = ("exercise", "user")
-    search_fields = ("user__email", "exercise__title")
-    date_hierarchy = "created_at"
+    search_help_text = "Part of a learner's e-mail address or name, or of an exercise's title."
+    ordering = ("-id",)  # newest first, along the primary key (no index on created_at)
     actions = ("requeue",)
     readonly_fields = [f.name for f in Submission._meta.fields]
+
+    def extra_search_conditions(self, term: str) -> Q | None:
+        exercises = Exercise.objects.filter(title__icontains=term).values_list("id", flat=True)
+        return Q(exercise_id__in=list(exercises))
 
     def has_add_permission(self, request) -> bool:
         return False

@@ -25,6 +25,7 @@ from exercises.models import (
     SubmissionStatus,
 )
 from exercises.specs import SpecError, clean_spec
+from learning_platform.db import update_rows
 
 logger = logging.getLogger(__name__)
 
@@ -560,42 +561,23 @@ def _write_result(job: _Job, values: dict[str, Any]) -> bool:
 def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
     """`_ours(job).update(**values)` for each (job, values), all with the same fields, as one
     plain statement: it runs for every grade, where compiling the ORM's UPDATE cost more than
-    executing it, and a batch's results cost one round trip. Values are adapted by their
-    fields, as the ORM would. Returns the ids written (not those no longer ours)."""
-    meta = Submission._meta
+    executing it, and a batch's results cost one round trip. Returns the ids written (not
+    those no longer ours)."""
+    names = list(results[0][1])
     quote = connection.ops.quote_name
-    table = quote(meta.db_table)
-    fields = [meta.get_field(name) for name in results[0][1]]
-
-    # VALUES names its columns column1, column2, ... (PostgreSQL and SQLite alike): the id,
-    # the attempt, then the fields. PostgreSQL types each from the parameters (a NULL score
-    # would be text), so it gets its field's type.
-    def value(position: int, field) -> str:
-        column = f"v.column{position}"
-        if connection.vendor == "postgresql":
-            return f"CAST({column} AS {field.db_type(connection)})"
-        return column
-
-    assignments = ", ".join(
-        f"{quote(field.column)} = {value(position, field)}"
-        for position, field in enumerate(fields, start=3)
+    written = update_rows(
+        Submission,
+        keys=["id", "attempts"],
+        fields=names,
+        rows=[
+            (job.submission_id, job.attempt, *(values[name] for name in names))
+            for job, values in results
+        ],
+        where=f"{quote(Submission._meta.db_table)}.{quote('status')} = %s",
+        where_params=[SubmissionStatus.GRADING],
+        returning=quote("id") + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, ""),
     )
-    row = "(" + ", ".join(["%s"] * (len(fields) + 2)) + ")"
-    sql = (
-        f"UPDATE {table} SET {assignments} "  # noqa: S608 - names from _meta
-        f"FROM (VALUES {', '.join([row] * len(results))}) AS v "
-        f"WHERE {table}.{quote('id')} = v.column1 AND {table}.{quote('attempts')} = v.column2 "
-        f"AND {table}.{quote('status')} = %s "
-        f"RETURNING {quote('id')}" + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, "")
-    )
-    params: list[Any] = []
-    for job, values in results:
-        params += [job.submission_id, job.attempt]
-        params += [field.get_db_prep_save(values[field.name], connection) for field in fields]
-    params.append(SubmissionStatus.GRADING)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return {written for written, *_ in cursor.fetchall()}
+    return {submission_id for submission_id, *_ in written}
 
 
 def _finish_graded(job: _Job, result: grading.GradeResult, unwritten: list | None = None) -> str:

@@ -48,3 +48,106 @@ def insert_ignoring_conflicts(
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [tuple(row) for row in cursor.fetchall()]
+
+
+# Tables whose size grows with the number of learners: no learner-facing read may scan them.
+TABLES_THAT_GROW_WITH_LEARNERS = frozenset(
+    {
+        "accounts_user",
+        "progress_xpaward",
+        "progress_lessoncompletion",
+        "progress_learnerstats",
+        "progress_learnerdayxp",
+        "progress_activityday",
+        "achievements_achievementunlock",
+        "community_comment",
+        "exercises_submission",
+    }
+)
+
+
+def sequentially_scanned_tables(sql: str, *, using: str = "default") -> list[str]:
+    """The tables PostgreSQL's plan for `sql` (a complete statement, parameters inlined) reads
+    with a Seq Scan, sequential scans disabled: what remains then has no index to use.
+
+    For tests and benchmarks checking that hot queries stay bounded as tables grow.
+    """
+    from django.db import connections
+
+    def scans(node: dict[str, Any]) -> list[str]:
+        found = [node["Relation Name"]] if node.get("Node Type") == "Seq Scan" else []
+        for child in node.get("Plans", []):
+            found += scans(child)
+        return found
+
+    with connections[using].cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+        try:
+            cursor.execute("EXPLAIN (FORMAT JSON) " + sql.replace("%", "%%"), [])
+            (plan,) = cursor.fetchone()
+        finally:
+            cursor.execute("RESET enable_seqscan")
+    if isinstance(plan, str):
+        import json
+
+        plan = json.loads(plan)
+    return scans(plan[0]["Plan"])
+
+
+def update_rows(
+    model: type[models.Model],
+    *,
+    keys: Sequence[str],
+    fields: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    where: str = "",
+    where_params: Sequence[Any] = (),
+    returning: str = "",
+) -> list[tuple[Any, ...]]:
+    """UPDATE ... FROM (VALUES ...): set `fields` of many rows, each found by its `keys`, in one
+    statement. `rows` are (*key values, *field values); `where` adds a condition (SQL, its
+    values in `where_params`), `returning` a RETURNING list, whose rows are returned.
+
+    Django's bulk_update builds a CASE per field with a branch per row (for 500 rows, compiling
+    it cost seconds), and an ORM update per row costs a round trip each. Values are adapted by
+    their fields, as the ORM would. VALUES names its columns column1, column2, ... on
+    PostgreSQL and SQLite alike; PostgreSQL types each from its field's column type.
+    """
+    if not rows:
+        return []
+    ops = connection.ops
+    meta = model._meta
+    table = ops.quote_name(meta.db_table)
+    key_fields = [meta.get_field(name) for name in keys]
+    model_fields = [meta.get_field(name) for name in fields]
+    every_field = key_fields + model_fields
+
+    def value(position: int, field: models.Field) -> str:
+        column = f"v.column{position}"
+        if connection.vendor == "postgresql":
+            return f"CAST({column} AS {field.db_type(connection)})"
+        return column
+
+    def assigned(fields: list[models.Field], start: int, joiner: str, prefix: str = "") -> str:
+        return joiner.join(
+            f"{prefix}{ops.quote_name(field.column)} = {value(position, field)}"
+            for position, field in enumerate(fields, start=start)
+        )
+
+    placeholders = "(" + ", ".join(["%s"] * len(every_field)) + ")"
+    sql = (
+        f"UPDATE {table} SET {assigned(model_fields, len(keys) + 1, ', ')} "  # noqa: S608
+        f"FROM (VALUES {', '.join([placeholders] * len(rows))}) AS v "
+        f"WHERE {assigned(key_fields, 1, ' AND ', prefix=f'{table}.')}"
+        + (f" AND {where}" if where else "")
+        + (f" RETURNING {returning}" if returning else "")
+    )
+    params: list[Any] = []
+    for row in rows:
+        params += [
+            field.get_db_prep_save(v, connection) for field, v in zip(every_field, row, strict=True)
+        ]
+    params += where_params
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return [tuple(row) for row in cursor.fetchall()] if returning else []

@@ -299,6 +299,18 @@ CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs; each entry names a task by its registered name.
 CELERY_BEAT_SCHEDULE: dict = {
+    # Builds the boards after a Redis loss, and each day's period boards ahead of midnight.
+    "progress.refresh_leaderboards": {
+        "task": "progress.refresh_leaderboards",
+        "schedule": timedelta(minutes=5),
+        "options": {"expires": 280},
+    },
+    # Rewrites every board from the ledger's rollup: anything Redis missed is back within a day.
+    "progress.rebuild_leaderboards": {
+        "task": "progress.rebuild_leaderboards",
+        "schedule": timedelta(hours=24),
+        "options": {"expires": 3600},
+    },
     "community.send_overdue_emails": {
         "task": "community.send_overdue_emails",
         "schedule": timedelta(minutes=10),
@@ -354,6 +366,14 @@ SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 # cache shared by every process, so it is on by default only with Redis. Tests turn it on
 # where they test it (progress/tests/test_summary_cache.py).
 PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(REDIS_URL) and not TESTING)
+# Leaderboards from Redis sorted sets (progress/boards.py); without them (no Redis, the
+# embedded default) or while Redis is down they are answered from SQL over the XP-per-day rollup.
+# Tests turn them on where they test them (progress/tests/test_boards.py).
+LEADERBOARD_REDIS_URL = env.str("LEADERBOARD_REDIS_URL", default=REDIS_URL)
+LEADERBOARD_REDIS = env.bool("LEADERBOARD_REDIS", default=bool(REDIS_URL) and not TESTING)
+LEADERBOARD_KEY_PREFIX = env.str(
+    "LEADERBOARD_KEY_PREFIX", default=CACHE_KEY_PREFIX + ":leaderboard"
+)
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long the admin's analytics pages reuse their figures (seconds); "Recompute now" skips it.
 ANALYTICS_CACHE_SECONDS = env.int("ANALYTICS_CACHE_SECONDS", default=300)

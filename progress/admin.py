@@ -1,6 +1,8 @@
 from django.contrib import admin
+from django.db.models import Q
 from django.http import HttpRequest
 
+from learning_platform.admin_lists import LearnerSearchAdmin
 from progress.models import LearnerStats, LessonCompletion, Level, XPAward
 
 
@@ -14,8 +16,9 @@ class LevelAdmin(admin.ModelAdmin):
     ordering = ("xp_required",)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """The ledger and the completions are written only by the progress services."""
+class ReadOnlyAdmin(LearnerSearchAdmin):
+    """The ledger and the completions are written only by the progress services; all three
+    tables grow with the learners."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -30,24 +33,31 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 @admin.register(XPAward)
 class XPAwardAdmin(ReadOnlyAdmin):
     list_display = ("awarded_at", "user", "amount", "source_type", "source_id")
-    list_filter = ("source_type",)
+    # A date filter, not date_hierarchy: its year links scan the whole ledger for distinct dates.
+    list_filter = ("source_type", "awarded_at")
     list_select_related = ("user",)
-    search_fields = ("user__email", "user__display_name", "=source_id")
-    date_hierarchy = "awarded_at"
-    show_full_result_count = False
+    search_help_text = "Part of a learner's e-mail address or name, or a source id."
+
+    def extra_search_conditions(self, term: str) -> Q | None:
+        return Q(source_id=int(term)) if term.isdigit() else None
 
 
 @admin.register(LessonCompletion)
 class LessonCompletionAdmin(ReadOnlyAdmin):
     list_display = ("completed_at", "user", "lesson", "device_id")
     list_select_related = ("user", "lesson")
-    search_fields = ("user__email", "lesson__slug")
-    show_full_result_count = False
+    search_help_text = "Part of a learner's e-mail address or name, or a lesson's slug."
+
+    def extra_search_conditions(self, term: str) -> Q | None:
+        from lessons.models import Lesson
+
+        return Q(lesson_id__in=list(Lesson.objects.filter(slug=term).values_list("id", flat=True)))
+
+    ordering = ("-id",)  # newest first, along the primary key (no index on completed_at)
 
 
 @admin.register(LearnerStats)
 class LearnerStatsAdmin(ReadOnlyAdmin):
     list_display = ("user", "xp_total", "streak_current", "streak_best", "last_active_day")
     list_select_related = ("user",)
-    search_fields = ("user__email", "user__display_name")
-    ordering = ("-xp_total",)
+    ordering = ("-xp_total", "user_id")

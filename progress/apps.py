@@ -1,4 +1,9 @@
+from functools import partial
+
 from django.apps import AppConfig
+from django.db import transaction
+
+VISIBILITY_FIELDS = frozenset({"is_active", "show_on_leaderboard"})
 
 
 class ProgressConfig(AppConfig):
@@ -6,9 +11,10 @@ class ProgressConfig(AppConfig):
     name = "progress"
 
     def ready(self) -> None:
+        from django.conf import settings
         from django.db.models.signals import post_delete, post_save
 
-        from progress import summary_cache
+        from progress import boards, summary_cache
 
         def content_changed(**kwargs) -> None:
             summary_cache.note_content_changed()
@@ -22,3 +28,23 @@ class ProgressConfig(AppConfig):
         ):
             for signal in (post_save, post_delete):
                 signal.connect(content_changed, sender=model, weak=False)
+
+        def visibility_changed(*, instance, created: bool, update_fields, **kwargs) -> None:
+            if not boards.enabled():
+                return
+            if update_fields is not None and not VISIBILITY_FIELDS & set(update_fields):
+                return
+            visible = bool(instance.is_active and instance.show_on_leaderboard)
+            if created and visible:
+                return  # nothing to show yet, nothing to hide
+            transaction.on_commit(
+                partial(boards.refresh_learner, user_id=instance.pk, visible=visible)
+            )
+
+        # Opting out of the leaderboard, or a deactivation, hides the learner on every board.
+        post_save.connect(
+            visibility_changed,
+            sender=settings.AUTH_USER_MODEL,
+            weak=False,
+            dispatch_uid="progress.leaderboard_visibility",
+        )

@@ -53,7 +53,11 @@ class XPAward(models.Model):
                 name="progress_xpaward_source_type_valid",
             ),
         ]
-        indexes = [models.Index(fields=["awarded_at", "user"], name="progress_xp_awarded_user")]
+        indexes = [
+            models.Index(fields=["awarded_at", "user"], name="progress_xp_awarded_user"),
+            # Who was paid for a source (the admin's search by source id).
+            models.Index(fields=["source_id", "source_type"], name="progress_xp_source"),
+        ]
 
     def __str__(self) -> str:
         return f"+{self.amount} XP ({self.source_type} {self.source_id})"
@@ -135,3 +139,28 @@ class LessonCompletion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} completed {self.lesson_id}"
+
+
+class LearnerDayXP(models.Model):
+    """XP a learner earned on one UTC day: the ledger summed per (learner, day).
+
+    Written by a database trigger on the ledger (migration 0003), in the statement that inserts
+    the award, so it can never disagree with the ledger. The leaderboards read it: the periods
+    are runs of whole UTC days, and the Redis boards are rebuilt from it.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    xp = models.PositiveIntegerField()
+
+    class Meta:
+        verbose_name = "XP per learner and day"
+        verbose_name_plural = "XP per learner and day"
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="progress_dayxp_once"),
+        ]
+        # The SQL fallback of a period's board reads only this index (an index-only scan).
+        indexes = [models.Index(fields=["day", "user", "xp"], name="progress_dayxp_day_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.xp} XP on {self.day}"

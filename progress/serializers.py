@@ -149,7 +149,8 @@ class LeaderboardQuerySerializer(serializers.Serializer):
     period = serializers.ChoiceField(
         choices=list(LEADERBOARD_PERIODS),
         default="week",
-        help_text="week: the last 7 days; month: the last 30 days; all: all time.",
+        help_text="week: today and the 6 days before; month: today and the 29 days before "
+        "(whole UTC days); all: all time.",
     )
 
 

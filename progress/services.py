@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import uuid
 import zoneinfo
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.db import connection, transaction
@@ -21,9 +23,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from accounts.models import User
-from learning_platform.db import insert_ignoring_conflicts
+from learning_platform.db import insert_ignoring_conflicts, update_rows
 from lessons.models import Lesson
-from progress import selectors, summary_cache
+from progress import boards, selectors, summary_cache
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
 
 MAX_SYNC_EVENTS = 500
@@ -80,6 +82,13 @@ class _LearnerWriter:
         if not unique:
             return []
         inserted = [unique[key] for key in _insert_awards(user_id=self.user_id, awards=unique)]
+        if inserted and boards.enabled():
+            xp_by_day: dict[date, int] = defaultdict(int)
+            for a in inserted:
+                xp_by_day[a.awarded_at.astimezone(UTC).date()] += a.amount
+            transaction.on_commit(
+                partial(boards.record_awards, user_id=self.user_id, xp_by_day=dict(xp_by_day))
+            )
         self._xp_delta += sum(a.amount for a in inserted)
         self._days.update(self._day(a.awarded_at) for a in inserted)
         return inserted
@@ -276,6 +285,78 @@ def award_xp_batch(*, user_id: int, awards: Iterable[tuple[str, int, int]]) -> s
         inserted = writer.award(batch)
         writer.flush()
     return {(a.source_type, a.source_id) for a in inserted}
+
+
+def award_xp_to_learners(
+    *, user_ids: Iterable[int], source_type: str, source_id: int, amount: int
+) -> set[int]:
+    """award_xp of one source to many learners at once, earned now (a retroactive achievement's
+    bonus), in a constant number of statements however many learners: their stats rows are
+    created where missing and locked in id order (the order any two batches agree on), the
+    awards go in with one INSERT ... ON CONFLICT DO NOTHING, totals and streaks are written in
+    one UPDATE. Each learner is paid at most once (the ledger's constraint). Returns the ids of
+    the learners paid now."""
+    ids = sorted(set(user_ids))
+    now = timezone.now()
+    _Award(source_type, source_id, amount, now)  # validates
+    if not ids:
+        return set()
+    with transaction.atomic(savepoint=False):
+        LearnerStats.objects.bulk_create(
+            [LearnerStats(user_id=user_id) for user_id in ids], ignore_conflicts=True
+        )
+        stats = list(
+            LearnerStats.objects.select_for_update(of=("self",))
+            .select_related("user")
+            .filter(user_id__in=ids)
+            .order_by("user_id")
+        )
+        paid = {
+            user_id
+            for (user_id,) in insert_ignoring_conflicts(
+                XPAward,
+                fields=("user", "source_type", "source_id", "amount", "awarded_at", "created_at"),
+                rows=[(user_id, source_type, source_id, amount, now, now) for user_id in ids],
+                conflict_fields=("user", "source_type", "source_id"),
+                returning=("user",),
+            )
+        }
+        changed, new_days, recount = [], [], []
+        for row in stats:
+            if row.user_id not in paid:
+                continue
+            day = timezone.localtime(now, zoneinfo.ZoneInfo(row.user.time_zone)).date()
+            row.xp_total += amount  # safe: the row is locked
+            row.updated_at = now
+            last = row.last_active_day
+            if last is None or day > last:
+                row.streak_current, row.streak_best = streak_runs(
+                    [day], current=row.streak_current, best=row.streak_best, previous=last
+                )
+                row.last_active_day = day
+                new_days.append(ActivityDay(user_id=row.user_id, day=day))
+            elif day < last:  # a time zone moved west of its last active day: rare
+                recount.append(row)
+            changed.append(row)
+        ActivityDay.objects.bulk_create(new_days, ignore_conflicts=True)
+        written = ("xp_total", "streak_current", "streak_best", "last_active_day", "updated_at")
+        update_rows(
+            LearnerStats,
+            keys=["user"],
+            fields=written,
+            rows=[(row.user_id, *(getattr(row, name) for name in written)) for row in changed],
+        )
+        for row in recount:  # their runs are counted again from all their days
+            writer = _LearnerWriter(user_id=row.user_id, time_zone=row.user.time_zone)
+            writer._days = {writer._day(now)}
+            writer.flush()
+        summary_cache.note_learners_changed(sorted(paid))
+        if paid and boards.enabled():
+            xp_by_learner = {user_id: {now.astimezone(UTC).date(): amount} for user_id in paid}
+            transaction.on_commit(
+                partial(boards.record_awards_of_learners, xp_by_learner=xp_by_learner)
+            )
+    return paid
 
 
 @dataclass(frozen=True)
@@ -479,3 +560,8 @@ def note_progress_changed(*, user_id: int) -> None:
     """Tell the progress app that something its header counts changed for this learner (an
     achievement unlocked without XP), so its cached header is rebuilt on the next read."""
     summary_cache.note_learner_changed(user_id)
+
+
+def note_progress_changed_of_learners(*, user_ids: list[int]) -> None:
+    """note_progress_changed for many learners at once."""
+    summary_cache.note_learners_changed(user_ids)

@@ -49,6 +49,13 @@ def note_learner_changed(user_id: int) -> None:
         transaction.on_commit(lambda: _bump(_learner_version_key(user_id)))
 
 
+def note_learners_changed(user_ids: list[int]) -> None:
+    """note_learner_changed for many learners, with one callback after the commit."""
+    if enabled() and user_ids:
+        keys = [_learner_version_key(user_id) for user_id in user_ids]
+        transaction.on_commit(lambda: [_bump(key) for key in keys])
+
+
 def note_content_changed() -> None:
     """Something every header counts changed (lessons, levels, achievements)."""
     if enabled():

@@ -25,6 +25,7 @@ from progress.serializers import (
 NOT_FOUND = OpenApiResponse(description="No such (published) resource.")
 # Editors change the curve rarely; a browser or CDN may reuse it this long before asking again.
 LEVEL_CURVE_MAX_AGE = 300
+_SINCE = LeaderboardOutputSerializer().fields["since"]
 
 
 def _summary(request: Request, *, quest_slug: str | None) -> selectors.ProgressSummary:
@@ -182,13 +183,16 @@ class LeaderboardView(APIView):
         operation_id="leaderboard_retrieve",
         parameters=[LeaderboardQuerySerializer],
         responses=LeaderboardOutputSerializer,
-        description="The top 50 learners by XP earned in the period (week: the last 7 days, "
-        "month: the last 30 days, all: all time), and the caller's own rank (`me`, null when "
-        "signed out). Learners who opted out (`show_on_leaderboard`) are not listed.",
+        description="The top 50 learners by XP earned in the period (week: today and the 6 "
+        "days before, month: today and the 29 days before, in whole UTC days from `since`; all: "
+        "all time), and the caller's own rank (`me`, null when signed out). Equal XP, equal "
+        "rank. Learners who opted out (`show_on_leaderboard`) are not listed.",
     )
     def get(self, request: Request) -> Response:
         query = LeaderboardQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         viewer = request.user if request.user.is_authenticated else None
         board = selectors.leaderboard(period=query.validated_data["period"], viewer=viewer)
-        return Response(LeaderboardOutputSerializer(board).data)
+        # The selector builds the documented body (plain ints, strings and booleans) but for
+        # `since`; 50 entries through nested serializers cost more than the board's reads.
+        return Response({**board, "since": _SINCE.to_representation(board["since"])})

@@ -125,14 +125,33 @@ def test_a_real_worker_awards_an_achievement_retroactively(live_worker):
     )
 
 
-def test_a_batch_costs_one_query_per_learner_measured(django_assert_num_queries):
+def test_a_batch_measures_all_its_learners_in_one_query(django_assert_num_queries):
     achievement = AchievementFactory(
         rule_kind=RuleKind.TAG_COMPLETED, threshold=None, tag_slug=metrics.TAG
     )
     metrics.tag_lessons(2)
-    UserFactory.create_batch(5)
+    UserFactory.create_batch(20)
 
-    # The achievement, the batch, its holders, the tag's lessons; then each learner's
-    # completed lessons.
-    with django_assert_num_queries(4 + 5):
-        tasks.services.award_achievement_to_batch(achievement_id=achievement.id, batch_size=10)
+    # The achievement, the batch, its holders, the tag's lessons, and the batch's completed
+    # lessons of the tag: however many learners (none qualifies, nothing is written).
+    with django_assert_num_queries(5):
+        tasks.services.award_achievement_to_batch(achievement_id=achievement.id, batch_size=50)
+
+
+def test_a_batch_unlocks_and_pays_its_qualifying_learners_together(django_assert_num_queries):
+    from progress.models import LearnerStats, XPAward
+
+    achievement = AchievementFactory(rule_kind=RuleKind.COMMENTS_POSTED, threshold=1, xp_bonus=7)
+    qualifying = _learners([1] * 12)
+    _learners([0] * 3)
+
+    # The achievement, the batch, its holders, the comment counts; then the stats rows
+    # (create, lock), the awards, the activity days, the totals, the unlocks; then the
+    # achievements a bonus can reach (none here): the same for 12 learners as for 500.
+    with django_assert_num_queries(4 + 6 + 1):
+        tasks.services.award_achievement_to_batch(achievement_id=achievement.id, batch_size=50)
+
+    assert set(achievement.unlocks.values_list("user_id", flat=True)) == set(qualifying)
+    assert XPAward.objects.filter(source_type="achievement", source_id=achievement.id).count() == 12
+    totals = LearnerStats.objects.filter(user_id__in=qualifying).values_list("xp_total", flat=True)
+    assert set(totals) == {7}

@@ -94,6 +94,38 @@ def test_award_xp_of_a_paid_source_does_not_count_a_new_day(user):
     assert ActivityDay.objects.filter(user=user).count() == 1
 
 
+def test_award_xp_to_learners_pays_each_learner_once(user):
+    other = UserFactory()
+
+    first = services.award_xp_to_learners(
+        user_ids=[user.id, other.id], source_type="achievement", source_id=9, amount=25
+    )
+    again = services.award_xp_to_learners(
+        user_ids=[other.id, user.id], source_type="achievement", source_id=9, amount=25
+    )
+
+    assert first == {user.id, other.id}
+    assert again == set()
+    assert selectors.xp_total(user_id=user.id) == ledger_total(user) == 25
+    assert selectors.xp_total(user_id=other.id) == 25
+
+
+def test_award_xp_to_learners_continues_a_streak_from_yesterday(user):
+    yesterday = timezone.now() - timedelta(days=1)
+    services.award_xp(
+        user_id=user.id, source_type="lesson", source_id=1, amount=10, awarded_at=yesterday
+    )
+    fresh = UserFactory()
+
+    services.award_xp_to_learners(
+        user_ids=[user.id, fresh.id], source_type="achievement", source_id=3, amount=5
+    )
+
+    assert selectors.streak_for_user(user_id=user.id) == {"current": 2, "best": 2}
+    assert selectors.streak_for_user(user_id=fresh.id) == {"current": 1, "best": 1}
+    assert ActivityDay.objects.filter(user=user).count() == 2
+
+
 # --- levels ---------------------------------------------------------------------------------
 
 

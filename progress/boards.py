@@ -1,0 +1,419 @@
+"""The leaderboards in Redis sorted sets: ranking at a cost that does not grow with learners.
+
+Keys (under settings.LEADERBOARD_KEY_PREFIX):
+
+- `day:<date>`: XP per visible learner earned on that UTC day (ZINCRBY after each award's
+  commit), kept 33 days;
+- `all`: all-time XP per visible learner;
+- `week:<date>`, `month:<date>`: the board of the 7 / 30 days ending on <date>, the ZUNIONSTORE
+  of its day keys, built once (by the periodic refresh, or by the first reader) and then kept
+  current by the same ZINCRBY as the days; they expire the day after;
+- `hidden`: ids of learners who must not appear (opted out or deactivated): awards skip them;
+- `ready`: set by a complete rebuild. Without it (a new or flushed Redis), readers fall back to
+  SQL and a rebuild is queued.
+
+Members are `MEMBER_BASE - user_id` as fixed-width digits: Redis orders equal scores by member,
+descending under ZREVRANGE, which then lists equal-XP learners by ascending id, as the SQL does.
+The XP ledger stays the truth: `rebuild()` rewrites every key from the XP-per-day rollup, which
+the ledger's own trigger keeps. Awards that commit while a rebuild runs, or while Redis cannot be
+reached, are missing from Redis until the next rebuild (daily, and at once when Redis was lost).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from datetime import time as day_time
+from typing import Any
+
+import redis
+from django.conf import settings
+from django.db.models import Q
+
+logger = logging.getLogger(__name__)
+
+MEMBER_BASE = 10**15
+PERIOD_DAYS = {"week": 7, "month": 30}
+# Day keys outlive the longest period (and tomorrow's board, built ahead) by a margin.
+DAY_KEY_DAYS = max(PERIOD_DAYS.values()) + 3
+# After a failed call, skip Redis for this long: a dead Redis costs one timeout, not one each.
+PAUSE_AFTER_FAILURE = 5.0
+REBUILD_LOCK_SECONDS = 600
+MAINTENANCE_TIMEOUT = 120
+_ZADD_CHUNK = 5000
+
+
+class BoardUnavailable(Exception):
+    """Redis is down, or the boards are not built yet: answer from SQL."""
+
+
+def enabled() -> bool:
+    return bool(settings.LEADERBOARD_REDIS and settings.LEADERBOARD_REDIS_URL)
+
+
+def member(user_id: int) -> str:
+    return str(MEMBER_BASE - user_id)
+
+
+def user_id_of(value: bytes | str) -> int:
+    return MEMBER_BASE - int(value)
+
+
+def _key(*parts: str) -> str:
+    # The {lb} hash tag keeps every key in one Redis Cluster slot (scripts touch several).
+    return f"{settings.LEADERBOARD_KEY_PREFIX}:{{lb}}:" + ":".join(parts)
+
+
+def day_key(day: date) -> str:
+    return _key("day", day.isoformat())
+
+
+def period_key(period: str, day: date) -> str:
+    return _key(period, day.isoformat()) if period in PERIOD_DAYS else _key("all")
+
+
+def period_days(period: str, last_day: date) -> list[date]:
+    return [last_day - timedelta(days=n) for n in range(PERIOD_DAYS[period])]
+
+
+def utc_today() -> date:
+    return datetime.now(UTC).date()
+
+
+def _end_of(day: date, *, days_after: int = 0) -> int:
+    return int(datetime.combine(day + timedelta(days=days_after + 1), day_time(), UTC).timestamp())
+
+
+# --- the connection, with a pause after a failure ----------------------------------------------
+
+_clients: dict[str, redis.Redis] = {}
+_failed_at: dict[str, float] = {}
+
+
+def _client(*, maintenance: bool = False) -> redis.Redis:
+    """The requests' client gives up after 2 s; the rebuild's waits for its unions (a month's
+    board at 100,000 learners is a union of 1.3 million scores: about a second of Redis)."""
+    url = settings.LEADERBOARD_REDIS_URL
+    if time.monotonic() - _failed_at.get(url, -PAUSE_AFTER_FAILURE) < PAUSE_AFTER_FAILURE:
+        raise BoardUnavailable("Redis failed moments ago")
+    timeout = MAINTENANCE_TIMEOUT if maintenance else 2
+    client = _clients.get(f"{timeout} {url}")
+    if client is None:
+        client = _clients.setdefault(
+            f"{timeout} {url}",
+            redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=timeout),
+        )
+    return client
+
+
+def _failed(error: Exception) -> BoardUnavailable:
+    _failed_at[settings.LEADERBOARD_REDIS_URL] = time.monotonic()
+    logger.warning("Leaderboard Redis unavailable: %s", error)
+    return BoardUnavailable(str(error))
+
+
+def _reporting_failures(function):
+    """Redis errors of a maintenance call become BoardUnavailable (and pause Redis use)."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except redis.RedisError as error:
+            raise _failed(error) from error
+
+    return wrapper
+
+
+@_reporting_failures
+def is_built() -> bool:
+    """Whether a complete rebuild stands (a new or flushed Redis has none)."""
+    return bool(_client().exists(_key("ready")))
+
+
+def forget_failures() -> None:
+    """Try Redis again at once (tests; an operator after a repair)."""
+    _failed_at.clear()
+
+
+# --- awards --------------------------------------------------------------------------------
+
+_RECORD = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 0 end
+redis.call('ZINCRBY', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZINCRBY', KEYS[3], ARGV[2], ARGV[1])
+redis.call('EXPIREAT', KEYS[3], ARGV[3])
+for i = 4, #KEYS do
+    if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('ZINCRBY', KEYS[i], ARGV[2], ARGV[1]) end
+end
+return 1
+"""
+
+
+def _boards_counting(day: date, today: date) -> list[str]:
+    """The period keys a day's XP belongs to: today's and tomorrow's (built ahead)."""
+    return [
+        period_key(period, last)
+        for period, length in PERIOD_DAYS.items()
+        for last in (today, today + timedelta(days=1))
+        if last - timedelta(days=length - 1) <= day <= last
+    ]
+
+
+def record_awards(*, user_id: int, xp_by_day: dict[date, int]) -> None:
+    """Add one learner's committed awards to the boards (one round trip)."""
+    record_awards_of_learners(xp_by_learner={user_id: xp_by_day})
+
+
+def record_awards_of_learners(*, xp_by_learner: dict[int, dict[date, int]]) -> None:
+    """Add committed awards (learner -> day -> XP) to the boards, in one round trip. Never
+    raises: Redis being down leaves the boards short until the next rebuild; the ledger keeps
+    the XP."""
+    if not enabled() or not xp_by_learner:
+        return
+    today = utc_today()
+    try:
+        client = _client()
+        script = client.register_script(_RECORD)
+        pipe = client.pipeline(transaction=False)
+        for user_id, xp_by_day in xp_by_learner.items():
+            for day, amount in sorted(xp_by_day.items()):
+                keys = [_key("hidden"), _key("all"), day_key(day), *_boards_counting(day, today)]
+                args = [member(user_id), amount, _end_of(day, days_after=DAY_KEY_DAYS)]
+                script(keys=keys, args=args, client=pipe)
+        pipe.execute()
+    except (redis.RedisError, BoardUnavailable) as error:
+        if not isinstance(error, BoardUnavailable):
+            _failed(error)
+        logger.warning("XP of %s learner(s) not added to the leaderboards", len(xp_by_learner))
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+_READ = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return {0} end
+if #KEYS > 2 and redis.call('EXISTS', KEYS[2]) == 0 then
+    redis.call('ZUNIONSTORE', KEYS[2], #KEYS - 2, unpack(KEYS, 3))
+    redis.call('EXPIREAT', KEYS[2], ARGV[4])
+end
+local top = redis.call('ZREVRANGE', KEYS[2], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+if ARGV[2] == '' then return {1, top} end
+local score = ARGV[3]
+if score == '' then score = redis.call('ZSCORE', KEYS[2], ARGV[2]) or '0' end
+return {1, top, score, redis.call('ZCOUNT', KEYS[2], '(' .. score, '+inf')}
+"""
+
+
+@dataclass(frozen=True)
+class BoardRead:
+    top: list[tuple[int, int]]  # (user_id, xp), best first, equal XP by ascending id
+    viewer_xp: int | None
+    ahead_of_viewer: int | None  # visible learners with more XP than the viewer
+
+
+def read(
+    *, period: str, count: int, viewer_id: int | None, viewer_xp: int | None = None
+) -> BoardRead:
+    """The board's first `count` learners and, for a viewer, their XP and how many visible
+    learners have more (one round trip, O(log n) in Redis). `viewer_xp` is given for a viewer
+    who is not on the board (opted out). Raises BoardUnavailable when Redis cannot answer or
+    the boards are not built."""
+    today = utc_today()
+    keys = [_key("ready"), period_key(period, today)]
+    if period in PERIOD_DAYS:
+        keys += [day_key(day) for day in period_days(period, today)]
+    args = [
+        count,
+        member(viewer_id) if viewer_id is not None else "",
+        "" if viewer_xp is None else viewer_xp,
+        _end_of(today, days_after=1),
+    ]
+    try:
+        client = _client()
+        answer = client.register_script(_READ)(keys=keys, args=args)
+    except redis.RedisError as error:
+        raise _failed(error) from error
+    if answer[0] == 0:
+        queue_rebuild()
+        raise BoardUnavailable("the leaderboards are not built")
+    flat = answer[1]
+    top = [(user_id_of(flat[i]), int(float(flat[i + 1]))) for i in range(0, len(flat), 2)]
+    if viewer_id is None:
+        return BoardRead(top=top, viewer_xp=None, ahead_of_viewer=None)
+    return BoardRead(top=top, viewer_xp=int(float(answer[2])), ahead_of_viewer=int(answer[3]))
+
+
+# --- building ------------------------------------------------------------------------------
+
+_BUILD_PERIOD = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('ZUNIONSTORE', KEYS[1], #KEYS - 1, unpack(KEYS, 2))
+redis.call('EXPIREAT', KEYS[1], ARGV[1])
+return 1
+"""
+
+
+@_reporting_failures
+def ensure_period_boards(*, today: date | None = None) -> int:
+    """Build today's and tomorrow's week and month boards where missing, so no reader pays a
+    union (tomorrow's is built ahead, and kept current, so midnight costs nothing). Returns
+    how many were built."""
+    today = today or utc_today()
+    client = _client(maintenance=True)
+    script = client.register_script(_BUILD_PERIOD)
+    built = 0
+    for period in PERIOD_DAYS:
+        for last in (today, today + timedelta(days=1)):
+            keys = [period_key(period, last), *(day_key(d) for d in period_days(period, last))]
+            built += script(keys=keys, args=[_end_of(last, days_after=1)])
+    return built
+
+
+def queue_rebuild() -> None:
+    """Ask a worker to rebuild the boards, at most once per REBUILD_LOCK_SECONDS."""
+    from progress.tasks import rebuild_leaderboards
+
+    try:
+        if _client().set(_key("rebuild-queued"), 1, nx=True, ex=REBUILD_LOCK_SECONDS):
+            rebuild_leaderboards.delay()
+    except Exception:  # a broker or Redis down: the periodic refresh retries
+        logger.warning("Could not queue a leaderboard rebuild", exc_info=True)
+
+
+def _hidden_user_ids() -> set[int]:
+    from django.contrib.auth import get_user_model
+
+    hidden = Q(is_active=False) | Q(show_on_leaderboard=False)
+    return set(get_user_model().objects.filter(hidden).values_list("id", flat=True))
+
+
+def _zadd_chunks(pipe: Any, key: str, scores: Iterable[tuple[int, int]]) -> int:
+    written, chunk = 0, {}
+    for user_id, xp in scores:
+        chunk[member(user_id)] = xp
+        if len(chunk) >= _ZADD_CHUNK:
+            pipe.zadd(key, chunk)
+            written, chunk = written + len(chunk), {}
+    if chunk:
+        pipe.zadd(key, chunk)
+        written += len(chunk)
+    return written
+
+
+@_reporting_failures
+def rebuild(*, today: date | None = None) -> dict[str, int]:
+    """Rewrite every board from the XP-per-day rollup and the learners' totals (both kept with
+    the ledger in its own transactions). Built under fresh names, then swapped in one MULTI, so
+    readers see the old boards or the new ones, never half. Returns counts of what it wrote."""
+    from progress.models import LearnerDayXP, LearnerStats
+
+    today = today or utc_today()
+    client = _client(maintenance=True)
+    hidden = _hidden_user_ids()
+    staging = uuid.uuid4().hex
+    first_day = today - timedelta(days=DAY_KEY_DAYS - 1)
+    days = [first_day + timedelta(days=n) for n in range(DAY_KEY_DAYS + 1)]  # up to tomorrow
+
+    def staged(key: str) -> str:
+        return key + ":build:" + staging
+
+    pipe = client.pipeline(transaction=False)
+    members = 0
+    rows = (
+        LearnerDayXP.objects.filter(day__gte=first_day, day__lte=days[-1])
+        .order_by("day")
+        .values_list("day", "user_id", "xp")
+        .iterator(chunk_size=20_000)
+    )
+    current_day, scores = None, []
+    for day, user_id, xp in rows:
+        if day != current_day:
+            if scores:
+                members += _zadd_chunks(pipe, staged(day_key(current_day)), scores)
+                pipe.execute()
+            current_day, scores = day, []
+        if user_id not in hidden:
+            scores.append((user_id, xp))
+    if scores:
+        members += _zadd_chunks(pipe, staged(day_key(current_day)), scores)
+    totals = (
+        LearnerStats.objects.filter(xp_total__gt=0)
+        .values_list("user_id", "xp_total")
+        .iterator(chunk_size=20_000)
+    )
+    members += _zadd_chunks(
+        pipe, staged(_key("all")), ((u, xp) for u, xp in totals if u not in hidden)
+    )
+    hidden_members = [member(u) for u in hidden]
+    for start in range(0, len(hidden_members), _ZADD_CHUNK):
+        pipe.sadd(staged(_key("hidden")), *hidden_members[start : start + _ZADD_CHUNK])
+    pipe.execute()
+
+    built = [k for k in (day_key(d) for d in days) if client.exists(staged(k))]
+    swap = client.pipeline(transaction=True)
+    swap.delete(*(day_key(d) for d in days), _key("all"), _key("hidden"))
+    swap.delete(*(period_key(p, d) for p in PERIOD_DAYS for d in (today, days[-1])))
+    for key in built:
+        swap.rename(staged(key), key)
+        day = date.fromisoformat(key.rsplit(":", 1)[1])
+        swap.expireat(key, _end_of(day, days_after=DAY_KEY_DAYS))
+    for key in (_key("all"), _key("hidden")):
+        if client.exists(staged(key)):
+            swap.rename(staged(key), key)
+    swap.set(_key("ready"), datetime.now(UTC).isoformat())
+    swap.delete(_key("rebuild-queued"))
+    swap.execute()
+    periods = ensure_period_boards(today=today)
+    return {"members": members, "hidden": len(hidden), "days": len(built), "periods": periods}
+
+
+def refresh_learner(*, user_id: int, visible: bool) -> None:
+    """Show or hide one learner on every board after they opted in or out, or were
+    (de)activated: their days are read back from the rollup (one or two short queries)."""
+    from progress.models import LearnerDayXP, LearnerStats
+
+    if not enabled():
+        return
+    today = utc_today()
+    first_day = today - timedelta(days=DAY_KEY_DAYS - 1)
+    days = [first_day + timedelta(days=n) for n in range(DAY_KEY_DAYS + 1)]
+    boards = [period_key(p, d) for p in PERIOD_DAYS for d in (today, days[-1])]
+    who = member(user_id)
+    try:
+        client = _client()
+        if not visible:
+            pipe = client.pipeline(transaction=True)
+            pipe.sadd(_key("hidden"), who)
+            for key in [*(day_key(d) for d in days), _key("all"), *boards]:
+                pipe.zrem(key, who)
+            pipe.execute()
+            return
+        xp_by_day = dict(
+            LearnerDayXP.objects.filter(user_id=user_id, day__gte=first_day).values_list(
+                "day", "xp"
+            )
+        )
+        total = LearnerStats.objects.filter(pk=user_id).values_list("xp_total", flat=True).first()
+        existing = [key for key in boards if client.exists(key)]
+        pipe = client.pipeline(transaction=True)
+        pipe.srem(_key("hidden"), who)
+        for day, xp in xp_by_day.items():
+            pipe.zadd(day_key(day), {who: xp})
+        if total:
+            pipe.zadd(_key("all"), {who: total})
+        for key in existing:
+            period, last = key.rsplit(":", 2)[-2:]
+            last_day = date.fromisoformat(last)
+            xp = sum(xp_by_day.get(d, 0) for d in period_days(period, last_day))
+            if xp:
+                pipe.zadd(key, {who: xp})
+        pipe.execute()
+    except (redis.RedisError, BoardUnavailable) as error:
+        if not isinstance(error, BoardUnavailable):
+            _failed(error)
+        logger.warning("Leaderboard visibility of learner %s not applied", user_id)

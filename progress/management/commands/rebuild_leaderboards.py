@@ -1,0 +1,37 @@
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection, transaction
+
+from progress import boards, rollup
+
+
+class Command(BaseCommand):
+    help = (
+        "Rebuild the Redis leaderboards from the XP ledger's per-day rollup; with --from-ledger, "
+        "recompute the rollup from the ledger first (a repair: inserts into the ledger wait)."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "--from-ledger",
+            action="store_true",
+            help="Recompute the XP-per-day rollup from the ledger before rebuilding the boards.",
+        )
+
+    def handle(self, *args, from_ledger: bool = False, **options) -> None:
+        if from_ledger:
+            with transaction.atomic():
+                rows = rollup.refill_from_ledger(connection)
+            self.stdout.write(f"Rollup recomputed from the ledger: {rows} learner-days.")
+        if not boards.enabled():
+            self.stdout.write("Redis leaderboards are off (LEADERBOARD_REDIS): SQL answers them.")
+            return
+        try:
+            counts = boards.rebuild()
+        except boards.BoardUnavailable as error:
+            raise CommandError(f"Redis is not reachable: {error}") from error
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Leaderboards rebuilt: {counts['members']} scores over {counts['days']} days, "
+                f"{counts['hidden']} learners hidden, {counts['periods']} period boards built."
+            )
+        )

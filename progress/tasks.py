@@ -1,0 +1,21 @@
+from celery import shared_task
+
+from progress import boards
+
+
+@shared_task(name="progress.rebuild_leaderboards", ignore_result=True)
+def rebuild_leaderboards() -> None:
+    """Rewrite the Redis leaderboards from the ledger's rollup. Idempotent."""
+    if boards.enabled():
+        boards.rebuild()
+
+
+@shared_task(name="progress.refresh_leaderboards", ignore_result=True)
+def refresh_leaderboards() -> None:
+    """Rebuild the boards when Redis lost them; else build today's and tomorrow's period
+    boards where missing. Idempotent."""
+    if boards.enabled():
+        if boards.is_built():
+            boards.ensure_period_boards()
+        else:
+            boards.rebuild()

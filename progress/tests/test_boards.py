@@ -1,0 +1,280 @@
+"""The leaderboards from Redis sorted sets (progress/boards.py), their rebuild from the ledger,
+and their SQL fallback. The SQL answers are the reference: Redis must give the same."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import redis
+from django.core.management import call_command
+from django.db.models import Sum
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from accounts.tests.factories import UserFactory
+from progress import boards, services
+from progress.models import LearnerDayXP, XPAward
+from progress.tasks import refresh_leaderboards
+
+pytestmark = pytest.mark.django_db
+
+LEADERBOARD = "/api/v1/leaderboard"
+DEAD_REDIS = "redis://127.0.0.1:18549/0"  # nothing listens there
+
+
+@pytest.fixture
+def redis_boards(settings):
+    if not settings.REDIS_URL:
+        pytest.skip("needs REDIS_URL: the boards under test live in Redis")
+    settings.LEADERBOARD_REDIS = True
+    settings.LEADERBOARD_REDIS_URL = settings.REDIS_URL
+    boards.forget_failures()
+    yield redis.Redis.from_url(settings.REDIS_URL)
+    boards.forget_failures()
+
+
+@pytest.fixture
+def give(django_capture_on_commit_callbacks):
+    """Award XP through the service and run what waits for the commit (the Redis update)."""
+
+    def give(user, amount: int, *, days_ago: float = 0) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.award_xp(
+                user_id=user.id,
+                source_type="exercise",
+                source_id=XPAward.objects.count() + 1,
+                amount=amount,
+                awarded_at=timezone.now() - timedelta(days=days_ago),
+            )
+
+    return give
+
+
+def client_for(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def board(client: APIClient, period: str) -> dict:
+    response = client.get(LEADERBOARD, {"period": period})
+    assert response.status_code == 200
+    return response.json()
+
+
+def both_ways(settings, client: APIClient, period: str) -> tuple[dict, dict]:
+    """The same request answered from Redis and from SQL."""
+    from_redis = board(client, period)
+    settings.LEADERBOARD_REDIS = False
+    from_sql = board(client, period)
+    settings.LEADERBOARD_REDIS = True
+    return from_redis, from_sql
+
+
+@pytest.fixture
+def crowd(give):
+    """Learners with ties, an opted-out one, a deactivated one and XP of several ages."""
+    people = [UserFactory(display_name=f"L{i}") for i in range(8)]
+    for i, person in enumerate(people):
+        give(person, 100 * (i % 3))  # ties: 0, 100, 200 each more than once
+        give(person, 10 * i, days_ago=12)  # in the month, not the week
+        give(person, 1000 + i, days_ago=45)  # all time only
+    shy = UserFactory(display_name="Shy", show_on_leaderboard=False)
+    give(shy, 150)
+    gone = UserFactory(display_name="Gone")
+    give(gone, 5000)
+    gone.is_active = False
+    gone.save(update_fields=["is_active"])
+    return [*people, shy]
+
+
+@pytest.mark.parametrize("period", ["week", "month", "all"])
+def test_redis_boards_answer_exactly_what_sql_answers(settings, redis_boards, crowd, period):
+    call_command("rebuild_leaderboards", verbosity=0)
+    viewers = [None, crowd[0], crowd[4], crowd[-1]]  # anonymous, low, high, opted out
+
+    for viewer in viewers:
+        from_redis, from_sql = both_ways(settings, client_for(viewer), period)
+        assert from_redis == from_sql
+    assert "Gone" not in [e["display_name"] for e in from_redis["entries"]]
+    assert "Shy" not in [e["display_name"] for e in from_redis["entries"]]
+
+
+def test_awards_after_a_rebuild_reach_every_board(settings, redis_boards, give):
+    alice, bob = UserFactory(display_name="Alice"), UserFactory(display_name="Bob")
+    call_command("rebuild_leaderboards", verbosity=0)
+    give(alice, 30)
+    give(bob, 20)
+    give(bob, 20, days_ago=10)
+
+    week = board(client_for(bob), "week")
+    month, all_time = board(client_for(), "month"), board(client_for(), "all")
+
+    assert [(e["display_name"], e["xp"]) for e in week["entries"]] == [("Alice", 30), ("Bob", 20)]
+    assert week["me"] == {"rank": 2, "xp": 20, "on_leaderboard": True}
+    assert [(e["display_name"], e["xp"]) for e in month["entries"]] == [("Bob", 40), ("Alice", 30)]
+    assert all_time["entries"] == month["entries"]
+    assert both_ways(settings, client_for(bob), "week")[1] == week
+
+
+def test_equal_xp_shares_a_rank_and_lists_by_joining_order(redis_boards, give):
+    first, second, third = (UserFactory(display_name=n) for n in ("First", "Second", "Third"))
+    call_command("rebuild_leaderboards", verbosity=0)
+    for person in (third, second, first):
+        give(person, 50)
+
+    entries = board(client_for(), "week")["entries"]
+
+    assert [(e["rank"], e["display_name"]) for e in entries] == [
+        (1, "First"),
+        (1, "Second"),
+        (1, "Third"),
+    ]
+
+
+def test_the_week_is_today_and_the_six_days_before(redis_boards, give):
+    learner = UserFactory(display_name="Dana")
+    call_command("rebuild_leaderboards", verbosity=0)
+    start_of_today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    for days_back, amount in ((6, 1), (7, 1000)):
+        at = start_of_today - timedelta(days=days_back) + timedelta(minutes=1)
+        give(learner, amount, days_ago=(timezone.now() - at).total_seconds() / 86400)
+
+    body = board(client_for(), "week")
+
+    assert [e["xp"] for e in body["entries"]] == [1]
+    assert body["since"] == (start_of_today - timedelta(days=6)).isoformat().replace("+00:00", "Z")
+
+
+def test_opting_out_hides_the_learner_and_opting_in_shows_them_again(
+    redis_boards, give, django_capture_on_commit_callbacks
+):
+    learner = UserFactory(display_name="Erin")
+    give(learner, 70)
+    give(UserFactory(display_name="Finn"), 10)
+    call_command("rebuild_leaderboards", verbosity=0)
+    client = client_for(learner)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.patch("/api/v1/me/", {"show_on_leaderboard": False}).status_code == 200
+    hidden = board(client, "week")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.patch("/api/v1/me/", {"show_on_leaderboard": True})
+    shown = board(client, "week")
+
+    assert [e["display_name"] for e in hidden["entries"]] == ["Finn"]
+    assert hidden["me"] == {"rank": 1, "xp": 70, "on_leaderboard": False}
+    assert [e["display_name"] for e in shown["entries"]] == ["Erin", "Finn"]
+    assert shown["me"] == {"rank": 1, "xp": 70, "on_leaderboard": True}
+
+
+def test_an_opted_out_learner_earns_xp_off_the_board(redis_boards, give):
+    shy = UserFactory(display_name="Shy", show_on_leaderboard=False)
+    call_command("rebuild_leaderboards", verbosity=0)
+    give(shy, 500)
+    give(UserFactory(), 100)
+
+    body = board(client_for(shy), "month")
+
+    assert len(body["entries"]) == 1
+    assert body["me"] == {"rank": 1, "xp": 500, "on_leaderboard": False}
+
+
+def test_a_deactivated_learner_leaves_every_board(
+    redis_boards, give, django_capture_on_commit_callbacks
+):
+    learner = UserFactory(display_name="Gale")
+    give(learner, 80)
+    call_command("rebuild_leaderboards", verbosity=0)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        learner.is_active = False
+        learner.save()
+
+    for period in ("week", "month", "all"):
+        assert board(client_for(), period)["entries"] == []
+    assert redis_boards.sismember(boards._key("hidden"), boards.member(learner.pk))
+
+
+def test_a_lost_redis_answers_from_sql_and_is_rebuilt_from_the_ledger(redis_boards, give):
+    learner = UserFactory(display_name="Hal")
+    give(learner, 40)
+    call_command("rebuild_leaderboards", verbosity=0)
+    keys = list(redis_boards.scan_iter(match=boards._key("*")))
+    redis_boards.delete(*keys)  # as a restarted Redis without persistence
+
+    first = board(client_for(learner), "week")  # from SQL; queues the rebuild (run eagerly)
+
+    assert [(e["display_name"], e["xp"]) for e in first["entries"]] == [("Hal", 40)]
+    assert boards.is_built()
+    assert boards.read(period="week", count=10, viewer_id=learner.pk).viewer_xp == 40
+
+
+def test_a_dead_redis_answers_from_sql_without_error(settings, redis_boards, give):
+    learner = UserFactory(display_name="Ivy")
+    settings.LEADERBOARD_REDIS_URL = DEAD_REDIS
+    give(learner, 25)  # the award's Redis update fails quietly after the commit
+
+    for period in ("week", "month", "all"):
+        body = board(client_for(learner), period)
+        assert body["me"] == {"rank": 1, "xp": 25, "on_leaderboard": True}
+    assert XPAward.objects.get(user=learner).amount == 25
+
+
+def test_a_signed_in_read_from_redis_runs_one_query(redis_boards, give, django_assert_num_queries):
+    people = UserFactory.create_batch(55)
+    for i, person in enumerate(people):
+        give(person, 1000 - i)
+    call_command("rebuild_leaderboards", verbosity=0)
+    viewer = people[-1]
+    client = client_for(viewer)
+
+    with django_assert_num_queries(1):  # the names of the top learners
+        body = board(client, "month")
+
+    assert len(body["entries"]) == 50
+    assert body["me"] == {"rank": 55, "xp": 1000 - 54, "on_leaderboard": True}
+
+
+def test_the_periodic_refresh_rebuilds_lost_boards_and_builds_tomorrows(redis_boards, give):
+    give(UserFactory(), 10)
+    redis_boards.delete(*redis_boards.scan_iter(match=boards._key("*")))
+
+    refresh_leaderboards.delay()
+
+    tomorrow = boards.utc_today() + timedelta(days=1)
+    assert boards.is_built()
+    assert redis_boards.exists(boards.period_key("week", tomorrow))
+    assert redis_boards.exists(boards.period_key("month", tomorrow))
+
+
+def test_the_command_recomputes_the_rollup_from_the_ledger(settings, give):
+    settings.LEADERBOARD_REDIS = False
+    learner = UserFactory()
+    give(learner, 10)
+    give(learner, 5, days_ago=3)
+    expected = set(LearnerDayXP.objects.values_list("user_id", "day", "xp"))
+    LearnerDayXP.objects.update(xp=1)
+
+    call_command("rebuild_leaderboards", "--from-ledger", verbosity=0)
+
+    assert set(LearnerDayXP.objects.values_list("user_id", "day", "xp")) == expected
+
+
+def test_the_ledger_trigger_sums_each_learners_xp_per_utc_day(give):
+    learner = UserFactory()
+    give(learner, 10)
+    give(learner, 5)
+    give(learner, 7, days_ago=2)
+    services.award_xp(user_id=learner.id, source_type="exercise", source_id=1, amount=99)
+
+    per_day = (
+        XPAward.objects.annotate(day=TruncDate("awarded_at", tzinfo=UTC))
+        .values("user_id", "day")
+        .annotate(xp=Sum("amount"))
+    )
+    assert set(LearnerDayXP.objects.values_list("user_id", "day", "xp")) == {
+        (row["user_id"], row["day"], row["xp"]) for row in per_day
+    }
+    assert LearnerDayXP.objects.aggregate(total=Sum("xp"))["total"] == 22
