@@ -7,7 +7,12 @@ from rest_framework.views import APIView
 
 from achievements import selectors
 from achievements.serializers import AchievementListOutputSerializer
-from learning_platform.api.conditional import conditional_response
+from learning_platform import page_cache
+from learning_platform.api.conditional import combined_etag, conditional_response
+from progress.selectors import today_in
+
+# What differs between learners in an achievement's entry.
+LEARNER_FIELDS = ("unlocked", "unlocked_at", "progress")
 
 
 class AchievementListView(APIView):
@@ -34,13 +39,57 @@ class AchievementListView(APIView):
         "for anonymous callers nothing is unlocked and progress is null.",
     )
     def get(self, request: Request) -> Response:
-        user_id = request.user.id if request.user.is_authenticated else None
+        # The catalogue is the same for everyone (cached, content-versioned); a signed-in
+        # learner's statuses are their own small part (cached under their version and their
+        # date, since streaks count days), merged onto it.
+        catalogue = page_cache.Part(
+            key="pages:achievements",
+            versions=[page_cache.CONTENT_VERSION_KEY],
+            build=lambda: page_cache.page(self.listing(user_id=None)),
+        )
+        user = request.user
+        if not user.is_authenticated:
+            [public] = page_cache.fetch(catalogue)
+            return conditional_response(request, etag=public.etag, build=lambda: public.data)
+        statuses = page_cache.Part(
+            key=f"pages:achievements:learner:{user.pk}",
+            versions=[page_cache.learner_version_key(user.pk), page_cache.CONTENT_VERSION_KEY],
+            extra=today_in(user.tzinfo).isoformat(),
+            build=lambda: self.learner_statuses(user_id=user.pk),
+        )
+        public, (unlocked_count, mine) = page_cache.fetch(catalogue, statuses)
+        if list(mine) != [achievement["slug"] for achievement in public.data["results"]]:
+            # The two parts were built on either side of a catalogue change: build it whole.
+            return conditional_response(request, self.listing(user_id=user.pk))
+        return conditional_response(
+            request,
+            etag=combined_etag(public.etag, (unlocked_count, mine)),
+            build=lambda: {
+                **public.data,
+                "unlocked_count": unlocked_count,
+                "results": [
+                    {**achievement, **mine[achievement["slug"]]}
+                    for achievement in public.data["results"]
+                ],
+            },
+        )
+
+    @staticmethod
+    def listing(*, user_id: int | None) -> dict:
         statuses = selectors.achievements_for_learner(user_id=user_id)
-        data = AchievementListOutputSerializer(
+        return AchievementListOutputSerializer(
             {
                 "count": len(statuses),
                 "unlocked_count": sum(status["unlocked"] for status in statuses),
                 "results": statuses,
             }
         ).data
-        return conditional_response(request, data)
+
+    @classmethod
+    def learner_statuses(cls, *, user_id: int) -> tuple[int, dict[str, dict]]:
+        """(unlocked count, {slug: {unlocked, unlocked_at, progress}} in catalogue order)."""
+        data = cls.listing(user_id=user_id)
+        return data["unlocked_count"], {
+            result["slug"]: {name: result[name] for name in LEARNER_FIELDS}
+            for result in data["results"]
+        }

@@ -332,6 +332,10 @@ SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 # cache shared by every process, so it is on by default only with Redis. Tests turn it on
 # where they test it (progress/tests/test_summary_cache.py).
 PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(REDIS_URL) and not TESTING)
+# Keep public page bodies (lesson, quest outline, achievements, first comment page) in the
+# cache, versioned (learning_platform/page_cache.py). Needs a cache all processes share
+# (Redis), or a single process (the tests).
+PAGE_CACHE = env.bool("PAGE_CACHE", default=bool(REDIS_URL) or TESTING)
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long a submission may sit queued before the periodic sweep re-enqueues it.
 SUBMISSION_REQUEUE_AFTER = timedelta(seconds=env.int("SUBMISSION_REQUEUE_AFTER", default=120))

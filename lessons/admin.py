@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin, messages
 from django.db import models
 from django.shortcuts import get_object_or_404
@@ -7,12 +8,21 @@ from django.utils.html import format_html
 
 from exercises.admin import ExerciseInline
 from lessons import services
+from lessons.blocks import block_html
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.serializers import block_data
 
 
+class BlockForm(forms.ModelForm):
+    def save(self, commit: bool = True) -> Block:
+        # The HTML learners get is rendered here, once, not on every read.
+        self.instance.html = block_html(self.instance.kind, self.instance.markdown)
+        return super().save(commit=commit)
+
+
 class BlockInline(admin.StackedInline):
     model = Block
+    form = BlockForm
     extra = 0
     ordering = ("position", "id")
     fields = (

@@ -2,10 +2,18 @@
 
 from typing import Any
 
+from learning_platform.markdown import render_markdown
+
 KINDS = ("prose", "table", "code", "callout")
 CALLOUT_STYLES = ("note", "tip", "warning")
 MAX_TABLE_COLUMNS = 20
 MAX_TABLE_ROWS = 200
+MARKDOWN_KINDS = ("prose", "callout")
+
+
+def block_html(kind: str, markdown: str) -> str:
+    """The sanitized HTML a block stores: rendered from its Markdown (prose and callouts)."""
+    return render_markdown(markdown, profile="lesson") if kind in MARKDOWN_KINDS else ""
 
 
 def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:

@@ -6,14 +6,19 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from learning_platform.api.conditional import conditional_response
+from community.selectors import comment_counts_for_lessons
+from exercises.selectors import exercise_summaries_for_lesson
+from learning_platform import page_cache
+from learning_platform.api.conditional import combined_etag, conditional_response
 from lessons import selectors
+from lessons.models import sees_drafts
 from lessons.serializers import (
     LessonDetailSerializer,
     LessonListSerializer,
     QuestDetailSerializer,
     QuestListSerializer,
 )
+from progress.selectors import completed_lesson_ids
 
 NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` ETag is current.")
 IF_NONE_MATCH = OpenApiParameter(
@@ -58,9 +63,52 @@ class QuestDetailView(APIView):
         "whether each lesson is completed.",
     )
     def get(self, request: Request, slug: str) -> Response:
+        user = request.user
+        if sees_drafts(user):
+            return conditional_response(request, self.outline(slug=slug, user=user))
+        public = page_cache.Part(
+            key=f"pages:quest:{slug}",
+            versions=[page_cache.CONTENT_VERSION_KEY],
+            build=lambda: self.public_outline(slug=slug),
+        )
+        if not user.is_authenticated:
+            [(outline, _)] = page_cache.fetch(public)
+            return conditional_response(request, etag=outline.etag, build=lambda: outline.data)
+        marks = page_cache.Part(
+            key=f"pages:quest-marks:{slug}:{user.pk}",
+            versions=[page_cache.learner_version_key(user.pk), page_cache.CONTENT_VERSION_KEY],
+            build=lambda: self.completed_ids(slug=slug, user=user),
+        )
+        (outline, lesson_ids), completed = page_cache.fetch(public, marks)
+        # The learner's part, merged onto the public outline: one flag per lesson.
+        flags = [lesson_id in completed for lesson_id in lesson_ids]
+        return conditional_response(
+            request,
+            etag=combined_etag(outline.etag, flags),
+            build=lambda: {
+                **outline.data,
+                "lessons": [
+                    {**lesson, "completed": flag}
+                    for lesson, flag in zip(outline.data["lessons"], flags, strict=True)
+                ],
+            },
+        )
+
+    @staticmethod
+    def outline(*, slug: str, user) -> dict:
         quest = selectors.get_quest(slug=slug)
-        outline = selectors.quest_outline(quest=quest, user=request.user)
-        return conditional_response(request, QuestDetailSerializer(outline).data)
+        return QuestDetailSerializer(selectors.quest_outline(quest=quest, user=user)).data
+
+    @staticmethod
+    def public_outline(*, slug: str) -> tuple[page_cache.Page, list[int]]:
+        """The outline as anyone sees it, and its lessons' ids (to merge a learner's marks)."""
+        quest = selectors.get_quest(slug=slug)
+        outline = selectors.quest_outline(quest=quest, user=None)
+        return page_cache.page(QuestDetailSerializer(outline).data), outline["lesson_ids"]
+
+    @staticmethod
+    def completed_ids(*, slug: str, user) -> frozenset[int]:
+        return frozenset(completed_lesson_ids(user_id=user.pk, quest_slug=slug))
 
 
 class LessonFilterSerializer(serializers.Serializer):
@@ -96,11 +144,27 @@ class LessonDetailView(APIView):
         "and the previous and next lessons of its quest. Drafts answer 404 except to staff.",
     )
     def get(self, request: Request, slug: str) -> Response:
-        from community.selectors import comment_counts_for_lessons
-        from exercises.selectors import exercise_summaries_for_lesson
+        user = request.user
+        if sees_drafts(user):
+            return conditional_response(request, self.lesson_data(slug=slug, user=user))
+        # Everyone else sees the same published lesson: one cached body, tagged with the
+        # content version and the lesson's discussion version (its comment count).
+        [lesson] = page_cache.fetch(
+            page_cache.Part(
+                key=f"pages:lesson:{slug}",
+                versions=[
+                    page_cache.CONTENT_VERSION_KEY,
+                    page_cache.discussion_version_key(slug),
+                ],
+                build=lambda: page_cache.page(self.lesson_data(slug=slug, user=None)),
+            )
+        )
+        return conditional_response(request, etag=lesson.etag, build=lambda: lesson.data)
 
-        lesson = selectors.get_lesson(slug=slug, user=request.user)
-        previous, following = selectors.neighbours(lesson=lesson, user=request.user)
+    @staticmethod
+    def lesson_data(*, slug: str, user) -> dict:
+        lesson = selectors.get_lesson(slug=slug, user=user)
+        previous, following = selectors.neighbours(lesson=lesson, user=user)
         exercises = exercise_summaries_for_lesson(lesson_id=lesson.id)
         context = {
             "previous": previous,
@@ -108,4 +172,4 @@ class LessonDetailView(APIView):
             "exercise": exercises[0] if exercises else None,
             "comment_count": comment_counts_for_lessons(lesson_ids=[lesson.id]).get(lesson.id, 0),
         }
-        return conditional_response(request, LessonDetailSerializer(lesson, context=context).data)
+        return LessonDetailSerializer(lesson, context=context).data
