@@ -45,34 +45,41 @@ class AchievementListView(APIView):
         catalogue = page_cache.Part(
             key="pages:achievements",
             versions=[page_cache.CONTENT_VERSION_KEY],
-            build=lambda: page_cache.page(self.listing(user_id=None)),
+            build=lambda: self.public_listing(),
         )
         user = request.user
         if not user.is_authenticated:
-            [public] = page_cache.fetch(catalogue)
-            return conditional_response(request, etag=public.etag, build=lambda: public.data)
+            [(public, _)] = page_cache.fetch(catalogue)
+            return conditional_response(request, etag=public.etag, build=lambda: public.json)
         statuses = page_cache.Part(
             key=f"pages:achievements:learner:{user.pk}",
             versions=[page_cache.learner_version_key(user.pk), page_cache.CONTENT_VERSION_KEY],
             extra=today_in(user.tzinfo).isoformat(),
             build=lambda: self.learner_statuses(user_id=user.pk),
         )
-        public, (unlocked_count, mine) = page_cache.fetch(catalogue, statuses)
-        if list(mine) != [achievement["slug"] for achievement in public.data["results"]]:
+        (public, listing), (unlocked_count, mine) = page_cache.fetch(catalogue, statuses)
+        if list(mine) != [achievement["slug"] for achievement in listing["results"]]:
             # The two parts were built on either side of a catalogue change: build it whole.
             return conditional_response(request, self.listing(user_id=user.pk))
         return conditional_response(
             request,
             etag=combined_etag(public.etag, (unlocked_count, mine)),
             build=lambda: {
-                **public.data,
+                **listing,
                 "unlocked_count": unlocked_count,
                 "results": [
                     {**achievement, **mine[achievement["slug"]]}
-                    for achievement in public.data["results"]
+                    for achievement in listing["results"]
                 ],
             },
         )
+
+    @classmethod
+    def public_listing(cls) -> tuple[page_cache.Page, dict]:
+        """The catalogue as anyone sees it: rendered once, and as data to merge a learner's
+        statuses onto."""
+        listing = cls.listing(user_id=None)
+        return page_cache.page(listing), listing
 
     @staticmethod
     def listing(*, user_id: int | None) -> dict:

@@ -33,8 +33,9 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from rest_framework.renderers import JSONRenderer
 
-from learning_platform.api.conditional import etag_for
+from learning_platform.api.conditional import etag_of
 
 logger = logging.getLogger(__name__)
 
@@ -174,11 +175,12 @@ def fetch(*parts: Part) -> list[Any]:
 
 @dataclass(frozen=True)
 class Page:
-    """A public body ready to answer with: its data and the ETag of its JSON."""
+    """A public body ready to answer with: its JSON, rendered once, and that JSON's ETag."""
 
-    data: Any
+    json: bytes
     etag: str
 
 
 def page(data: Any) -> Page:
-    return Page(data=data, etag=etag_for(data))
+    body = JSONRenderer().render(data)
+    return Page(json=body, etag=etag_of(body))

@@ -1,7 +1,12 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -51,6 +56,41 @@ class QuestListView(ConditionalListMixin, generics.ListAPIView):
         return selectors.quest_list()
 
 
+@dataclass(frozen=True)
+class PublicOutline:
+    """A quest outline as anyone sees it (`completed` null), rendered once, with what a
+    learner's marks are merged with: its lessons' ids and each lesson's own JSON."""
+
+    page: page_cache.Page
+    lesson_ids: list[int]
+    head: bytes  # the outline's JSON up to its list of lessons
+    lessons: list[bytes]  # each ends with `"completed":null}`
+
+    @classmethod
+    def of(cls, data: dict, lesson_ids: list[int]) -> PublicOutline:
+        render = JSONRenderer().render
+        head = render({key: value for key, value in data.items() if key != "lessons"})
+        if list(data)[-1] != "lessons" or any(
+            list(lesson)[-1] != "completed" for lesson in data["lessons"]
+        ):
+            raise ValueError("the outline's lessons, and each one's completed flag, come last")
+        return cls(
+            page=page_cache.page(data),
+            lesson_ids=lesson_ids,
+            head=head[:-1] + b',"lessons":[',
+            lessons=[render(lesson) for lesson in data["lessons"]],
+        )
+
+    def with_marks(self, flags: list[bool]) -> bytes:
+        """The outline's JSON with the learner's `completed` flags, byte for byte what the
+        JSON renderer makes of the merged outline (its separators are compact)."""
+        marked = (
+            lesson[: -len(b"null}")] + (b"true}" if flag else b"false}")
+            for lesson, flag in zip(self.lessons, flags, strict=True)
+        )
+        return self.head + b",".join(marked) + b"]}"
+
+
 class QuestDetailView(APIView):
     permission_classes = [AllowAny]
 
@@ -72,26 +112,22 @@ class QuestDetailView(APIView):
             build=lambda: self.public_outline(slug=slug),
         )
         if not user.is_authenticated:
-            [(outline, _)] = page_cache.fetch(public)
-            return conditional_response(request, etag=outline.etag, build=lambda: outline.data)
+            [outline] = page_cache.fetch(public)
+            return conditional_response(
+                request, etag=outline.page.etag, build=lambda: outline.page.json
+            )
         marks = page_cache.Part(
             key=f"pages:quest-marks:{slug}:{user.pk}",
             versions=[page_cache.learner_version_key(user.pk), page_cache.CONTENT_VERSION_KEY],
             build=lambda: self.completed_ids(slug=slug, user=user),
         )
-        (outline, lesson_ids), completed = page_cache.fetch(public, marks)
+        outline, completed = page_cache.fetch(public, marks)
         # The learner's part, merged onto the public outline: one flag per lesson.
-        flags = [lesson_id in completed for lesson_id in lesson_ids]
+        flags = [lesson_id in completed for lesson_id in outline.lesson_ids]
         return conditional_response(
             request,
-            etag=combined_etag(outline.etag, flags),
-            build=lambda: {
-                **outline.data,
-                "lessons": [
-                    {**lesson, "completed": flag}
-                    for lesson, flag in zip(outline.data["lessons"], flags, strict=True)
-                ],
-            },
+            etag=combined_etag(outline.page.etag, flags),
+            build=lambda: outline.with_marks(flags),
         )
 
     @staticmethod
@@ -100,11 +136,10 @@ class QuestDetailView(APIView):
         return QuestDetailSerializer(selectors.quest_outline(quest=quest, user=user)).data
 
     @staticmethod
-    def public_outline(*, slug: str) -> tuple[page_cache.Page, list[int]]:
-        """The outline as anyone sees it, and its lessons' ids (to merge a learner's marks)."""
+    def public_outline(*, slug: str) -> PublicOutline:
         quest = selectors.get_quest(slug=slug)
         outline = selectors.quest_outline(quest=quest, user=None)
-        return page_cache.page(QuestDetailSerializer(outline).data), outline["lesson_ids"]
+        return PublicOutline.of(QuestDetailSerializer(outline).data, outline["lesson_ids"])
 
     @staticmethod
     def completed_ids(*, slug: str, user) -> frozenset[int]:
@@ -159,7 +194,7 @@ class LessonDetailView(APIView):
                 build=lambda: page_cache.page(self.lesson_data(slug=slug, user=None)),
             )
         )
-        return conditional_response(request, etag=lesson.etag, build=lambda: lesson.data)
+        return conditional_response(request, etag=lesson.etag, build=lambda: lesson.json)
 
     @staticmethod
     def lesson_data(*, slug: str, user) -> dict:

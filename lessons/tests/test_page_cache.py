@@ -315,3 +315,22 @@ def test_an_outline_never_lists_a_draft_to_learners(client_for, api_client, user
 
     set_published(lesson_ids=[draft.id], published=True)
     assert api_client.get(QUEST.format("transformers")).json()["lesson_count"] == 2
+
+
+def test_cached_and_merged_bodies_are_byte_for_byte_the_uncached_ones(
+    client_for, api_client, user, quest, settings
+):
+    lessons = LessonFactory.create_batch(5, quest=quest, tags=["x", "y"])
+    ProseBlockFactory(lesson=lessons[0], markdown="Ünïcode **and** <b>tags</b>")
+    complete_lesson(user=user, lesson_slug=lessons[1].slug)
+    paths = [LESSON.format(lessons[0].slug), QUEST.format("transformers")]
+    reads = [(client, path) for client in (api_client, client_for(user)) for path in paths]
+    for client, path in reads:
+        client.get(path)  # cache them
+
+    cached = [client.get(path).content for client, path in reads]
+    settings.PAGE_CACHE = False
+    built = [client.get(path).content for client, path in reads]
+
+    assert cached == built
+    assert b'"completed":true' in cached[3]
