@@ -40,6 +40,9 @@ from learning_platform.api.conditional import etag_of
 logger = logging.getLogger(__name__)
 
 CONTENT_VERSION_KEY = "pages:content-version"
+# Part of every body's key: bump it when the shape of what is cached changes, so a deploy
+# never reads a body an older release stored.
+BODY_FORMAT = 2
 DEFAULT_TIMEOUT = 600  # bounds how long a bump missed (cache briefly down) could show old data
 
 
@@ -145,7 +148,7 @@ def fetch(*parts: Part) -> list[Any]:
     One cache round trip to read, one to store what was built."""
     if not enabled():
         return [part.build() for part in parts]
-    keys = {key for part in parts for key in (part.key, *part.versions)}
+    keys = {key for part in parts for key in (_body_key(part), *part.versions)}
     try:
         found = cache.get_many(list(keys))
     except Exception:
@@ -154,13 +157,13 @@ def fetch(*parts: Part) -> list[Any]:
     bodies, built = [], {}
     for part in parts:
         tag = (*(found.get(version, 0) for version in part.versions), part.extra)
-        entry = found.get(part.key)
+        entry = found.get(_body_key(part))
         if entry is not None and entry[0] == tag:
             bodies.append(entry[1])
             continue
         body = part.build()
         bodies.append(body)
-        built[part.key] = ((tag, body), part.timeout)
+        built[_body_key(part)] = ((tag, body), part.timeout)
     if built:
         try:
             for timeout in {t for _, t in built.values()}:
@@ -171,6 +174,10 @@ def fetch(*parts: Part) -> list[Any]:
         except Exception:
             logger.warning("Page cache unavailable; not storing", exc_info=True)
     return bodies
+
+
+def _body_key(part: Part) -> str:
+    return f"{part.key}:v{BODY_FORMAT}"
 
 
 @dataclass(frozen=True)
