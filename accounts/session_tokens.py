@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from allauth.headless.internal import sessionkit
 from allauth.headless.tokens.strategies.sessions import SessionTokenStrategy as BaseStrategy
+from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
-from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache
 
 from accounts import backends
