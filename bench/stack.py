@@ -501,7 +501,7 @@ def main() -> int:
         f"{'ratio':>5} | {'target':>6} |"
     )
     print(header)
-    print("|" + "|".join("-" * (len(cell) + 2) for cell in header.split("|")[1:-1]) + "|")
+    print("|" + "|".join("-" * len(cell) for cell in header.split("|")[1:-1]) + "|")
     failures = healthz.bad
     for figure in [healthz, *figures]:
         ratio = figure.requests_per_second / healthz.requests_per_second
