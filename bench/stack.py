@@ -67,15 +67,29 @@ class Figure:
     queries: int | str = "-"
     target: float | None = None
     ratio: float | None = None
+    cpu_ms: float | None = None  # CPU of the gunicorn workers per request
+    cpu_ratio: float | None = None
 
 
 def median_figure(name: str, runs: list[Figure]) -> Figure:
-    return Figure(
+    figure = Figure(
         name,
         statistics.median(run.requests_per_second for run in runs),
         statistics.median(run.p50_ms for run in runs),
         statistics.median(run.p99_ms for run in runs),
         sum(run.bad for run in runs),
+    )
+    cpu = [run.cpu_ms for run in runs if run.cpu_ms is not None]
+    figure.cpu_ms = statistics.median(cpu) if cpu else None
+    return figure
+
+
+def workers_cpu_seconds(master_pid: int) -> float:
+    """CPU time used so far by gunicorn's worker processes (the master's children)."""
+    return sum(
+        seconds
+        for role, seconds in bench_grading.cpu_seconds_by_process(master_pid).values()
+        if role == "worker pool"
     )
 
 
@@ -444,14 +458,19 @@ def main() -> int:
                 raise RuntimeError(f"{name}: {path} answered {status}: {answer[:300]!r}")
 
         def drive_get(path: str, headers: dict) -> Figure:
+            cpu = workers_cpu_seconds(server.pid)
             if use_wrk:
-                return run_wrk(
+                figure = run_wrk(
                     port, path, headers, seconds=args.duration, connections=args.connections
                 )
-            return run_threads(
-                port, "GET", path, lambda i: (headers, None),
-                seconds=args.duration, connections=args.connections,
-            )  # fmt: skip
+            else:
+                figure = run_threads(
+                    port, "GET", path, lambda i: (headers, None),
+                    seconds=args.duration, connections=args.connections,
+                )  # fmt: skip
+            done = figure.requests_per_second * args.duration
+            figure.cpu_ms = (workers_cpu_seconds(server.pid) - cpu) / max(done, 1) * 1e3
+            return figure
 
         for path, headers in [(HEALTHZ, {}), *((path, h) for _, path, h, _ in reads)]:
             drive_get(path, headers)  # warm-up: connections, caches, imports
@@ -467,6 +486,9 @@ def main() -> int:
             figure = median_figure(name, [read for _, read in pairs])
             figure.ratio = statistics.median(
                 read.requests_per_second / bare.requests_per_second for bare, read in pairs
+            )
+            figure.cpu_ratio = statistics.median(
+                bare.cpu_ms / read.cpu_ms for bare, read in pairs if read.cpu_ms
             )
             figure.target = target
             figure.queries = queries_per_request(path, headers)
@@ -502,7 +524,7 @@ def main() -> int:
             client.delete(*keys)
 
     healthz = median_figure("/healthz (bare JsonResponse, same middleware)", baselines)
-    healthz.queries, healthz.ratio = 0, 1.0
+    healthz.queries, healthz.ratio, healthz.cpu_ratio = 0, 1.0, 1.0
     for figure in figures:
         if figure.ratio is None:
             figure.ratio = figure.requests_per_second / healthz.requests_per_second
@@ -517,33 +539,37 @@ def main() -> int:
     )
     header = (
         f"| {'read':<44} | {'req/s':>7} | {'p50 ms':>7} | {'p99 ms':>7} | {'queries':>7} | "
-        f"{'ratio':>5} | {'target':>6} |"
+        f"{'ratio':>5} | {'target':>7} | {'CPU ms':>6} | {'CPU ratio':>9} |"
     )
     print(header)
     print("|" + "|".join("-" * len(cell) for cell in header.split("|")[1:-1]) + "|")
     failures = healthz.bad
     for figure in [healthz, *figures]:
-        ratio = figure.ratio
         target = f">= {figure.target}" if figure.target else ""
+        cpu = f"{figure.cpu_ms:6.2f}" if figure.cpu_ms is not None else f"{'':>6}"
+        cpu_ratio = f"{figure.cpu_ratio:9.2f}" if figure.cpu_ratio is not None else f"{'':>9}"
         print(
             f"| {figure.name:<44} | {figure.requests_per_second:7.0f} | {figure.p50_ms:7.1f} | "
-            f"{figure.p99_ms:7.1f} | {figure.queries!s:>7} | {ratio:5.2f} | {target:>6} |"
+            f"{figure.p99_ms:7.1f} | {figure.queries!s:>7} | {figure.ratio:5.2f} | {target:>7} | "
+            f"{cpu} | {cpu_ratio} |"
         )
         failures += figure.bad if figure is not healthz else 0
     print(
         f"| {'grading, end to end (tasks/s; ratio to no-op)':<44} | "
         f"{grading['grading_per_second']:7.0f} | {grading['wait_ms_p50']:7.0f} | "
         f"{grading['wait_ms_p99']:7.0f} | {grading['queries_per_grade']:>7} | "
-        f"{grading['ratio']:5.2f} | {'>= 0.5':>6} |"
+        f"{grading['ratio']:5.2f} | {'>= 0.5':>7} | {'':>6} | {'':>9} |"
     )
     print(
         f"| {'no-op task through the same worker':<44} | {grading['noop_per_second']:7.0f} | "
-        f"{'':>7} | {'':>7} | {0:>7} | {1:5.2f} | {'':>6} |"
+        f"{'':>7} | {'':>7} | {0:>7} | {1:5.2f} | {'':>7} | {'':>6} | {'':>9} |"
     )
     print(
         "grading p50/p99: from stored to graded, in bursts of "
         f"{args.tasks} submissions (queueing included); queries: one first-pass grade; "
-        "other queries: one warm request through the whole stack"
+        "other queries: one warm request through the whole stack; CPU ms: the gunicorn "
+        "workers' CPU time per request, CPU ratio: /healthz's over the read's (median of the "
+        "rounds), what the rate ratio tends to on a machine with nothing else running"
     )
     if failures:
         print(f"FAILED: {failures} answers were errors")
