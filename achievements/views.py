@@ -8,7 +8,7 @@ from rest_framework.views import APIView
 from achievements import selectors
 from achievements.serializers import AchievementListOutputSerializer
 from learning_platform import page_cache
-from learning_platform.api.conditional import combined_etag, conditional_response
+from learning_platform.api.conditional import conditional_response
 from progress.selectors import today_in
 
 # What differs between learners in an achievement's entry.
@@ -39,9 +39,9 @@ class AchievementListView(APIView):
         "for anonymous callers nothing is unlocked and progress is null.",
     )
     def get(self, request: Request) -> Response:
-        # The catalogue is the same for everyone (cached, content-versioned); a signed-in
-        # learner's statuses are their own small part (cached under their version and their
-        # date, since streaks count days), merged onto it.
+        # The catalogue is the same for everyone (cached, content-versioned). A signed-in
+        # learner's statuses are their own small part, merged onto it; the merged answer is
+        # kept, rendered, under their version and their date (streaks count days).
         catalogue = page_cache.Part(
             key="pages:achievements",
             versions=[page_cache.CONTENT_VERSION_KEY],
@@ -51,27 +51,36 @@ class AchievementListView(APIView):
         if not user.is_authenticated:
             [(public, _)] = page_cache.fetch(catalogue)
             return conditional_response(request, etag=public.etag, build=lambda: public.json)
-        statuses = page_cache.Part(
-            key=f"pages:achievements:learner:{user.pk}",
-            versions=[page_cache.learner_version_key(user.pk), page_cache.CONTENT_VERSION_KEY],
-            extra=today_in(user.tzinfo).isoformat(),
-            build=lambda: self.learner_statuses(user_id=user.pk),
+        [mine] = page_cache.fetch(
+            page_cache.Part(
+                key=f"pages:achievements-page:{user.pk}",
+                versions=[
+                    page_cache.learner_version_key(user.pk),
+                    page_cache.CONTENT_VERSION_KEY,
+                ],
+                extra=today_in(user.tzinfo).isoformat(),
+                build=lambda: self.learner_page(user_id=user.pk, catalogue=catalogue),
+            )
         )
-        (public, listing), (unlocked_count, mine) = page_cache.fetch(catalogue, statuses)
+        return conditional_response(request, etag=mine.etag, build=lambda: mine.json)
+
+    @classmethod
+    def learner_page(cls, *, user_id: int, catalogue: page_cache.Part) -> page_cache.Page:
+        """The learner's statuses merged onto the cached catalogue, rendered."""
+        [(_, listing)] = page_cache.fetch(catalogue)
+        unlocked_count, mine = cls.learner_statuses(user_id=user_id)
         if list(mine) != [achievement["slug"] for achievement in listing["results"]]:
             # The two parts were built on either side of a catalogue change: build it whole.
-            return conditional_response(request, self.listing(user_id=user.pk))
-        return conditional_response(
-            request,
-            etag=combined_etag(public.etag, (unlocked_count, mine)),
-            build=lambda: {
+            return page_cache.page(cls.listing(user_id=user_id))
+        return page_cache.page(
+            {
                 **listing,
                 "unlocked_count": unlocked_count,
                 "results": [
                     {**achievement, **mine[achievement["slug"]]}
                     for achievement in listing["results"]
                 ],
-            },
+            }
         )
 
     @classmethod

@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 CONTENT_VERSION_KEY = "pages:content-version"
 # Part of every body's key: bump it when the shape of what is cached changes, so a deploy
 # never reads a body an older release stored.
-BODY_FORMAT = 2
+BODY_FORMAT = 3
 DEFAULT_TIMEOUT = 600  # bounds how long a bump missed (cache briefly down) could show old data
 
 

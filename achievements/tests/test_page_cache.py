@@ -117,3 +117,20 @@ def test_a_signed_in_read_answers_304_without_a_query_when_warm(
 
     with django_assert_num_queries(0):
         assert client.get(URL, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+
+def test_cached_answers_are_byte_for_byte_the_uncached_ones(client_for, api_client, settings):
+    from progress.services import complete_lesson
+
+    learner = UserFactory()
+    complete_lesson(user=learner, lesson_slug=LessonFactory().slug)
+    clients = [api_client, client_for(learner), client_for(UserFactory())]
+    for client in clients:
+        client.get(URL)
+
+    cached = [client.get(URL).content for client in clients]
+    settings.PAGE_CACHE = False
+    built = [client.get(URL).content for client in clients]
+
+    assert cached == built
+    assert b'"unlocked":true' in cached[1]
