@@ -1,5 +1,4 @@
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -8,7 +7,7 @@ from rest_framework.views import APIView
 from achievements import selectors
 from achievements.serializers import AchievementListOutputSerializer
 from learning_platform import page_cache
-from learning_platform.api.conditional import conditional_response
+from learning_platform.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_response
 from progress.selectors import today_in
 
 # What differs between learners in an achievement's entry.
@@ -21,19 +20,8 @@ class AchievementListView(APIView):
     @extend_schema(
         tags=["achievements"],
         operation_id="achievements_list",
-        parameters=[
-            OpenApiParameter(
-                "If-None-Match",
-                OpenApiTypes.STR,
-                OpenApiParameter.HEADER,
-                required=False,
-                description="An ETag from an earlier answer; a match answers 304 with no body.",
-            )
-        ],
-        responses={
-            200: AchievementListOutputSerializer,
-            304: OpenApiResponse(description="Not modified: the `If-None-Match` ETag is current."),
-        },
+        parameters=[IF_NONE_MATCH],
+        responses={200: AchievementListOutputSerializer, 304: NOT_MODIFIED},
         description="Every achievement, in display order. For a signed-in learner, each says "
         "whether and when it was unlocked and the progress toward it (e.g. 3 of 10 lessons); "
         "for anonymous callers nothing is unlocked and progress is null.",

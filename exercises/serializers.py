@@ -34,6 +34,11 @@ class SubmissionAcceptedSerializer(serializers.Serializer):
     exercise = serializers.IntegerField(source="exercise_id")
     status = serializers.ChoiceField(choices=SubmissionStatus.choices)
     created_at = serializers.DateTimeField()
+    url = serializers.HyperlinkedIdentityField(
+        view_name="submission-detail",
+        lookup_url_kwarg="submission_id",
+        help_text="The submission to poll until it is graded (also the `Location` header).",
+    )
 
 
 class CellFeedbackSerializer(serializers.Serializer):

@@ -1,5 +1,6 @@
 from django.core.exceptions import RequestDataTooBig
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
@@ -83,6 +84,15 @@ class ExerciseSubmissionsView(GenericAPIView):
         tags=["exercises"],
         operation_id="exercises_submissions_create",
         request=SubmissionInputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Location",
+                OpenApiTypes.URI,
+                OpenApiParameter.HEADER,
+                response=[202],
+                description="The submission to poll: `GET /submissions/{id}/`.",
+            )
+        ],
         responses={
             202: SubmissionAcceptedSerializer,
             400: OpenApiResponse(
@@ -97,8 +107,8 @@ class ExerciseSubmissionsView(GenericAPIView):
             429: OpenApiResponse(description="Too many submissions; see `Retry-After`."),
         },
         description="Submit a table for grading. Answers 202 at once with the submission's "
-        "id and `status: queued`; a worker grades it within seconds (poll "
-        "`GET /submissions/{id}/`). Headers are matched in any case, spacing or punctuation, "
+        "id, `status: queued` and its `url` (also in the `Location` header); a worker grades "
+        "it within seconds (poll that `GET /submissions/{id}/`). Headers are matched in any case, spacing or punctuation, "
         "by their config.json names too (`hidden_size`, `n_embd`, `num_hidden_layers`, ...), "
         "in any order; extra columns are ignored; numbers may be written 4096, 4,096, 4 096 "
         "or 4096.0; rows shorter than the header have empty (missing) cells. JSON: a list "
@@ -128,7 +138,8 @@ class ExerciseSubmissionsView(GenericAPIView):
         except services.SubmissionRejected as exc:
             raise ValidationError({exc.field: [str(exc)]}) from None
         # Whatever a worker did meanwhile, the answer is the state at submission time.
-        return Response(SubmissionAcceptedSerializer(submission).data, status=202)
+        data = SubmissionAcceptedSerializer(submission, context={"request": request}).data
+        return Response(data, status=202, headers={"Location": data["url"]})
 
 
 class SubmissionDetailView(APIView):

@@ -3,8 +3,10 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from learning_platform import health
+from learning_platform.api.index import ApiIndexView
 
 api_v1 = [
+    path("", ApiIndexView.as_view(), name="api-index"),
     path("", include("accounts.urls")),
     path("", include("lessons.urls")),
     path("", include("progress.urls")),

@@ -2,8 +2,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
@@ -14,7 +13,12 @@ from rest_framework.views import APIView
 from community.selectors import comment_counts_for_lessons
 from exercises.selectors import exercise_summaries_for_lesson
 from learning_platform import page_cache
-from learning_platform.api.conditional import combined_etag, conditional_response
+from learning_platform.api.conditional import (
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    combined_etag,
+    conditional_response,
+)
 from lessons import selectors
 from lessons.models import sees_drafts
 from lessons.serializers import (
@@ -24,15 +28,6 @@ from lessons.serializers import (
     QuestListSerializer,
 )
 from progress.selectors import completed_lesson_ids
-
-NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` ETag is current.")
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match",
-    OpenApiTypes.STR,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="An ETag from an earlier answer; a match answers 304 with no body.",
-)
 
 
 class ConditionalListMixin:

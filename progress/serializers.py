@@ -17,6 +17,17 @@ class NextLevelSerializer(LevelSerializer):
     xp_required = serializers.IntegerField()
 
 
+class LevelStepSerializer(NextLevelSerializer):
+    xp_required = serializers.IntegerField(help_text="Total XP at which a learner reaches it.")
+
+
+class LevelCurveSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    results = LevelStepSerializer(
+        many=True, help_text="Every level, lowest first; the first needs 0 XP."
+    )
+
+
 class StreakSerializer(serializers.Serializer):
     current = serializers.IntegerField(
         help_text="Consecutive active days up to today or yesterday."

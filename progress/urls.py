@@ -3,6 +3,7 @@ from django.urls import path
 from progress import views
 
 urlpatterns = [
+    path("levels/", views.LevelCurveView.as_view(), name="level-list"),
     path(
         "lessons/<slug:slug>/complete", views.CompleteLessonView.as_view(), name="lesson-complete"
     ),

@@ -7,6 +7,8 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from learning_platform import page_cache
+from learning_platform.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_response
 from learning_platform.api.errors import PayloadTooLarge
 from progress import selectors, services, summary_cache
 from progress.cursors import InvalidCursor, decode_cursor
@@ -14,6 +16,7 @@ from progress.serializers import (
     CompletionOutputSerializer,
     LeaderboardOutputSerializer,
     LeaderboardQuerySerializer,
+    LevelCurveSerializer,
     ProgressQuerySerializer,
     ProgressSummarySerializer,
     SyncInputSerializer,
@@ -21,6 +24,8 @@ from progress.serializers import (
 )
 
 NOT_FOUND = OpenApiResponse(description="No such (published) resource.")
+# Editors change the curve rarely; a browser or CDN may reuse it this long before asking again.
+LEVEL_CURVE_MAX_AGE = 300
 
 
 def _summary(request: Request, *, quest_slug: str | None) -> selectors.ProgressSummary:
@@ -28,6 +33,40 @@ def _summary(request: Request, *, quest_slug: str | None) -> selectors.ProgressS
         return selectors.progress_summary(user=request.user, quest_slug=quest_slug)
     except selectors.QuestNotFound:
         raise NotFound("No quest with this slug.") from None
+
+
+class LevelCurveView(APIView):
+    # The same for everyone: no session is read, so the answer varies by nothing.
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        tags=["progress"],
+        operation_id="levels_list",
+        parameters=[IF_NONE_MATCH],
+        responses={200: LevelCurveSerializer, 304: NOT_MODIFIED},
+        description="The level curve: every level's number, name and the total XP that "
+        "reaches it, lowest first. The same for every caller (a signed-out app computes its "
+        f"header from it): `Cache-Control: public, max-age={LEVEL_CURVE_MAX_AGE}` with an "
+        "ETag. Editors change the curve in the admin.",
+    )
+    def get(self, request: Request) -> Response:
+        # Kept rendered in the page cache under the content version (a level edit bumps it).
+        [curve] = page_cache.fetch(
+            page_cache.Part(
+                key="pages:levels",
+                versions=[page_cache.CONTENT_VERSION_KEY],
+                build=lambda: page_cache.page(self.curve()),
+            )
+        )
+        return conditional_response(
+            request, etag=curve.etag, build=lambda: curve.json, public_max_age=LEVEL_CURVE_MAX_AGE
+        )
+
+    @staticmethod
+    def curve() -> dict:
+        curve = selectors.level_curve()
+        return LevelCurveSerializer({"count": len(curve), "results": curve}).data
 
 
 class CompleteLessonView(APIView):

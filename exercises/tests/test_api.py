@@ -43,6 +43,16 @@ def test_submit_answers_202_queued_at_once(user_client, user, exercise):
     assert (submission.user, submission.status, submission.content) == (user, "queued", GOOD_CSV)
 
 
+def test_submit_answers_the_submission_to_poll_in_location_and_url(user_client, exercise):
+    response = post(user_client, exercise)
+
+    body = response.json()
+    expected = f"http://testserver{detail_url(body['id'])}"
+    assert response["Location"] == expected
+    assert body["url"] == expected
+    assert user_client.get(response["Location"]).json()["id"] == body["id"]
+
+
 def test_submit_with_redis_down_still_answers_202_and_keeps_the_submission_queued(
     user_client, exercise, django_capture_on_commit_callbacks, unreachable_broker
 ):

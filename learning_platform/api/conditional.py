@@ -13,12 +13,24 @@ from typing import Any
 from django.http import HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 VARY = ("Cookie", "X-Session-Token", "Authorization")
+
+# How conditional reads are documented in the schema.
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="An ETag from an earlier answer; a match answers 304 with no body.",
+)
+NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` ETag is current.")
 
 
 def etag_for(data: Any) -> str:
@@ -43,9 +55,18 @@ def not_modified(request: Request, etag: str) -> bool:
 
 
 def conditional_response(
-    request: Request, data: Any = None, *, etag: str | None = None, build: Any = None
+    request: Request,
+    data: Any = None,
+    *,
+    etag: str | None = None,
+    build: Any = None,
+    public_max_age: int | None = None,
 ) -> HttpResponse:
     """200 with an ETag, or 304 when the client's `If-None-Match` already names it.
+
+    By default the answer is private and revalidated on every use. `public_max_age` is for
+    bodies that are the same for every caller: any cache (a CDN, the browser) may keep them
+    that many seconds, and they do not vary by who asks.
 
     With a known `etag` (a cached body's), a 304 is answered before `build()` makes the body.
     A body already rendered (bytes: a cached body's JSON, as the JSON renderer made it) is
@@ -62,6 +83,9 @@ def conditional_response(
         else:
             response = Response(body)
     response["ETag"] = etag
+    if public_max_age is not None:
+        patch_cache_control(response, public=True, max_age=public_max_age)
+        return response
     # The body depends on who asks (drafts for staff, completion flags): private, revalidate.
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, VARY)
