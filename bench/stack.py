@@ -450,7 +450,7 @@ def main() -> int:
             ("/me/progress", "/api/v1/me/progress", token, 0.5),
             ("leaderboard", "/api/v1/leaderboard", {}, None),
         ]
-        if "levels" in {p.name for p in _url_names()}:
+        if "level-list" in {p.name for p in _url_names()}:
             reads.insert(6, ("levels", "/api/v1/levels/", {}, 0.6))
         for name, path, headers, _ in reads:
             status, answer = request(port, "GET", path, headers=headers)
