@@ -247,3 +247,16 @@ def _hostname() -> str:
     import socket
 
     return socket.gethostname()
+
+
+@pytest.fixture
+def client_for():
+    """An API client signed in as the given user: `client_for(user).get(...)`."""
+    from rest_framework.test import APIClient
+
+    def make(user):
+        client = APIClient()
+        client.force_authenticate(user)
+        return client
+
+    return make

@@ -1,19 +1,56 @@
+"""allauth's app session tokens, looked up with one cache round trip for session and user.
+
+allauth asks the session store whether the key exists, then loads it, then loads the user:
+three cache round trips on every request of the `app` client, the largest part of a
+signed-in read. Here a session is loaded once (the store drops the key of a session it
+cannot find), and once this process has seen a token, it knows the user the session belongs
+to (a session never changes hands), so the session and that user's cached row come in one
+`get_many`. Everything else is unchanged: the session must still be in the store (a signed-out
+or expired token is refused on the next request), and Django still checks the user's
+session hash and `is_active` against the row.
+"""
+
 from __future__ import annotations
 
 from allauth.headless.internal import sessionkit
 from allauth.headless.tokens.strategies.sessions import SessionTokenStrategy as BaseStrategy
+from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache
+
+from accounts import backends
+
+# token -> id of the user its session belongs to, as this process last saw it. Bounded:
+# cleared whenever it grows past _MAX_REMEMBERED.
+_session_users: dict[str, str] = {}
+_MAX_REMEMBERED = 20_000
 
 
 class SessionTokenStrategy(BaseStrategy):
-    """allauth's session tokens, looked up with one read instead of two.
-
-    allauth asks the session store whether the key exists, then loads it: two cache round
-    trips on every request of the `app` client. Loading alone tells the same: the store drops
-    the key of a session it cannot find.
-    """
-
     def lookup_session(self, session_token: str) -> SessionBase | None:
         store = sessionkit.session_store(session_token)
+        user_id = _session_users.get(session_token)
+        # The user row lives in the default cache: only with sessions there too.
+        same_cache = settings.SESSION_CACHE_ALIAS == DEFAULT_CACHE_ALIAS
+        if user_id is not None and store.session_key and same_cache:
+            user_key = backends.user_cache_key(user_id)
+            try:
+                found = cache.get_many([store.cache_key, user_key])
+            except Exception:
+                found = {}
+            data = found.get(store.cache_key)
+            if data is not None and data.get(SESSION_KEY) == user_id:
+                store._session_cache = data  # what the store's own load() would have read
+                if user_key in found:
+                    backends.offer_cached_user(found[user_key])
+                return store
         store.keys()  # loads the session (cache first, then the database) and keeps it
-        return store if store.session_key is not None else None
+        if store.session_key is None:
+            return None
+        user_id = store.get(SESSION_KEY)
+        if user_id is not None:
+            if len(_session_users) >= _MAX_REMEMBERED:
+                _session_users.clear()
+            _session_users[session_token] = user_id
+        return store

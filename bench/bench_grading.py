@@ -398,8 +398,11 @@ def bench_end_to_end(args) -> list[dict]:
     return [measure(args, label=label, env=env, queue=queue) for label, env in configurations]
 
 
-def measure(args, *, label: str, env: dict[str, str], queue: str) -> dict:
-    """One worker with `env`; alternating rounds of grading and no-op tasks."""
+def measure(
+    args, *, label: str, env: dict[str, str], queue: str, worker: subprocess.Popen | None = None
+) -> dict:
+    """One worker with `env` (or the running `worker`, left running: bench/stack.py's);
+    alternating rounds of grading and no-op tasks."""
     import redis
     from django.db.models import Count, F
 
@@ -412,7 +415,9 @@ def measure(args, *, label: str, env: dict[str, str], queue: str) -> dict:
     current_catalogue()
     grade_queries = queries_per_grade(make_submissions(exercise, learners, 1, rng)[0])
     client = redis.Redis.from_url(env["REDIS_URL"])
-    worker = start_worker(env, queue)
+    own_worker = worker is None
+    if own_worker:
+        worker = start_worker(env, queue)
     try:
         wait_for_worker(app, queue, worker)
         # Warm up both task paths (imports, connections) before measuring.
@@ -441,10 +446,16 @@ def measure(args, *, label: str, env: dict[str, str], queue: str) -> dict:
         slow = graded.filter(graded_at__gt=F("created_at") + NOTIFY_WHEN_SLOWER_THAN).count()
         passed = graded.filter(passed=True).count()
         paid = graded.filter(xp_awarded__gt=0).count()
+        waits = sorted(
+            (row[0] - row[1]).total_seconds() * 1e3
+            for row in graded.values_list("graded_at", "created_at")
+            if row[0] is not None
+        )
     finally:
-        os.killpg(worker.pid, 15)
-        worker.wait(timeout=30)
-        client.delete(queue)
+        if own_worker:
+            os.killpg(worker.pid, 15)
+            worker.wait(timeout=30)
+            client.delete(queue)
     grading_rate = statistics.median(grading_rates)
     noop_rate = statistics.median(noop_rates)
     return {
@@ -463,6 +474,9 @@ def measure(args, *, label: str, env: dict[str, str], queue: str) -> dict:
         "passed_share": passed / sum(statuses.values()),
         "first_passes": paid,
         "queries_per_grade": grade_queries,
+        # From stored to graded, in a burst of `tasks` submissions: mostly queueing time.
+        "wait_ms_p50": waits[len(waits) // 2] if waits else 0.0,
+        "wait_ms_p99": waits[min(len(waits) - 1, int(len(waits) * 0.99))] if waits else 0.0,
         "notified": slow,
         "cpu_ms_per_task": {
             role: (

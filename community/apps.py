@@ -4,3 +4,32 @@ from django.apps import AppConfig
 class CommunityConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "community"
+
+    def ready(self) -> None:
+        from django.db.models.signals import post_delete, post_save
+
+        from community.models import Comment, IssueReport
+        from learning_platform import page_cache
+        from lessons.selectors import lesson_slug
+
+        # Every write to a comment (posted, edited, deleted, hidden or shown, by a service or
+        # in the admin) changes its lesson's comment page and count, and what its author's
+        # achievements count.
+        def comment_changed(instance: Comment, **kwargs) -> None:
+            if not page_cache.enabled():
+                return
+            if Comment.lesson.is_cached(instance):
+                slug = instance.lesson.slug
+            else:
+                slug = lesson_slug(lesson_id=instance.lesson_id)
+            if slug is not None:
+                page_cache.note_discussion_changed(lesson_slug=slug)
+            page_cache.note_learner_changed(user_id=instance.author_id)
+
+        def report_changed(instance: IssueReport, **kwargs) -> None:
+            if instance.reporter_id is not None:
+                page_cache.note_learner_changed(user_id=instance.reporter_id)
+
+        for signal in (post_save, post_delete):
+            signal.connect(comment_changed, sender=Comment, weak=False)
+            signal.connect(report_changed, sender=IssueReport, weak=False)

@@ -53,6 +53,9 @@ class Comment(models.Model):
         help_text="The comment this one answers (the parent, or a reply in its thread).",
     )
     body = models.TextField(max_length=COMMENT_MAX_LENGTH, help_text="Markdown source.")
+    body_html = models.TextField(
+        blank=True, editable=False, help_text="Sanitized HTML rendered from `body` when written."
+    )
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     edited_at = models.DateTimeField(null=True, blank=True)
     # Deleted by its author while it has replies: kept as "[deleted]", body cleared.

@@ -68,6 +68,9 @@ class CommentSerializer(serializers.Serializer):
         return DELETED_BODY if comment.is_deleted else comment.body
 
     def get_body_html(self, comment: Comment) -> str:
+        if comment.body_html:
+            return comment.body_html  # rendered when posted or edited
+        # "[deleted]" (memoised), or a row written around the services.
         return render_markdown(self.get_body(comment), profile="comment")
 
     def get_is_edited(self, comment: Comment) -> bool:

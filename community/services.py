@@ -32,6 +32,9 @@ from community.models import (
     LessonSubscription,
     Notification,
 )
+from learning_platform import page_cache
+from learning_platform.markdown import render_markdown
+from lessons.selectors import lesson_slugs
 
 logger = logging.getLogger(__name__)
 
@@ -140,7 +143,12 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
             if parent is None or parent.is_hidden:
                 raise ValidationError({"parent": ["No such comment on this lesson."]})
         comment = Comment.objects.create(
-            lesson=lesson, author=author, parent=parent, reply_to=reply_to, body=body
+            lesson=lesson,
+            author=author,
+            parent=parent,
+            reply_to=reply_to,
+            body=body,
+            body_html=render_markdown(body, profile="comment"),
         )
         transaction.on_commit(lambda: tasks.notify_about_comment.delay(comment.id))
         achievements.queue_evaluation(user_id=author.id, trigger="comment_posted")
@@ -151,8 +159,9 @@ def edit_comment(*, comment: Comment, editor, body: str) -> Comment:
     """Replace the body of `editor`'s own comment and mark it edited."""
     _check_author(comment=comment, user=editor)
     comment.body = _clean_body(body)
+    comment.body_html = render_markdown(comment.body, profile="comment")
     comment.edited_at = timezone.now()
-    comment.save(update_fields=["body", "edited_at"])
+    comment.save(update_fields=["body", "body_html", "edited_at"])
     return comment
 
 
@@ -177,8 +186,8 @@ def delete_comment(*, comment: Comment, actor) -> Comment | None:
         if comment.parent_id is None and comment.replies.exists():
             comment.is_deleted = True
             comment.deleted_at = timezone.now()
-            comment.body = ""
-            comment.save(update_fields=["is_deleted", "deleted_at", "body"])
+            comment.body = comment.body_html = ""
+            comment.save(update_fields=["is_deleted", "deleted_at", "body", "body_html"])
             return comment
         parent_id = comment.parent_id
         comment.delete()
@@ -187,6 +196,24 @@ def delete_comment(*, comment: Comment, actor) -> Comment | None:
                 replies__isnull=False
             ).delete()
     return None
+
+
+def rerender_comment_html(*, batch_size: int = 500) -> int:
+    """Render every comment's Markdown again and store what changed (after the renderer or the
+    sanitizer's rules changed). Returns how many comments changed."""
+    changed: list[Comment] = []
+    for comment in Comment.objects.only("id", "lesson_id", "body", "body_html").iterator(
+        chunk_size=500
+    ):
+        html = render_markdown(comment.body, profile="comment") if comment.body else ""
+        if html != comment.body_html:
+            comment.body_html = html
+            changed.append(comment)
+    with transaction.atomic():
+        Comment.objects.bulk_update(changed, ["body_html"], batch_size=batch_size)
+        for slug in lesson_slugs(lesson_ids={c.lesson_id for c in changed}):
+            page_cache.note_discussion_changed(lesson_slug=slug)
+    return len(changed)
 
 
 def hide_comment(*, comment: Comment, reason: str = "") -> Comment:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, renderers, status
 from rest_framework.parsers import FormParser, JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from community import selectors, services
@@ -31,8 +34,13 @@ from community.serializers import (
     UnsubscribeSerializer,
 )
 from community.throttling import ReportAnonThrottle, ReportUserThrottle
+from learning_platform import page_cache
 from learning_platform.api.errors import PayloadTooLarge
+from lessons.models import sees_drafts
 from lessons.selectors import get_visible_lesson, visible_lessons
+
+# How long a cached first page of comments lives at most (see LessonCommentsView.get).
+COMMENT_PAGE_TIMEOUT = 300
 
 ORDERING = OpenApiParameter(
     "ordering",
@@ -82,7 +90,78 @@ class LessonCommentsView(generics.ListAPIView):
         "thread. Runs a fixed number of queries. Draft or unknown lesson: 404.",
     )
     def get(self, request: Request, *args, **kwargs) -> Response:
-        return super().get(request, *args, **kwargs)
+        if request.query_params or sees_drafts(request.user):
+            return super().get(request, *args, **kwargs)
+        # The first page in the default order, as anyone sees it, is cached per lesson
+        # (tagged with the content version and the lesson's discussion version); the
+        # requester's part (`is_author`) and the absolute URLs are added per request. For
+        # signed-out readers, the whole answer is cached too, rendered, per origin (the host
+        # is one of ALLOWED_HOSTS).
+        slug = self.kwargs["slug"]
+        versions = [page_cache.CONTENT_VERSION_KEY, page_cache.discussion_version_key(slug)]
+        public = page_cache.Part(
+            key=f"pages:comments:{slug}",
+            versions=versions,
+            build=lambda: self.public_first_page(slug=slug),
+            # Bounds how long a commenter's new display name can take to show.
+            timeout=COMMENT_PAGE_TIMEOUT,
+        )
+        if request.user.is_authenticated:
+            [first_page] = page_cache.fetch(public)
+            return Response(self.first_page_for(request, *first_page))
+        origin = request.build_absolute_uri("/")
+        [body] = page_cache.fetch(
+            page_cache.Part(
+                key=f"pages:comments-json:{slug}:{origin}",
+                versions=versions,
+                build=lambda: JSONRenderer().render(
+                    self.first_page_for(request, *page_cache.fetch(public)[0])
+                ),
+                timeout=COMMENT_PAGE_TIMEOUT,
+            )
+        )
+        return HttpResponse(body, content_type="application/json")
+
+    @staticmethod
+    def first_page_for(request: Request, data: dict, author_ids: list) -> dict:
+        """The cached first page with the requester's `is_author` flags and absolute URLs."""
+        user_id = request.user.pk if request.user.is_authenticated else None
+        results = []
+        for thread, (author_id, reply_author_ids) in zip(data["results"], author_ids, strict=True):
+            replies = [
+                {**reply, "is_author": reply_author_id == user_id}
+                for reply, reply_author_id in zip(thread["replies"], reply_author_ids, strict=True)
+            ]
+            results.append(
+                {
+                    **thread,
+                    "is_author": author_id == user_id,
+                    "replies": replies,
+                    "replies_url": request.build_absolute_uri(thread["replies_url"]),
+                }
+            )
+        url = request.build_absolute_uri()
+        return {
+            "count": data["count"],
+            "next": replace_query_param(url, "page", 2) if data["has_next"] else None,
+            "previous": None,
+            "results": results,
+        }
+
+    def public_first_page(self, *, slug: str) -> tuple[dict, list]:
+        """The first page of threads as a signed-out reader sees it (URLs as paths), and
+        each thread's and embedded reply's author id."""
+        lesson = get_visible_lesson(slug=slug, user=None)
+        threads = selectors.comment_threads(lesson_id=lesson.id)
+        page = Paginator(threads, self.paginator.page_size).page(1)
+        data = ThreadSerializer(page.object_list, many=True, context={}).data
+        author_ids = [
+            (thread.author_id, [reply.author_id for reply in thread.embedded_replies])
+            for thread in page.object_list
+        ]
+        return {"count": page.paginator.count, "has_next": page.has_next(), "results": data}, (
+            author_ids
+        )
 
     @extend_schema(
         tags=["community"],

@@ -374,6 +374,10 @@ LEADERBOARD_REDIS = env.bool("LEADERBOARD_REDIS", default=bool(REDIS_URL) and no
 LEADERBOARD_KEY_PREFIX = env.str(
     "LEADERBOARD_KEY_PREFIX", default=CACHE_KEY_PREFIX + ":leaderboard"
 )
+# Keep public page bodies (lesson, quest outline, achievements, first comment page) in the
+# cache, versioned (learning_platform/page_cache.py). Needs a cache all processes share
+# (Redis), or a single process (the tests).
+PAGE_CACHE = env.bool("PAGE_CACHE", default=bool(REDIS_URL) or TESTING)
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long the admin's analytics pages reuse their figures (seconds); "Recompute now" skips it.
 ANALYTICS_CACHE_SECONDS = env.int("ANALYTICS_CACHE_SECONDS", default=300)

@@ -6,7 +6,7 @@ import io
 import re
 from typing import Any
 
-from learning_platform.markdown import markdown_problems
+from learning_platform.markdown import markdown_problems, render_markdown
 
 KINDS = ("prose", "table", "code", "callout")
 CALLOUT_STYLES = ("note", "tip", "warning")
@@ -51,6 +51,14 @@ def link_url_error(url: Any) -> str | None:
     if not isinstance(url, str) or not _HTTP_URL.match(url):
         return f"must be an http(s) URL, got {url!r}"
     return None
+
+
+MARKDOWN_KINDS = ("prose", "callout")
+
+
+def block_html(kind: str, markdown: str) -> str:
+    """The sanitized HTML a block stores: rendered from its Markdown (prose and callouts)."""
+    return render_markdown(markdown, profile="lesson") if kind in MARKDOWN_KINDS else ""
 
 
 def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:

@@ -11,7 +11,13 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.urls import reverse_lazy
 
 from learning_platform.markdown import render_markdown
-from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS, format_table_text, parse_table_text
+from lessons.blocks import (
+    CODE_LANGUAGES,
+    KIND_FIELDS,
+    block_html,
+    format_table_text,
+    parse_table_text,
+)
 from lessons.models import Block
 
 MARKDOWN_PREVIEW_URL = reverse_lazy("admin:lessons_lesson_markdown_preview")
@@ -115,3 +121,8 @@ class BlockForm(forms.ModelForm):
                 moved.setdefault(target, []).extend(messages)
             errors = ValidationError(moved)
         super()._update_errors(errors)
+
+    def save(self, commit: bool = True) -> Block:
+        # The HTML learners get is rendered here, once, not on every read.
+        self.instance.html = block_html(self.instance.kind, self.instance.markdown)
+        return super().save(commit=commit)

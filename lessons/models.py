@@ -99,6 +99,11 @@ class Block(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     # prose and callout
     markdown = models.TextField(blank=True)
+    html = models.TextField(
+        blank=True,
+        editable=False,
+        help_text="Sanitized HTML rendered from `markdown` when the block is saved.",
+    )
     style = models.CharField(
         max_length=10, choices=CalloutStyle.choices, blank=True, help_text="Callouts only."
     )

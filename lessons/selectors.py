@@ -52,6 +52,14 @@ def get_lesson(*, slug: str, user=None) -> Lesson:
         raise Http404("No such lesson.") from None
 
 
+def lesson_slug(*, lesson_id: int) -> str | None:
+    return Lesson.objects.filter(pk=lesson_id).values_list("slug", flat=True).first()
+
+
+def lesson_slugs(*, lesson_ids: set[int]) -> list[str]:
+    return list(Lesson.objects.filter(pk__in=lesson_ids).values_list("slug", flat=True))
+
+
 def get_visible_lesson(*, slug: str, user=None) -> Lesson:
     """Just the lesson row, for commands on a lesson (complete, comment, report), or 404."""
     try:
@@ -121,6 +129,7 @@ def quest_outline(*, quest: Quest, user=None) -> dict:
         "percent_complete": (
             None if done is None else percent_complete(done=done, total=len(published))
         ),
+        "lesson_ids": [lesson.id for lesson in lessons],
         "lessons": [
             {
                 "slug": lesson.slug,

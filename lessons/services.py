@@ -9,6 +9,8 @@ from typing import Any
 
 from django.db import transaction
 
+from learning_platform import page_cache
+from lessons.blocks import block_html
 from lessons.curriculum import (
     CurriculumError,
     LessonSpec,
@@ -192,6 +194,7 @@ def _sync_blocks(lesson: Lesson, specs: list[dict[str, Any]]) -> bool:
             "kind": spec["kind"],
             "position": position,
         }
+        values["html"] = block_html(values["kind"], values["markdown"])
         if position <= len(existing):
             block = existing[position - 1]
             if _assign(block, values):
@@ -259,6 +262,22 @@ def export_curriculum(*, root: Path, quest_slugs: list[str] | None = None) -> li
 
 def _order(item) -> tuple[int, int]:
     return (item.position, item.id)
+
+
+def rerender_block_html(*, batch_size: int = 500) -> int:
+    """Render every block's Markdown again and store what changed (after the renderer or the
+    sanitizer's rules changed). Returns how many blocks changed."""
+    changed: list[Block] = []
+    for block in Block.objects.only("id", "kind", "markdown", "html").iterator(chunk_size=500):
+        html = block_html(block.kind, block.markdown)
+        if html != block.html:
+            block.html = html
+            changed.append(block)
+    with transaction.atomic():
+        Block.objects.bulk_update(changed, ["html"], batch_size=batch_size)
+        if changed:
+            page_cache.note_content_changed()
+    return len(changed)
 
 
 def set_published(*, lesson_ids: list[int], published: bool) -> int:

@@ -88,12 +88,16 @@ def level_for_user(*, user_id: int) -> dict[str, Any]:
     return {**level, "xp": xp}
 
 
-def completed_lesson_ids(*, user_id: int, quest_id: int | None = None) -> set[int]:
+def completed_lesson_ids(
+    *, user_id: int, quest_id: int | None = None, quest_slug: str | None = None
+) -> set[int]:
     """Ids of every lesson the learner completed, drafts included, optionally of one quest
-    (1 query)."""
+    (by id or slug; 1 query)."""
     completions = LessonCompletion.objects.filter(user_id=user_id)
     if quest_id is not None:
         completions = completions.filter(lesson__quest_id=quest_id)
+    if quest_slug is not None:
+        completions = completions.filter(lesson__quest__slug=quest_slug)
     return set(completions.values_list("lesson_id", flat=True))
 
 

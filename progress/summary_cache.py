@@ -15,7 +15,6 @@ Only with a shared cache (Redis): a per-process cache could not see another proc
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -23,16 +22,15 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
+from learning_platform import page_cache
 from progress.selectors import today_in
-
-logger = logging.getLogger(__name__)
 
 CONTENT_VERSION_KEY = "progress:content-version"
 BODY_TIMEOUT = 600  # bounds how long a missed bump (cache briefly down) could show old data
 
 
 def _learner_version_key(user_id: int) -> str:
-    return f"progress:learner-version:{user_id}"
+    return page_cache.learner_version_key(user_id)
 
 
 def _body_key(user_id: int, quest_slug: str) -> str:
@@ -47,6 +45,7 @@ def note_learner_changed(user_id: int) -> None:
     """The learner's progress changed: their cached header is rebuilt on the next read."""
     if enabled():
         transaction.on_commit(lambda: _bump(_learner_version_key(user_id)))
+    page_cache.note_learner_changed(user_id=user_id)
 
 
 def note_learners_changed(user_ids: list[int]) -> None:
@@ -62,15 +61,7 @@ def note_content_changed() -> None:
         transaction.on_commit(lambda: _bump(CONTENT_VERSION_KEY))
 
 
-def _bump(key: str) -> None:
-    try:
-        try:
-            cache.incr(key)
-        except ValueError:  # no version yet: start one (or count one a racer just started)
-            if not cache.add(key, 1, timeout=None):
-                cache.incr(key)
-    except Exception:
-        logger.warning("Could not invalidate the progress cache (%s)", key, exc_info=True)
+_bump = page_cache.bump_version
 
 
 def cached_body(

@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from learning_platform import page_cache
 from learning_platform.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_response
 from learning_platform.api.errors import PayloadTooLarge
 from progress import selectors, services, summary_cache
@@ -51,9 +52,22 @@ class LevelCurveView(APIView):
         "ETag. Editors change the curve in the admin.",
     )
     def get(self, request: Request) -> Response:
+        # Kept rendered in the page cache under the content version (a level edit bumps it).
+        [curve] = page_cache.fetch(
+            page_cache.Part(
+                key="pages:levels",
+                versions=[page_cache.CONTENT_VERSION_KEY],
+                build=lambda: page_cache.page(self.curve()),
+            )
+        )
+        return conditional_response(
+            request, etag=curve.etag, build=lambda: curve.json, public_max_age=LEVEL_CURVE_MAX_AGE
+        )
+
+    @staticmethod
+    def curve() -> dict:
         curve = selectors.level_curve()
-        data = LevelCurveSerializer({"count": len(curve), "results": curve}).data
-        return conditional_response(request, data, public_max_age=LEVEL_CURVE_MAX_AGE)
+        return LevelCurveSerializer({"count": len(curve), "results": curve}).data
 
 
 class CompleteLessonView(APIView):

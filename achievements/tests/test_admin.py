@@ -5,6 +5,7 @@ from accounts.tests.factories import UserFactory
 from achievements.models import Achievement, AchievementUnlock, RuleKind
 from achievements.tests.factories import AchievementFactory
 from community.tests.factories import CommentFactory
+from learning_platform import page_cache
 from progress.selectors import xp_total
 
 pytestmark = pytest.mark.usefixtures("no_seed")
@@ -46,6 +47,11 @@ def _holders(achievement: Achievement) -> set[int]:
     return set(achievement.unlocks.values_list("user_id", flat=True))
 
 
+def _enqueued_tasks(callbacks: list) -> list:
+    """The on-commit callbacks that enqueue a task (cache version bumps left out)."""
+    return [c for c in callbacks if not page_cache.is_version_bump(c)]
+
+
 def test_adding_an_achievement_awards_it_to_learners_who_already_qualify(
     admin_client, django_capture_on_commit_callbacks
 ):
@@ -55,7 +61,7 @@ def test_adding_an_achievement_awards_it_to_learners_who_already_qualify(
         response = admin_client.post(ADD_URL, _form())
 
     assert response.status_code == 302
-    assert len(callbacks) == 1
+    assert len(_enqueued_tasks(callbacks)) == 1
     assert _holders(Achievement.objects.get(slug="chatterbox")) == {talkative.id}
     assert quiet.id not in _holders(Achievement.objects.get(slug="chatterbox"))
 
@@ -75,7 +81,7 @@ def test_changing_the_rule_awards_again_without_duplicates(
         )
 
     assert response.status_code == 302
-    assert len(callbacks) == 1
+    assert len(_enqueued_tasks(callbacks)) == 1
     assert _holders(achievement) == {talkative.id, quiet.id}
     assert AchievementUnlock.objects.filter(achievement=achievement).count() == 2
     assert xp_total(user_id=talkative.id) == xp_total(user_id=quiet.id) == 10
@@ -95,7 +101,7 @@ def test_a_change_outside_the_rule_does_not_start_a_walk(
         )
 
     assert response.status_code == 302
-    assert callbacks == []
+    assert _enqueued_tasks(callbacks) == []
 
 
 def test_the_add_page_rejects_a_tag_rule_without_a_tag(

@@ -2,6 +2,7 @@ import factory
 
 from accounts.tests.factories import UserFactory
 from community.models import Comment, IssueReport, LessonSubscription, Notification
+from learning_platform.markdown import render_markdown
 from lessons.tests.factories import LessonFactory
 
 
@@ -12,6 +13,10 @@ class CommentFactory(factory.django.DjangoModelFactory):
     lesson = factory.SubFactory(LessonFactory)
     author = factory.SubFactory(UserFactory)
     body = factory.Sequence(lambda n: f"Comment number {n}.")
+    # As the services store it.
+    body_html = factory.LazyAttribute(
+        lambda comment: render_markdown(comment.body, profile="comment")
+    )
 
 
 class ReplyFactory(CommentFactory):

@@ -1,5 +1,6 @@
 import factory
 
+from lessons.blocks import block_html
 from lessons.models import Block, Lesson, Link, Quest, Tag
 
 
@@ -49,6 +50,8 @@ class ProseBlockFactory(factory.django.DjangoModelFactory):
     kind = Block.Kind.PROSE
     position = factory.Sequence(lambda n: n)
     markdown = "Some **prose**."
+    # As the services and the admin store it.
+    html = factory.LazyAttribute(lambda block: block_html(block.kind, block.markdown))
 
 
 class TableBlockFactory(ProseBlockFactory):

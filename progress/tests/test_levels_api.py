@@ -45,7 +45,9 @@ def test_levels_answers_304_for_a_current_etag(api_client):
 
 def test_levels_shows_an_edit_of_the_curve_with_a_new_etag(api_client):
     before = api_client.get(URL)
-    Level.objects.filter(number=1).update(name="Word Piece", xp_required=150)
+    level = Level.objects.get(number=1)
+    level.name, level.xp_required = "Word Piece", 150
+    level.save()  # as the admin saves it
 
     after = api_client.get(URL, HTTP_IF_NONE_MATCH=before["ETag"])
 
@@ -68,3 +70,14 @@ def test_levels_refuses_writes(user_client):
 
 def test_levels_is_named_for_reverse():
     assert reverse("level-list") == URL
+
+
+def test_levels_runs_one_query_cold_and_none_warm(api_client, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        cold = api_client.get("/api/v1/levels/")
+    with django_assert_num_queries(0):
+        warm = api_client.get("/api/v1/levels/")
+
+    assert warm.content == cold.content
+    assert warm["ETag"] == cold["ETag"]
+    assert warm["Cache-Control"] == cold["Cache-Control"]
