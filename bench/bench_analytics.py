@@ -47,18 +47,10 @@ REPORTS = 3_000
 
 
 def configure(database_url: str, redis_url: str | None) -> None:
+    from bench.postgres import in_process_environment
+
     os.environ.update(
-        DATABASE_URL=database_url,
-        DJANGO_SETTINGS_MODULE="learning_platform.settings",
-        DEBUG="0",
-        TESTING="0",
-        SECRET_KEY="bench-only-" + uuid.uuid4().hex,
-        ALLOWED_HOSTS="testserver",
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        CSRF_COOKIE_SECURE="false",
-        LOG_LEVEL="WARNING",
-        CACHE_KEY_PREFIX="bench-analytics",
+        in_process_environment(DATABASE_URL=database_url, CACHE_KEY_PREFIX="bench-analytics")
     )
     os.environ.pop("ENV_FILE", None)
     if redis_url:

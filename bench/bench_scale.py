@@ -154,24 +154,20 @@ def run_one(args: argparse.Namespace) -> None:
     n = args.one
     database = f"{args.database_prefix}_{n}"
     prefix = f"bench-scale-{n}-{uuid.uuid4().hex[:6]}"
+    sys.path.insert(0, str(ROOT))
+    from bench.postgres import in_process_environment
+
     os.environ.update(
-        DATABASE_URL=f"{args.database_host}/{database}",
-        REDIS_URL=args.redis_url,
-        CACHE_KEY_PREFIX=prefix,
-        CELERY_TASK_DEFAULT_QUEUE=prefix,
-        DJANGO_SETTINGS_MODULE="learning_platform.settings",
-        DEBUG="0",
-        TESTING="0",
-        SECRET_KEY="bench-only-" + uuid.uuid4().hex,
-        ALLOWED_HOSTS="testserver",
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        LOG_LEVEL="WARNING",
-        PROGRESS_SUMMARY_CACHE="false",
-        LEADERBOARD_REDIS="true",
+        in_process_environment(
+            DATABASE_URL=f"{args.database_host}/{database}",
+            REDIS_URL=args.redis_url,
+            CACHE_KEY_PREFIX=prefix,
+            CELERY_TASK_DEFAULT_QUEUE=prefix,
+            PROGRESS_SUMMARY_CACHE="false",
+            LEADERBOARD_REDIS="true",
+        )
     )
     os.environ.pop("ENV_FILE", None)
-    sys.path.insert(0, str(ROOT))
     recreate_database(args.database_host, database)
     import django
 
