@@ -135,16 +135,25 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery broker --------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# The cache and the broker default to REDIS_URL; either can live elsewhere (or, in the
+# fault-and-soak bench, behind a proxy that can cut it).
+CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
+BROKER_URL = env.str("BROKER_URL", default=REDIS_URL)
 CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", default="lp")
 if TESTING and os.environ.get("PYTEST_XDIST_WORKER"):
     # xdist workers inherit the test run's prefix; their id keeps their keys apart.
     CACHE_KEY_PREFIX += "-" + os.environ["PYTEST_XDIST_WORKER"]
-if REDIS_URL:
+if CACHE_URL:
+    # Redis down is a cache miss (learning_platform/cache.py): requests go to the database.
     CACHES = {
         "default": {
             "BACKEND": "learning_platform.cache.RedisCache",
-            "LOCATION": REDIS_URL,
+            "LOCATION": CACHE_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
+            "OPTIONS": {
+                "SOCKET_TIMEOUT": env.float("CACHE_SOCKET_TIMEOUT", default=0.5),
+                "RETRY_AFTER": env.float("CACHE_RETRY_AFTER", default=5),
+            },
         }
     }
 else:
@@ -240,12 +249,12 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery -------------------------------------------------------------------------------
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = BROKER_URL or "memory://"
 # Queue of tasks not routed elsewhere (a test worker sets its own, so tasks it enqueues stay with it).
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # Embedded mode (no broker): tasks run in-process. Tests run them in-process too, except the
 # integration tests, which start a real worker on Redis (see conftest `celery_worker_process`).
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL or TESTING
+CELERY_TASK_ALWAYS_EAGER = not BROKER_URL or TESTING
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -331,7 +340,7 @@ SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 # Keep /me/progress bodies in the cache (versioned, see progress/summary_cache.py). Needs a
 # cache shared by every process, so it is on by default only with Redis. Tests turn it on
 # where they test it (progress/tests/test_summary_cache.py).
-PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(REDIS_URL) and not TESTING)
+PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(CACHE_URL) and not TESTING)
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long a submission may sit queued before the periodic sweep re-enqueues it.
 SUBMISSION_REQUEUE_AFTER = timedelta(seconds=env.int("SUBMISSION_REQUEUE_AFTER", default=120))
