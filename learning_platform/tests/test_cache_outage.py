@@ -8,7 +8,6 @@ the autouse cache fixture cleans the real cache at teardown.
 import pytest
 from django.test import Client, override_settings
 
-from accounts.models import User
 from exercises.models import Submission
 from exercises.services import load_reference_catalogue
 from exercises.tests.conftest import GOOD_CSV
