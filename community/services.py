@@ -32,6 +32,7 @@ from community.models import (
     LessonSubscription,
     Notification,
 )
+from learning_platform.outbox import publish_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -142,7 +143,7 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
         comment = Comment.objects.create(
             lesson=lesson, author=author, parent=parent, reply_to=reply_to, body=body
         )
-        transaction.on_commit(lambda: tasks.notify_about_comment.delay(comment.id))
+        publish_on_commit(tasks.notify_about_comment, args=[comment.id])
         achievements.queue_evaluation(user_id=author.id, trigger="comment_posted")
     return comment
 
@@ -621,7 +622,7 @@ def change_report_status(*, report: IssueReport, status: str, assignee=None) -> 
         report.save(update_fields=["status", "assignee", "resolved_at", "updated_at"])
         if status == IssueReport.Status.RESOLVED and previous != status:
             report_id, reporter_id = report.pk, report.reporter_id
-            transaction.on_commit(lambda: tasks.notify_report_resolved.delay(report_id))
+            publish_on_commit(tasks.notify_report_resolved, args=[report_id])
             if reporter_id is not None:
                 achievements.queue_evaluation(user_id=reporter_id, trigger="report_accepted")
     return report
@@ -650,7 +651,7 @@ def notify_report_resolved(*, report_id: int) -> None:
             email=report.reporter.email_notifications,
         )
         if created is not None and created.email_state == EmailState.PENDING:
-            transaction.on_commit(lambda: tasks.send_notification_emails.delay(report.reporter_id))
+            publish_on_commit(tasks.send_notification_emails, args=[report.reporter_id])
         return
     if not report.contact_email:
         return

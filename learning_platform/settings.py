@@ -279,6 +279,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# After a failed publish, seconds a process keeps tasks in the database (for the sweep,
+# learning_platform.send_unsent_tasks) without trying the broker again.
+BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=5)
 # Celery's Django fixup closes every database connection around every task; keep them instead
 # (closed only every 1000 tasks) and let close_old_connections (learning_platform/celery.py)
 # honour CONN_MAX_AGE and health checks, as for web requests.
@@ -286,6 +289,11 @@ CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs; each entry names a task by its registered name.
 CELERY_BEAT_SCHEDULE: dict = {
+    "learning_platform.send_unsent_tasks": {
+        "task": "learning_platform.send_unsent_tasks",
+        "schedule": timedelta(seconds=30),
+        "options": {"expires": 25},
+    },
     "community.send_overdue_emails": {
         "task": "community.send_overdue_emails",
         "schedule": timedelta(minutes=10),

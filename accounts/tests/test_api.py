@@ -294,3 +294,26 @@ def test_patch_me_refuses_host_dependent_or_unknown_zones(user_client, zone):
 
     assert response.status_code == 400
     assert "time_zone" in response.json()["errors"]
+
+
+def test_signup_while_the_broker_is_down_answers_200_and_the_sweep_sends_the_verification(
+    client, django_capture_on_commit_callbacks, unreachable_broker
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"{APP}/auth/signup",
+            {"email": "late@example.com", "password": PASSWORD},
+            content_type="application/json",
+        )
+    assert response.status_code == 200, response.content
+    assert User.objects.filter(email="late@example.com").exists()
+    assert mail.outbox == []
+
+    from learning_platform.outbox import send_unsent_tasks
+
+    unreachable_broker.up()
+    with django_capture_on_commit_callbacks(execute=True):
+        send_unsent_tasks()
+
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["late@example.com"]

@@ -624,3 +624,31 @@ def test_a_comment_of_invisible_characters_only_is_empty(user_client, lesson):
     )
 
     assert response.status_code == 400
+
+
+# --- The broker down ------------------------------------------------------------------------
+
+
+def test_a_comment_posted_while_the_broker_is_down_answers_201_and_followers_hear_later(
+    lesson, django_capture_on_commit_callbacks, unreachable_broker
+):
+    follower = UserFactory()
+    CommentFactory(lesson=lesson, author=follower)
+    author = UserFactory()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(author).post(comments_url(lesson), {"body": "Hello"}, format="json")
+    assert response.status_code == 201
+    assert Comment.objects.filter(author=author).count() == 1
+    assert not Notification.objects.filter(recipient=follower).exists()
+
+    from learning_platform.outbox import send_unsent_tasks
+
+    unreachable_broker.up()
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = send_unsent_tasks()
+
+    assert sent >= 1
+    assert Notification.objects.filter(recipient=follower).count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert send_unsent_tasks() == 0
