@@ -2,6 +2,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from achievements import services
+from learning_platform.celery import RETRY_BACKOFF_MAX
 
 
 @shared_task(
@@ -9,6 +10,7 @@ from achievements import services
     name="achievements.award_retroactively",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
+    retry_backoff_max=RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=5,
 )
@@ -38,6 +40,7 @@ def award_retroactively(
     name="achievements.evaluate_for_user",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
+    retry_backoff_max=RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=5,
 )

@@ -251,11 +251,11 @@ def notify_about_comment(*, comment_id: int) -> list[int]:
 
     The author of the comment answered gets a "replied to your comment" notification, the
     other followers a "new comment" one; both carry the dedupe key `comment:<id>`, so running
-    this twice creates nothing new. Returns the ids of the recipients who take e-mails (their
-    digest is scheduled after commit).
+    this twice creates nothing new. Returns the ids of the recipients who take e-mails: their
+    notifications wait (`pending`) for the digest the periodic sweep sends once the oldest has
+    waited COMMUNITY_DIGEST_WINDOW_SECONDS (no task waits with a countdown: one longer than the
+    broker's visibility timeout is delivered twice).
     """
-    from community import tasks
-
     comment = (
         Comment.objects.select_related("author", "lesson", "reply_to")
         .filter(pk=comment_id)
@@ -304,15 +304,6 @@ def notify_about_comment(*, comment_id: int) -> list[int]:
         if wants_email:
             emailed.append(recipient_id)
     Notification.objects.bulk_create(notifications, ignore_conflicts=True)
-    window = digest_window_seconds()
-    for recipient_id in emailed:
-        # Scheduling again for a notification that already existed is harmless: the digest
-        # task finds nothing left to send.
-        transaction.on_commit(
-            lambda rid=recipient_id: tasks.send_notification_emails.apply_async(
-                (rid,), countdown=window
-            )
-        )
     return emailed
 
 
@@ -534,9 +525,10 @@ def send_notification_emails(*, user_id: int) -> int:
 
 
 def overdue_email_work(*, limit: int = 500) -> tuple[list[int], list[int]]:
-    """Safety net for lost or exhausted tasks: users whose notifications waited longer than the
-    digest window, and sign-out deliveries left unsent. Returns (user ids, delivery ids)."""
-    cutoff = timezone.now() - timedelta(seconds=digest_window_seconds() + 60)
+    """The periodic sweep's work: users whose digest is due (a notification waited the digest
+    window) or who have an e-mail left unsent, and sign-out deliveries left unsent (their own
+    task was lost or gave up). Returns (user ids, delivery ids)."""
+    cutoff = timezone.now() - timedelta(seconds=digest_window_seconds())
     return (
         selectors.users_with_overdue_notifications(before=cutoff, limit=limit),
         selectors.overdue_anonymous_delivery_ids(before=cutoff, limit=limit),

@@ -294,9 +294,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": timedelta(seconds=30),
         "options": {"expires": 25},
     },
+    # Sends the notification digests that are due (COMMUNITY_DIGEST_WINDOW_SECONDS).
     "community.send_overdue_emails": {
         "task": "community.send_overdue_emails",
-        "schedule": timedelta(minutes=10),
+        "schedule": timedelta(seconds=60),
+        "options": {"expires": 55},
     },
     "exercises.requeue_stale_submissions": {
         "task": "exercises.requeue_stale_submissions",

@@ -51,20 +51,6 @@ def test_create_notification_inside_a_transaction_survives_a_duplicate(user):
 # --- Fan-out of a new comment ---------------------------------------------------------------
 
 
-@pytest.fixture
-def scheduled_digests(monkeypatch):
-    """Record digest e-mails the fan-out schedules instead of running them."""
-    from community import tasks
-
-    calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(
-        tasks.send_notification_emails,
-        "apply_async",
-        lambda args, countdown=None, **kw: calls.append((args[0], countdown)),
-    )
-    return calls
-
-
 def _notified(comment) -> dict[int, str]:
     return dict(
         Notification.objects.filter(dedupe_key=f"comment:{comment.id}").values_list(
@@ -73,7 +59,7 @@ def _notified(comment) -> dict[int, str]:
     )
 
 
-def test_reply_notifies_the_parent_author_and_never_the_replier(scheduled_digests):
+def test_reply_notifies_the_parent_author_and_never_the_replier():
     top = CommentFactory()
     reply = ReplyFactory(parent=top)
 
@@ -82,7 +68,7 @@ def test_reply_notifies_the_parent_author_and_never_the_replier(scheduled_digest
     assert _notified(reply) == {top.author_id: "comment_reply"}
 
 
-def test_reply_to_a_reply_notifies_its_author_as_a_reply(scheduled_digests):
+def test_reply_to_a_reply_notifies_its_author_as_a_reply():
     top = CommentFactory()
     first = ReplyFactory(parent=top)
     second = ReplyFactory(parent=top, reply_to=first)
@@ -92,7 +78,7 @@ def test_reply_to_a_reply_notifies_its_author_as_a_reply(scheduled_digests):
     assert _notified(second) == {first.author_id: "comment_reply", top.author_id: "lesson_comment"}
 
 
-def test_comment_notifies_explicit_followers_but_not_explicit_unfollowers(scheduled_digests):
+def test_comment_notifies_explicit_followers_but_not_explicit_unfollowers():
     lesson = LessonFactory()
     follower = LessonSubscriptionFactory(lesson=lesson, subscribed=True).user
     earlier = CommentFactory(lesson=lesson)
@@ -104,7 +90,7 @@ def test_comment_notifies_explicit_followers_but_not_explicit_unfollowers(schedu
     assert _notified(comment) == {follower.id: "lesson_comment"}
 
 
-def test_profile_default_off_means_no_reply_notifications(scheduled_digests):
+def test_profile_default_off_means_no_reply_notifications():
     quiet = UserFactory(reply_notifications=False)
     top = CommentFactory(author=quiet)
     reply = ReplyFactory(parent=top)
@@ -114,7 +100,7 @@ def test_profile_default_off_means_no_reply_notifications(scheduled_digests):
     assert _notified(reply) == {}
 
 
-def test_explicit_follow_beats_a_profile_default_off(scheduled_digests):
+def test_explicit_follow_beats_a_profile_default_off():
     quiet = UserFactory(reply_notifications=False)
     top = CommentFactory(author=quiet)
     LessonSubscriptionFactory(user=quiet, lesson=top.lesson, subscribed=True)
@@ -125,7 +111,7 @@ def test_explicit_follow_beats_a_profile_default_off(scheduled_digests):
     assert _notified(reply) == {quiet.id: "comment_reply"}
 
 
-def test_someone_both_parent_author_and_follower_is_notified_once(scheduled_digests):
+def test_someone_both_parent_author_and_follower_is_notified_once():
     top = CommentFactory()
     LessonSubscriptionFactory(user=top.author, lesson=top.lesson, subscribed=True)
     CommentFactory(lesson=top.lesson, author=top.author)
@@ -136,7 +122,7 @@ def test_someone_both_parent_author_and_follower_is_notified_once(scheduled_dige
     assert Notification.objects.filter(recipient=top.author).count() == 1
 
 
-def test_a_late_fan_out_does_not_notify_people_who_commented_afterwards(scheduled_digests):
+def test_a_late_fan_out_does_not_notify_people_who_commented_afterwards():
     top = CommentFactory()
     reply = ReplyFactory(parent=top)
     later = ReplyFactory(parent=top)
@@ -146,7 +132,7 @@ def test_a_late_fan_out_does_not_notify_people_who_commented_afterwards(schedule
     assert later.author_id not in _notified(reply)
 
 
-def test_inactive_learners_are_not_notified(scheduled_digests):
+def test_inactive_learners_are_not_notified():
     top = CommentFactory(author=UserFactory(is_active=False))
     reply = ReplyFactory(parent=top)
 
@@ -155,7 +141,7 @@ def test_inactive_learners_are_not_notified(scheduled_digests):
     assert _notified(reply) == {}
 
 
-def test_fan_out_twice_creates_nothing_new(scheduled_digests):
+def test_fan_out_twice_creates_nothing_new():
     top = CommentFactory()
     reply = ReplyFactory(parent=top)
 
@@ -165,21 +151,8 @@ def test_fan_out_twice_creates_nothing_new(scheduled_digests):
     assert Notification.objects.count() == 1
 
 
-def test_fan_out_schedules_a_digest_after_the_window(
-    scheduled_digests, settings, django_capture_on_commit_callbacks
-):
-    settings.COMMUNITY_DIGEST_WINDOW_SECONDS = 120
-    top = CommentFactory()
-    reply = ReplyFactory(parent=top)
-
-    with django_capture_on_commit_callbacks(execute=True):
-        services.notify_about_comment(comment_id=reply.id)
-
-    assert scheduled_digests == [(top.author_id, 120)]
-
-
-def test_fan_out_schedules_no_email_for_learners_without_emails(
-    scheduled_digests, django_capture_on_commit_callbacks
+def test_fan_out_keeps_no_email_waiting_for_learners_without_emails(
+    django_capture_on_commit_callbacks,
 ):
     top = CommentFactory(author=UserFactory(email_notifications=False))
     reply = ReplyFactory(parent=top)
@@ -187,11 +160,10 @@ def test_fan_out_schedules_no_email_for_learners_without_emails(
     with django_capture_on_commit_callbacks(execute=True):
         services.notify_about_comment(comment_id=reply.id)
 
-    assert scheduled_digests == []
     assert Notification.objects.get().email_state == EmailState.NOT_WANTED
 
 
-def test_fan_out_of_a_hidden_comment_notifies_nobody(scheduled_digests):
+def test_fan_out_of_a_hidden_comment_notifies_nobody():
     reply = ReplyFactory(parent=CommentFactory(), is_hidden=True)
 
     services.notify_about_comment(comment_id=reply.id)
