@@ -6,11 +6,20 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from learning_platform.text import has_control_characters
+
 
 def is_time_zone(value: str) -> bool:
     """An IANA zone that exists on every host: "UTC" or Area/Location names, not the tz
     database's host-dependent entries ("localtime", "posixrules", "Factory")."""
     return (value == "UTC" or "/" in value) and value in zoneinfo.available_timezones()
+
+
+def validate_display_name(value: str) -> None:
+    if has_control_characters(value):
+        raise ValidationError(
+            "A name cannot contain line breaks or other control characters.", code="invalid"
+        )
 
 
 def validate_time_zone(value: str) -> None:
@@ -44,7 +53,7 @@ class User(AbstractBaseUser, PermissionsMixin):
     """A learner or staff member. Signs in with an e-mail address."""
 
     email = models.EmailField("e-mail address", unique=True)
-    display_name = models.CharField(max_length=60, blank=True)
+    display_name = models.CharField(max_length=60, blank=True, validators=[validate_display_name])
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
     # Notification preferences.
     reply_notifications = models.BooleanField(

@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
 from accounts.models import User, is_time_zone
+from learning_platform.text import has_control_characters
 
 
 class ProfileOutputSerializer(serializers.ModelSerializer):
@@ -32,4 +33,8 @@ class ProfileInputSerializer(serializers.Serializer):
         return value
 
     def validate_display_name(self, value: str) -> str:
+        if has_control_characters(value):
+            raise serializers.ValidationError(
+                "A name cannot contain line breaks or other control characters."
+            )
         return value.strip()

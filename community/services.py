@@ -33,6 +33,7 @@ from community.models import (
     Notification,
 )
 from learning_platform.outbox import publish_on_commit
+from learning_platform.text import single_line
 
 logger = logging.getLogger(__name__)
 
@@ -450,9 +451,10 @@ def _compose_digest(*, delivery: EmailDelivery, user, items: list[Notification])
         for item in items
     ]
     count = len(items)
-    delivery.subject = (
-        items[0].title if count == 1 else f"{count} new notifications on Learning Platform"
-    )[:200]
+    delivery.subject = single_line(
+        items[0].title if count == 1 else f"{count} new notifications on Learning Platform",
+        max_length=200,
+    )
     delivery.unsubscribe_url = unsubscribe_url(user_id=user.id)
     context = {
         "user": user,
@@ -481,7 +483,7 @@ def send_email_delivery(*, delivery_id: int) -> bool:
     """
     now = timezone.now()
     claimed = (
-        EmailDelivery.objects.filter(pk=delivery_id, sent_at__isnull=True)
+        EmailDelivery.objects.filter(pk=delivery_id, sent_at__isnull=True, failed_at__isnull=True)
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
         .update(claimed_until=now + SEND_LEASE, attempts=F("attempts") + 1)
     )
@@ -493,7 +495,7 @@ def send_email_delivery(*, delivery_id: int) -> bool:
         headers["List-Unsubscribe"] = f"<{delivery.unsubscribe_url}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(
-        subject=delivery.subject,
+        subject=single_line(delivery.subject),
         body=delivery.text_body,
         to=[delivery.to_address],
         headers=headers,
@@ -502,9 +504,20 @@ def send_email_delivery(*, delivery_id: int) -> bool:
         message.attach_alternative(delivery.html_body, "text/html")
     try:
         message.send()
-    except Exception as exc:
+    except ValueError as exc:
+        # The message itself is malformed (BadHeaderError, an invalid address): no retry can
+        # send it. Give it up so the ones after it still go out.
+        logger.error("E-mail delivery %s cannot be sent; marked failed", delivery_id, exc_info=True)
         EmailDelivery.objects.filter(pk=delivery_id).update(
-            claimed_until=None, last_error=f"{type(exc).__name__}: {exc}"[:500]
+            claimed_until=None, failed_at=timezone.now(), last_error=_error_text(exc)
+        )
+        return False
+    except Exception as exc:
+        exhausted = delivery.attempts >= selectors.MAX_DELIVERY_ATTEMPTS
+        EmailDelivery.objects.filter(pk=delivery_id).update(
+            claimed_until=None,
+            last_error=_error_text(exc),
+            failed_at=timezone.now() if exhausted else None,
         )
         raise
     EmailDelivery.objects.filter(pk=delivery_id).update(
@@ -513,14 +526,28 @@ def send_email_delivery(*, delivery_id: int) -> bool:
     return True
 
 
+def _error_text(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"[:500]
+
+
 def send_notification_emails(*, user_id: int) -> int:
     """Gather the user's waiting notifications into one e-mail and send every e-mail of theirs
     still unsent (including earlier ones a mail-server failure held back). Returns how many
-    were sent by this call."""
+    were sent by this call.
+
+    One e-mail failing never holds back the others: each is tried, and the first mail-server
+    error is raised only afterwards (the task then retries the ones still unsent).
+    """
     prepare_notification_digest(user_id=user_id)
     sent = 0
+    first_error: Exception | None = None
     for delivery_id in selectors.unsent_delivery_ids(recipient_id=user_id):
-        sent += send_email_delivery(delivery_id=delivery_id)
+        try:
+            sent += send_email_delivery(delivery_id=delivery_id)
+        except Exception as exc:
+            first_error = first_error or exc
+    if first_error is not None:
+        raise first_error
     return sent
 
 

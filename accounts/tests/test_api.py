@@ -317,3 +317,47 @@ def test_signup_while_the_broker_is_down_answers_200_and_the_sweep_sends_the_ver
 
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["late@example.com"]
+
+
+@pytest.mark.parametrize(
+    "name", ["Eve\r\nBcc: victim@example.com", "Eve\nX", "Tab\tName", "Bell\x07", "Sep\u2028x"]
+)
+def test_a_display_name_with_control_characters_is_refused_with_a_field_error(name):
+    user = UserFactory(display_name="Before")
+    client = Client()
+    client.force_login(user)
+
+    response = client.patch("/api/v1/me/", {"display_name": name}, content_type="application/json")
+
+    assert response.status_code == 400
+    assert "display_name" in response.json()["errors"]
+    user.refresh_from_db()
+    assert user.display_name == "Before"
+
+
+def test_the_model_refuses_a_display_name_with_a_line_break():
+    from django.core.exceptions import ValidationError
+
+    user = UserFactory.build(display_name="Eve\r\nBcc: victim@example.com")
+
+    with pytest.raises(ValidationError) as raised:
+        user.full_clean(exclude=["password"])
+
+    assert "display_name" in raised.value.message_dict
+
+
+def test_the_data_migration_makes_stored_names_one_clean_line():
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("accounts.migrations.0003_clean_display_names")
+    dirty = UserFactory(display_name="Eve\r\nBcc:\x00 victim@example.com")
+    clean = UserFactory(display_name="Ada Lovelace")
+
+    migration.clean_display_names(apps, None)
+
+    dirty.refresh_from_db()
+    clean.refresh_from_db()
+    assert dirty.display_name == "Eve Bcc: victim@example.com"
+    assert clean.display_name == "Ada Lovelace"

@@ -450,3 +450,73 @@ def test_hiding_and_unhiding_a_comment():
     services.unhide_comment(comment=comment)
     assert not comment.is_hidden
     assert comment.hidden_at is None
+
+
+# --- Hostile names and failing deliveries ---------------------------------------------------
+
+
+def test_a_notification_title_with_a_line_break_still_makes_a_one_line_subject(user, mailoutbox):
+    NotificationFactory(
+        recipient=user,
+        title="Eve\r\nBcc: victim@example.com replied to your comment",
+        email_state=EmailState.PENDING,
+    )
+
+    sent = services.send_notification_emails(user_id=user.id)
+
+    assert sent == 1
+    assert mailoutbox[0].subject == "Eve Bcc: victim@example.com replied to your comment"
+    assert mailoutbox[0].bcc == []
+
+
+def test_a_delivery_that_cannot_be_sent_is_marked_failed_and_the_next_ones_go_out(user, mailoutbox):
+    from community.models import EmailDelivery
+
+    broken = EmailDelivery.objects.create(
+        key="legacy:1", recipient=user, to_address="victim@example.com\r\nBcc: x@example.com",
+        subject="Hi", text_body="x",
+    )  # fmt: skip
+    fine = EmailDelivery.objects.create(
+        key="legacy:2", recipient=user, to_address=user.email, subject="Hello", text_body="y"
+    )
+
+    sent = services.send_notification_emails(user_id=user.id)
+
+    assert sent == 1
+    assert [m.subject for m in mailoutbox] == ["Hello"]
+    broken.refresh_from_db()
+    fine.refresh_from_db()
+    assert broken.failed_at is not None
+    assert broken.last_error.startswith("BadHeaderError")
+    assert fine.sent_at is not None
+    # a failed delivery is not tried again by later runs or the sweep
+    assert services.send_notification_emails(user_id=user.id) == 0
+    assert services.overdue_email_work() == ([], [])
+
+
+def test_a_delivery_failing_transiently_is_marked_failed_after_its_attempts(
+    user, mailoutbox, monkeypatch
+):
+    from smtplib import SMTPException
+
+    from django.core.mail import EmailMultiAlternatives
+
+    from community.models import EmailDelivery
+    from community.selectors import MAX_DELIVERY_ATTEMPTS
+
+    delivery = EmailDelivery.objects.create(
+        key="k", recipient=user, to_address=user.email, subject="Hi", text_body="x"
+    )
+    EmailDelivery.objects.filter(pk=delivery.pk).update(attempts=MAX_DELIVERY_ATTEMPTS - 1)
+
+    def refuse(self, fail_silently=False):
+        raise SMTPException("4.3.0 try again later")
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", refuse)
+
+    with pytest.raises(SMTPException):
+        services.send_email_delivery(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.failed_at is not None
+    assert delivery.attempts == MAX_DELIVERY_ATTEMPTS
