@@ -1,3 +1,4 @@
+import secrets
 import zoneinfo
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
@@ -20,6 +21,12 @@ def validate_display_name(value: str) -> None:
         raise ValidationError(
             "A name cannot contain line breaks or other control characters.", code="invalid"
         )
+
+
+def new_public_handle() -> str:
+    """A learner's public name until they pick one: random, so it says nothing about their
+    e-mail address or when they joined."""
+    return f"Learner {secrets.randbelow(900_000) + 100_000}"
 
 
 def validate_time_zone(value: str) -> None:
@@ -54,6 +61,8 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     email = models.EmailField("e-mail address", unique=True)
     display_name = models.CharField(max_length=60, blank=True, validators=[validate_display_name])
+    # Shown for a learner who has no display name (comments, notifications, leaderboard).
+    public_handle = models.CharField(max_length=20, default=new_public_handle, editable=False)
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
     # Notification preferences.
     reply_notifications = models.BooleanField(
@@ -85,7 +94,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     @property
     def public_name(self) -> str:
-        return self.display_name or self.email.split("@", 1)[0]
+        return self.display_name or self.public_handle
 
     @property
     def tzinfo(self) -> zoneinfo.ZoneInfo:

@@ -314,7 +314,7 @@ def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
         totals = LearnerStats.objects.filter(xp_total__gt=0).annotate(xp=F("xp_total"))
         visible = totals.filter(user__show_on_leaderboard=True, user__is_active=True)
         top = visible.values(
-            "user_id", "xp", display_name=F("user__display_name"), email=F("user__email")
+            "user_id", "xp", display_name=F("user__display_name"), handle=F("user__public_handle")
         )
     else:
         awards = XPAward.objects.filter(awarded_at__gte=since)
@@ -325,7 +325,9 @@ def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
         )
         top = (
             awards.filter(user__show_on_leaderboard=True, user__is_active=True)
-            .values("user_id", display_name=F("user__display_name"), email=F("user__email"))
+            .values(
+                "user_id", display_name=F("user__display_name"), handle=F("user__public_handle")
+            )
             .annotate(xp=Sum("amount"))
         )
     rows = list(top.order_by("-xp", "user_id")[:LEADERBOARD_SIZE])
@@ -339,7 +341,7 @@ def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
             {
                 "rank": rank,
                 "user_id": row["user_id"],
-                "display_name": _public_name(row["display_name"], row["email"]),
+                "display_name": _public_name(row["display_name"], row["handle"]),
                 "xp": row["xp"],
                 "is_me": viewer is not None and row["user_id"] == viewer.pk,
             }
@@ -369,8 +371,8 @@ def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
     return {"period": period, "since": since, "entries": entries, "me": me}
 
 
-def _public_name(display_name: str, email: str) -> str:
+def _public_name(display_name: str, handle: str) -> str:
     from django.contrib.auth import get_user_model
 
     # The accounts app decides what a learner's public name is.
-    return get_user_model()(display_name=display_name, email=email).public_name
+    return get_user_model()(display_name=display_name, public_handle=handle).public_name

@@ -344,20 +344,3 @@ def test_the_model_refuses_a_display_name_with_a_line_break():
         user.full_clean(exclude=["password"])
 
     assert "display_name" in raised.value.message_dict
-
-
-def test_the_data_migration_makes_stored_names_one_clean_line():
-    import importlib
-
-    from django.apps import apps
-
-    migration = importlib.import_module("accounts.migrations.0003_clean_display_names")
-    dirty = UserFactory(display_name="Eve\r\nBcc:\x00 victim@example.com")
-    clean = UserFactory(display_name="Ada Lovelace")
-
-    migration.clean_display_names(apps, None)
-
-    dirty.refresh_from_db()
-    clean.refresh_from_db()
-    assert dirty.display_name == "Eve Bcc: victim@example.com"
-    assert clean.display_name == "Ada Lovelace"

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.conf import settings
 from django.utils import timezone
@@ -652,3 +654,24 @@ def test_a_comment_posted_while_the_broker_is_down_answers_201_and_followers_hea
     assert Notification.objects.filter(recipient=follower).count() == 1
     with django_capture_on_commit_callbacks(execute=True):
         assert send_unsent_tasks() == 0
+
+
+def test_a_learner_without_a_display_name_is_shown_by_a_handle_never_their_email(
+    api_client, lesson, django_capture_on_commit_callbacks
+):
+    quiet = UserFactory(email="jane.secret@example.com", display_name="")
+    follower = UserFactory()
+    CommentFactory(lesson=lesson, author=follower)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(quiet).post(comments_url(lesson), {"body": "Hi"}, format="json")
+    listed = api_client.get(comments_url(lesson)).json()["results"]
+    notification = client_for(follower).get("/api/v1/me/notifications/").json()["results"][0]
+
+    names = {c["author"]["name"] for c in listed if c["body"] == "Hi"}
+    assert names == {quiet.public_name}
+    assert re.fullmatch(r"Learner \d{6}", quiet.public_name)
+    assert "jane" not in str(listed)
+    assert "jane" not in str(notification)
+    quiet.refresh_from_db()
+    assert quiet.public_name == names.pop()  # stable

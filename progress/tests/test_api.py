@@ -630,3 +630,13 @@ def test_progress_reads_as_empty_before_the_demo_curriculum_is_loaded(user_clien
 
     assert response.status_code == 200
     assert response.json()["lessons_total"] == 0
+
+
+def test_leaderboard_shows_a_handle_for_learners_without_a_display_name(api_client):
+    learner = UserFactory(email="jane.secret@example.com", display_name="")
+    services.complete_lesson(user=learner, lesson_slug=LessonFactory(xp=10).slug)
+
+    entries = api_client.get(LEADERBOARD, {"period": "all"}).json()["entries"]
+
+    assert [e["display_name"] for e in entries] == [learner.public_name]
+    assert "jane" not in learner.public_name
