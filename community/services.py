@@ -151,7 +151,7 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
 
 def edit_comment(*, comment: Comment, editor, body: str) -> Comment:
     """Replace the body of `editor`'s own comment and mark it edited."""
-    _check_author(comment=comment, user=editor)
+    check_author(comment=comment, user=editor)
     comment.body = _clean_body(body)
     comment.edited_at = timezone.now()
     comment.save(update_fields=["body", "edited_at"])
@@ -165,7 +165,7 @@ def delete_comment(*, comment: Comment, actor) -> Comment | None:
     the thread holds together; anything else is removed, and a stub left without replies
     goes with its last one. Returns the stub, or None when the row is gone.
     """
-    _check_author(comment=comment, user=actor)
+    check_author(comment=comment, user=actor)
     with transaction.atomic():
         # Lock the thread's head, as a reply being posted does, so no reply slips in between
         # the check for replies and the delete.
@@ -226,7 +226,7 @@ def _clean_body(body: str) -> str:
     return body
 
 
-def _check_author(*, comment: Comment, user) -> None:
+def check_author(*, comment: Comment, user) -> None:
     from rest_framework.exceptions import PermissionDenied
 
     if comment.author_id != user.id:

@@ -215,7 +215,7 @@ REST_FRAMEWORK = {
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_PARSER_CLASSES": ["learning_platform.api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "learning_platform.api.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "learning_platform.api.schema.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         "submissions": env.str("THROTTLE_SUBMISSIONS", default="10/min"),
         "comments": env.str("THROTTLE_COMMENTS", default="6/min"),

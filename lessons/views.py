@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from learning_platform.api.conditional import conditional_response
+from learning_platform.api.query import QuerySerializer
 from lessons import selectors
 from lessons.serializers import (
     LessonDetailSerializer,
@@ -63,7 +64,7 @@ class QuestDetailView(APIView):
         return conditional_response(request, QuestDetailSerializer(outline).data)
 
 
-class LessonFilterSerializer(serializers.Serializer):
+class LessonFilterSerializer(QuerySerializer):
     quest = serializers.SlugField(required=False, help_text="Only lessons of this quest (slug).")
     tag = serializers.SlugField(required=False, help_text="Only lessons with this tag.")
     search = serializers.CharField(

@@ -675,3 +675,24 @@ def test_a_learner_without_a_display_name_is_shown_by_a_handle_never_their_email
     assert "jane" not in str(notification)
     quiet.refresh_from_db()
     assert quiet.public_name == names.pop()  # stable
+
+
+def test_patching_a_comment_with_no_fields_changes_nothing_and_answers_200(lesson):
+    comment = CommentFactory(lesson=lesson, body="Original")
+
+    response = client_for(comment.author).patch(
+        f"/api/v1/comments/{comment.id}/", {}, format="json"
+    )
+
+    assert response.status_code == 200
+    assert response.json()["body"] == "Original"
+    comment.refresh_from_db()
+    assert comment.edited_at is None
+
+
+def test_patching_someone_elses_comment_with_no_fields_is_still_403(lesson):
+    comment = CommentFactory(lesson=lesson)
+
+    response = client_for(UserFactory()).patch(f"/api/v1/comments/{comment.id}/", {}, format="json")
+
+    assert response.status_code == 403

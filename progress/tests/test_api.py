@@ -667,3 +667,11 @@ def test_a_new_account_cannot_sync_a_forged_streak_but_keeps_the_xp(user_client,
     assert not AchievementUnlock.objects.filter(
         user=user, achievement__rule_kind="streak_days"
     ).exists()
+
+
+@pytest.mark.parametrize("period", ["", "null", "year"])
+def test_leaderboard_refuses_a_period_it_does_not_know_with_400(api_client, period):
+    response = api_client.get(LEADERBOARD + f"?period={period}")
+
+    assert response.status_code == 400
+    assert "period" in response.json()["errors"]
