@@ -16,6 +16,10 @@ def is_time_zone(value: str) -> bool:
     return (value == "UTC" or "/" in value) and value in zoneinfo.available_timezones()
 
 
+# Every zone `is_time_zone` accepts, sorted: what the API offers (and its schema lists).
+TIME_ZONES = sorted(zone for zone in zoneinfo.available_timezones() if is_time_zone(zone))
+
+
 def validate_display_name(value: str) -> None:
     if has_control_characters(value):
         raise ValidationError(

@@ -320,6 +320,8 @@ def _excerpt(text: str) -> str:
 # --- E-mail ---------------------------------------------------------------------------------
 
 UNSUBSCRIBE_SALT = "community.unsubscribe"
+# A link whose token is forged, expired or names nothing any more: 404, it names no resource.
+INVALID_UNSUBSCRIBE_LINK = "This unsubscribe link is invalid or has expired."
 
 
 def make_unsubscribe_token(*, user_id: int, lesson_id: int | None = None) -> str:
@@ -331,18 +333,16 @@ def make_unsubscribe_token(*, user_id: int, lesson_id: int | None = None) -> str
 
 
 def read_unsubscribe_token(*, token: str) -> dict[str, int]:
-    """The token's payload {"u": user id, "l": lesson id (optional)}; invalid or expired: 400."""
+    """The token's payload {"u": user id, "l": lesson id (optional)}; invalid or expired: 404."""
     max_age = getattr(settings, "COMMUNITY_UNSUBSCRIBE_MAX_AGE", timedelta(days=365))
     try:
         payload = signing.TimestampSigner(salt=UNSUBSCRIBE_SALT).unsign_object(
             token, max_age=max_age
         )
     except signing.BadSignature:
-        raise ValidationError(
-            {"token": ["This unsubscribe link is invalid or has expired."]}
-        ) from None
+        raise NotFound(INVALID_UNSUBSCRIBE_LINK) from None
     if not isinstance(payload, dict) or not isinstance(payload.get("u"), int):
-        raise ValidationError({"token": ["This unsubscribe link is invalid or has expired."]})
+        raise NotFound(INVALID_UNSUBSCRIBE_LINK)
     return payload
 
 
@@ -368,19 +368,19 @@ def unsubscribe(*, token: str) -> dict[str, Any]:
 
 
 def unsubscribe_scope(*, token: str) -> dict[str, Any]:
-    """What a token would unsubscribe from, without doing it (400 when it names nothing)."""
+    """What a token would unsubscribe from, without doing it (404 when it names nothing)."""
     from accounts.models import User
     from lessons.models import Lesson
 
     payload = read_unsubscribe_token(token=token)
     user = User.objects.filter(pk=payload["u"]).first()
     if user is None:
-        raise ValidationError({"token": ["This unsubscribe link is invalid or has expired."]})
+        raise NotFound(INVALID_UNSUBSCRIBE_LINK)
     lesson = found = None
     if "l" in payload:
         found = Lesson.objects.filter(pk=payload["l"]).first()
         if found is None:
-            raise ValidationError({"token": ["This lesson no longer exists."]})
+            raise NotFound("This lesson no longer exists.")
         lesson = {"id": found.id, "slug": found.slug, "title": found.title}
     return {
         "scope": "lesson" if lesson else "email",

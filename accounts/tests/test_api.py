@@ -344,3 +344,14 @@ def test_the_model_refuses_a_display_name_with_a_line_break():
         user.full_clean(exclude=["password"])
 
     assert "display_name" in raised.value.message_dict
+
+
+def test_the_schema_lists_the_time_zones_the_profile_accepts(client):
+    schema = client.get("/api/schema/?format=json").json()
+
+    zones = schema["components"]["schemas"]["TimeZoneEnum"]
+    assert schema["components"]["schemas"]["PatchedProfileInputRequest"]["properties"][
+        "time_zone"
+    ] == {"$ref": "#/components/schemas/TimeZoneEnum"}
+    assert "Europe/Paris" in zones["enum"]
+    assert "localtime" not in zones["enum"]

@@ -595,8 +595,8 @@ def test_lesson_unsubscribe_link_unfollows_that_lesson_only(api_client, user, le
 
 
 @pytest.mark.parametrize("token", ["garbage", "eyJ1IjoxfQ:1xXuSU:forged-signature"])
-def test_forged_unsubscribe_token_is_rejected(api_client, token):
-    assert api_client.post(f"/api/v1/unsubscribe/{token}").status_code == 400
+def test_forged_unsubscribe_token_is_404(api_client, token):
+    assert api_client.post(f"/api/v1/unsubscribe/{token}").status_code == 404
 
 
 def test_unsubscribe_page_for_browsers_is_html_with_a_button(api_client, user):
@@ -696,3 +696,23 @@ def test_patching_someone_elses_comment_with_no_fields_is_still_403(lesson):
     response = client_for(UserFactory()).patch(f"/api/v1/comments/{comment.id}/", {}, format="json")
 
     assert response.status_code == 403
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_unsubscribe_link_that_names_nothing_is_404_for_either_method(api_client, method):
+    response = getattr(api_client, method)("/api/v1/unsubscribe/not-a-token")
+
+    assert response.status_code == 404
+    assert response.json()["type"] == "not_found"
+
+
+@pytest.mark.parametrize("website", [0, 1.5, True, ["x"], {"a": 1}])
+def test_a_report_with_a_non_string_honeypot_is_refused_not_dropped(api_client, lesson, website):
+    response = api_client.post(
+        f"/api/v1/lessons/{lesson.slug}/reports/",
+        {"kind": "typo", "message": "Typo", "website": website},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert "website" in response.json()["errors"]
