@@ -7,6 +7,6 @@ class LearningPlatformConfig(AppConfig):
 
     def ready(self) -> None:
         from learning_platform import checks  # noqa: F401  (registers the system check)
-        from learning_platform.api.fields import refuse_non_string_text
+        from learning_platform.api.fields import refuse_wrongly_typed_json
 
-        refuse_non_string_text()
+        refuse_wrongly_typed_json()

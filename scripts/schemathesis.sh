@@ -66,7 +66,8 @@ run() {
     local label="$1"
     shift
     echo "==== schemathesis: $label (max $MAX_EXAMPLES examples per operation, seed $SEED)"
-    .venv/bin/schemathesis run "http://127.0.0.1:$PORT/api/schema/" \
+    .venv/bin/schemathesis --config-file scripts/schemathesis.toml run \
+        "http://127.0.0.1:$PORT/api/schema/" \
         --checks all --max-examples "$MAX_EXAMPLES" --seed "$SEED" --workers 2 \
         --request-timeout 20 --no-color --suppress-health-check all "$@"
 }

@@ -355,3 +355,14 @@ def test_the_schema_lists_the_time_zones_the_profile_accepts(client):
     ] == {"$ref": "#/components/schemas/TimeZoneEnum"}
     assert "Europe/Paris" in zones["enum"]
     assert "localtime" not in zones["enum"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("show_on_leaderboard", "false"), ("email_notifications", 0), ("display_name", 12)],
+)
+def test_a_profile_field_of_the_wrong_json_type_is_refused(user_client, field, value):
+    response = user_client.patch("/api/v1/me/", {field: value}, format="json")
+
+    assert response.status_code == 400
+    assert field in response.json()["errors"]

@@ -716,3 +716,18 @@ def test_a_report_with_a_non_string_honeypot_is_refused_not_dropped(api_client, 
 
     assert response.status_code == 400
     assert "website" in response.json()["errors"]
+
+
+def test_a_report_message_over_its_max_length_is_refused_even_with_surrounding_spaces(
+    api_client, lesson
+):
+    from community.models import REPORT_MESSAGE_MAX_LENGTH
+
+    response = api_client.post(
+        f"/api/v1/lessons/{lesson.slug}/reports/",
+        {"kind": "typo", "message": "\t" + "*" * REPORT_MESSAGE_MAX_LENGTH},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert "message" in response.json()["errors"]

@@ -37,7 +37,15 @@ class AutoSchema(SpectacularAutoSchema):
             return None
         responses = operation.setdefault("responses", {})
         error = {
-            "application/json": {"schema": self.resolve_serializer(ErrorSerializer, "response").ref}
+            "application/json": {
+                "schema": self.resolve_serializer(ErrorSerializer, "response").ref
+            },
+            # A view that also renders pages (the unsubscribe link) shows its errors as pages.
+            **{
+                renderer.media_type: {"schema": {"type": "string"}}
+                for renderer in self.view.get_renderers()
+                if renderer.media_type == "text/html"
+            },
         }
         for code in self._error_statuses(operation):
             responses.setdefault(code, {"description": TITLES.get(int(code), "Error.")})

@@ -92,3 +92,9 @@ def test_paginated_lists_bound_page_size_in_the_schema(schema):
     ]  # fmt: skip
 
     assert page_size["schema"] == {"type": "integer", "minimum": 1, "maximum": 100}
+
+
+def test_a_view_that_renders_pages_documents_its_errors_as_pages_too(schema):
+    not_found = schema["paths"]["/api/v1/unsubscribe/{token}"]["get"]["responses"]["404"]
+
+    assert set(not_found["content"]) == {"application/json", "text/html"}
