@@ -163,6 +163,10 @@ def live_worker(transactional_db, settings):
         "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX", "test"),
         "EMAIL_URL": "filemail:///" + str(_mail_dir(queue)),  # 4 slashes: an absolute path
         "CELERY_VISIBILITY_TIMEOUT": os.environ.get("TEST_VISIBILITY_TIMEOUT", "10"),
+        # Within that short window (the worker refuses to start otherwise, checks.py).
+        "CELERY_TASK_SOFT_TIME_LIMIT": "5",
+        "CELERY_TASK_TIME_LIMIT": "6",
+        "CELERY_RETRY_BACKOFF_MAX": "2",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
     }
     command = [

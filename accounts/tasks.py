@@ -1,14 +1,13 @@
 from celery import shared_task
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-
-from learning_platform.celery import RETRY_BACKOFF_MAX
 
 
 @shared_task(
     name="accounts.send_email",
     autoretry_for=(OSError,),
     retry_backoff=True,
-    retry_backoff_max=RETRY_BACKOFF_MAX,
+    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=8,
     # At most once: a redelivery after the mail server accepted the message (a worker lost

@@ -1,8 +1,8 @@
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from achievements import services
-from learning_platform.celery import RETRY_BACKOFF_MAX
 
 
 @shared_task(
@@ -10,7 +10,7 @@ from learning_platform.celery import RETRY_BACKOFF_MAX
     name="achievements.award_retroactively",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
-    retry_backoff_max=RETRY_BACKOFF_MAX,
+    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=5,
 )
@@ -40,7 +40,7 @@ def award_retroactively(
     name="achievements.evaluate_for_user",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
-    retry_backoff_max=RETRY_BACKOFF_MAX,
+    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=5,
 )

@@ -5,10 +5,10 @@ from __future__ import annotations
 from smtplib import SMTPException
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from community import services
-from learning_platform.celery import RETRY_BACKOFF_MAX
 
 # A mail server that is down or refuses for a while: retry with growing, jittered delays, each
 # under the broker's visibility timeout; after the last one the e-mail waits, unsent, for the
@@ -17,7 +17,7 @@ MAIL_ERRORS = (SMTPException, OSError, OperationalError)
 MAIL_RETRY = {
     "autoretry_for": MAIL_ERRORS,
     "retry_backoff": 30,
-    "retry_backoff_max": RETRY_BACKOFF_MAX,
+    "retry_backoff_max": settings.CELERY_RETRY_BACKOFF_MAX,
     "retry_jitter": True,
     "max_retries": 10,
 }
@@ -27,7 +27,7 @@ MAIL_RETRY = {
     name="community.notify_about_comment",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
-    retry_backoff_max=RETRY_BACKOFF_MAX,
+    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=5,
 )

@@ -14,19 +14,15 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-# Every retry backoff stays well under the broker's visibility timeout (180 s by default,
-# minus the task's run time): a longer wait would get the message delivered twice.
-# learning_platform/checks.py enforces it; the periodic sweeps take over work that gave up.
-RETRY_BACKOFF_MAX = 60
-
-
 @signals.worker_init.connect
 def _refuse_delays_longer_than_the_visibility_timeout(**kwargs) -> None:
+    """A worker does not start when a task could wait in the broker past the visibility
+    timeout (learning_platform/checks.py). SystemExit: Celery logs and ignores exceptions."""
     from learning_platform.checks import delay_errors
 
     errors = delay_errors()
     if errors:
-        raise RuntimeError("Celery delays exceed the visibility timeout:\n" + "\n".join(errors))
+        raise SystemExit("Celery delays exceed the visibility timeout:\n" + "\n".join(errors))
 
 
 @signals.task_prerun.connect

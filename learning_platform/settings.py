@@ -279,6 +279,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The longest wait between a task's automatic retries. A retry waits in the broker, so this plus
+# the task's time limit must stay under the visibility timeout, or the retry runs twice
+# (learning_platform/checks.py refuses to start otherwise); the periodic sweeps take over work
+# whose retries ran out.
+CELERY_RETRY_BACKOFF_MAX = env.int("CELERY_RETRY_BACKOFF_MAX", default=60)
 # After a failed publish, seconds a process keeps tasks in the database (for the sweep,
 # learning_platform.send_unsent_tasks) without trying the broker again.
 BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=5)

@@ -119,5 +119,5 @@ def test_a_worker_refuses_to_start_when_a_retry_waits_past_the_visibility_timeou
 
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 100}
 
-    with pytest.raises(RuntimeError, match=r"community\.send_notification_emails"):
+    with pytest.raises(SystemExit, match=r"community\.send_notification_emails"):
         _refuse_delays_longer_than_the_visibility_timeout()
