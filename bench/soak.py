@@ -504,6 +504,12 @@ def main() -> int:
     finally:
         stack.stop()
     print_table(rows, log, load_seconds)
+    server_log = (log_dir / "server.log").read_text()
+    print(
+        f"\nthe outages as the server saw them: {server_log.count('Could not publish')} tasks "
+        f"kept for the sweep (broker), {server_log.count('serving without it')} times a "
+        f"process paused its cache (Redis); {stack.worker_starts} worker processes started"
+    )
     return 0 if all(ok for _, ok, _ in rows) else 1
 
 
