@@ -404,7 +404,9 @@ def main() -> int:
         "--redis-url", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
     )
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)
     rng = random.Random(args.seed)
+    began = time.monotonic()
 
     recreate_database(args.database_url)
     redis = urlparse(args.redis_url)
@@ -465,7 +467,7 @@ def main() -> int:
         ]
         print(
             f"soak: {len(clients)} learners, {args.threads} threads, {len(lessons)} lessons, "
-            f"logs in {log_dir}"
+            f"logs in {log_dir} (set up in {time.monotonic() - began:.0f}s)"
         )
         started = time.monotonic()
         chaos_thread = threading.Thread(
@@ -499,7 +501,9 @@ def main() -> int:
             time.sleep(0.5)
         load_seconds = time.monotonic() - started
         print(f"soak: load done in {load_seconds:.0f}s; draining (at most {args.drain:.0f}s)")
+        drain_began = time.monotonic()
         drained = drain(args.drain)
+        print(f"soak: drained in {time.monotonic() - drain_began:.0f}s")
         rows = invariants(log, mail_dir, drained)
     finally:
         stack.stop()
