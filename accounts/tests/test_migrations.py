@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_data_migration_makes_stored_names_one_clean_line():
     migration = importlib.import_module("accounts.migrations.0003_clean_display_names")
-    dirty = UserFactory(display_name="Eve\r\nBcc:\x00 victim@example.com")
+    dirty = UserFactory(display_name="Eve\r\nBcc:\x07 victim@example.com")
     clean = UserFactory(display_name="Ada Lovelace")
 
     migration.clean_display_names(apps, None)
