@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
 from accounts.models import TIME_ZONES, User
-from learning_platform.text import has_control_characters
+from learning_platform.text import ONE_LINE_PATTERN
 
 
 class ProfileOutputSerializer(serializers.ModelSerializer):
@@ -21,7 +21,15 @@ class ProfileOutputSerializer(serializers.ModelSerializer):
 
 
 class ProfileInputSerializer(serializers.Serializer):
-    display_name = serializers.CharField(max_length=60, allow_blank=True, required=False)
+    display_name = serializers.RegexField(
+        ONE_LINE_PATTERN,
+        max_length=60,
+        allow_blank=True,
+        required=False,
+        error_messages={
+            "invalid": "A name cannot contain line breaks or other control characters."
+        },
+    )
     time_zone = serializers.ChoiceField(
         choices=TIME_ZONES,
         required=False,
@@ -32,8 +40,4 @@ class ProfileInputSerializer(serializers.Serializer):
     show_on_leaderboard = serializers.BooleanField(required=False)
 
     def validate_display_name(self, value: str) -> str:
-        if has_control_characters(value):
-            raise serializers.ValidationError(
-                "A name cannot contain line breaks or other control characters."
-            )
         return value.strip()

@@ -98,3 +98,19 @@ def test_a_view_that_renders_pages_documents_its_errors_as_pages_too(schema):
     not_found = schema["paths"]["/api/v1/unsubscribe/{token}"]["get"]["responses"]["404"]
 
     assert set(not_found["content"]) == {"application/json", "text/html"}
+
+
+def test_the_display_name_pattern_in_the_schema_is_the_rule_the_api_applies(schema):
+    import re
+
+    from learning_platform.text import has_control_characters
+
+    name = schema["components"]["schemas"]["PatchedProfileInputRequest"]["properties"][
+        "display_name"
+    ]
+    (pattern,) = [variant["pattern"] for variant in name["oneOf"] if "pattern" in variant]
+    samples = ["Ada", "Eve\r\nBcc: x", "Zero\u200bwidth", "Bidi\u202eevil", "Émile 李", "\x7f"]
+
+    assert [re.search(pattern, s) is None for s in samples] == [
+        has_control_characters(s) for s in samples
+    ]
