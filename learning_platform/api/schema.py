@@ -30,7 +30,23 @@ class ErrorSerializer(serializers.Serializer):
         ref_name = "Error"
 
 
+# DRF refuses a NUL character in any text field (ProhibitNullCharactersValidator); say so.
+NO_NUL_PATTERN = "^[^\\x00]*$"
+
+
 class AutoSchema(SpectacularAutoSchema):
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if (
+            direction == "request"
+            and isinstance(field, serializers.CharField)
+            and schema.get("type") == "string"
+            and "pattern" not in schema
+            and "format" not in schema
+        ):
+            schema["pattern"] = NO_NUL_PATTERN
+        return schema
+
     def get_operation(self, *args, **kwargs):
         operation = super().get_operation(*args, **kwargs)
         if operation is None:

@@ -108,9 +108,23 @@ def test_the_display_name_pattern_in_the_schema_is_the_rule_the_api_applies(sche
     name = schema["components"]["schemas"]["PatchedProfileInputRequest"]["properties"][
         "display_name"
     ]
-    (pattern,) = [variant["pattern"] for variant in name["oneOf"] if "pattern" in variant]
+    (pattern,) = [v["pattern"] for v in name["oneOf"] if v.get("maxLength") == 60]
     samples = ["Ada", "Eve\r\nBcc: x", "Zero\u200bwidth", "Bidi\u202eevil", "Émile 李", "\x7f"]
 
     assert [re.search(pattern, s) is None for s in samples] == [
         has_control_characters(s) for s in samples
     ]
+
+
+def test_text_inputs_say_a_nul_character_is_refused(schema):
+    import re
+
+    (search,) = [
+        p for p in schema["paths"]["/api/v1/lessons/"]["get"]["parameters"]
+        if p["name"] == "search"
+    ]  # fmt: skip
+    body = schema["components"]["schemas"]["CommentInputRequest"]["properties"]["body"]
+
+    assert re.search(search["schema"]["pattern"], "a\x00b") is None
+    assert re.search(body["pattern"], "a\x00b") is None
+    assert re.search(body["pattern"], "Hello, wörld") is not None
