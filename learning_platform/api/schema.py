@@ -43,6 +43,8 @@ class AutoSchema(SpectacularAutoSchema):
             and schema.get("type") == "string"
             and "pattern" not in schema
             and "format" not in schema
+            # A field with its own pattern (slug, regex) gets it from its validator later.
+            and not any(hasattr(v, "regex") for v in field.validators)
         ):
             schema["pattern"] = NO_NUL_PATTERN
         return schema
