@@ -8,6 +8,8 @@
 # schemathesis check over every operation of /api/schema/: once signed out, once with the
 # learner's session token (X-Session-Token). Fails on any server error, any response that
 # does not match the schema, any undocumented status code. Runs in a few minutes on 2 cores.
+# One schemathesis worker: with two, Hypothesis's internal caches race (a KeyError in
+# lambda_sources), which reports an error that is not the API's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -68,7 +70,7 @@ run() {
     echo "==== schemathesis: $label (max $MAX_EXAMPLES examples per operation, seed $SEED)"
     .venv/bin/schemathesis --config-file scripts/schemathesis.toml run \
         "http://127.0.0.1:$PORT/api/schema/" \
-        --checks all --max-examples "$MAX_EXAMPLES" --seed "$SEED" --workers 2 \
+        --checks all --max-examples "$MAX_EXAMPLES" --seed "$SEED" --workers 1 \
         --request-timeout 20 --no-color --suppress-health-check all "$@"
 }
 
