@@ -4,8 +4,9 @@ Every view gets the project's error body (`Error`) for the error statuses its re
 meet, derived from what the operation is, so a new endpoint is documented without listing
 them by hand: 401/403/406 anywhere (credentials, permissions, content negotiation), 400 where
 it takes a body or query parameters, 413/415 with a body, 404 with a path parameter or a page
-number, 429 where a throttle applies, 304 where an `If-None-Match` header is read. Statuses a
-view documents itself keep their description and gain the error body.
+number, 429 where a throttle applies, 304 where an `If-None-Match` header is read, 414 (from
+the HTTP server) with query parameters. Statuses a view documents itself keep their
+description and gain the error body.
 """
 
 from __future__ import annotations
@@ -65,6 +66,16 @@ class AutoSchema(SpectacularAutoSchema):
                 if renderer.media_type == "text/html"
             },
         }
+        if any(p["in"] == "query" for p in operation.get("parameters", [])):
+            # Answered by the HTTP server in front (gunicorn: a request line over 4094 bytes),
+            # before the API sees the request, so in the server's own format.
+            responses.setdefault(
+                "414",
+                {
+                    "description": "URI too long: the query string is over the server's limit.",
+                    "content": {"text/html": {"schema": {"type": "string"}}},
+                },
+            )
         for code in self._error_statuses(operation):
             responses.setdefault(code, {"description": TITLES.get(int(code), "Error.")})
         for code, response in responses.items():

@@ -128,3 +128,9 @@ def test_text_inputs_say_a_nul_character_is_refused(schema):
     assert re.search(search["schema"]["pattern"], "a\x00b") is None
     assert re.search(body["pattern"], "a\x00b") is None
     assert re.search(body["pattern"], "Hello, wörld") is not None
+
+
+def test_operations_with_query_parameters_document_the_servers_414(schema):
+    responses = schema["paths"]["/api/v1/lessons/{slug}/comments/"]["get"]["responses"]
+
+    assert set(responses["414"]["content"]) == {"text/html"}
