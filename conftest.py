@@ -50,6 +50,43 @@ def _clear_cache(cache, settings) -> None:
         cache.clear()
 
 
+class Broker:
+    """Switch the real Celery app between publishing to a Redis port where nothing listens
+    (Redis down) and the test default (tasks run in-process)."""
+
+    def __init__(self):
+        from learning_platform.celery import app
+
+        self.app = app
+        self.saved = (app.conf.task_always_eager, app.conf.broker_url)
+
+    def down(self) -> None:
+        self.app.conf.task_always_eager = False
+        self.app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+        self._forget_connections()
+
+    def up(self) -> None:
+        self.app.conf.task_always_eager, self.app.conf.broker_url = self.saved
+        self._forget_connections()
+
+    def _forget_connections(self) -> None:
+        from learning_platform import outbox
+
+        outbox._paused_until = 0.0
+        # The app caches its connection and producer pools; the next publish opens new ones
+        # for the current URL.
+        self.app._pool = None
+        self.app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def unreachable_broker():
+    broker = Broker()
+    broker.down()
+    yield broker
+    broker.up()
+
+
 @pytest.fixture
 def api_client():
     from rest_framework.test import APIClient
@@ -139,6 +176,10 @@ def live_worker(transactional_db, settings):
         "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX", "test"),
         "EMAIL_URL": "filemail:///" + str(_mail_dir(queue)),  # 4 slashes: an absolute path
         "CELERY_VISIBILITY_TIMEOUT": os.environ.get("TEST_VISIBILITY_TIMEOUT", "10"),
+        # Within that short window (the worker refuses to start otherwise, checks.py).
+        "CELERY_TASK_SOFT_TIME_LIMIT": "5",
+        "CELERY_TASK_TIME_LIMIT": "6",
+        "CELERY_RETRY_BACKOFF_MAX": "2",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
     }
     command = [

@@ -2,8 +2,12 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import UserChangeForm, UserCreationForm
 
+from accounts.forms import RateLimitedAdminAuthenticationForm
 from accounts.models import User
 from learning_platform.admin_lists import EstimatedCountPaginator
+
+# The admin's sign-in obeys the same failed-attempt limit as the API's (allauth).
+admin.site.login_form = RateLimitedAdminAuthenticationForm
 
 
 class EmailUserCreationForm(UserCreationForm):

@@ -1,3 +1,4 @@
+import secrets
 import zoneinfo
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
@@ -6,11 +7,30 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from learning_platform.text import has_control_characters
+
 
 def is_time_zone(value: str) -> bool:
     """An IANA zone that exists on every host: "UTC" or Area/Location names, not the tz
     database's host-dependent entries ("localtime", "posixrules", "Factory")."""
     return (value == "UTC" or "/" in value) and value in zoneinfo.available_timezones()
+
+
+# Every zone `is_time_zone` accepts, sorted: what the API offers (and its schema lists).
+TIME_ZONES = sorted(zone for zone in zoneinfo.available_timezones() if is_time_zone(zone))
+
+
+def validate_display_name(value: str) -> None:
+    if has_control_characters(value):
+        raise ValidationError(
+            "A name cannot contain line breaks or other control characters.", code="invalid"
+        )
+
+
+def new_public_handle() -> str:
+    """A learner's public name until they pick one: random, so it says nothing about their
+    e-mail address or when they joined."""
+    return f"Learner {secrets.randbelow(900_000) + 100_000}"
 
 
 def validate_time_zone(value: str) -> None:
@@ -44,7 +64,9 @@ class User(AbstractBaseUser, PermissionsMixin):
     """A learner or staff member. Signs in with an e-mail address."""
 
     email = models.EmailField("e-mail address", unique=True)
-    display_name = models.CharField(max_length=60, blank=True)
+    display_name = models.CharField(max_length=60, blank=True, validators=[validate_display_name])
+    # Shown for a learner who has no display name (comments, notifications, leaderboard).
+    public_handle = models.CharField(max_length=20, default=new_public_handle, editable=False)
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
     # Notification preferences.
     reply_notifications = models.BooleanField(
@@ -76,7 +98,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     @property
     def public_name(self) -> str:
-        return self.display_name or self.email.split("@", 1)[0]
+        return self.display_name or self.public_handle
 
     @property
     def tzinfo(self) -> zoneinfo.ZoneInfo:

@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
-from accounts.models import User, is_time_zone
+from accounts.models import TIME_ZONES, User
+from learning_platform.text import ONE_LINE_PATTERN
 
 
 class ProfileOutputSerializer(serializers.ModelSerializer):
@@ -25,16 +26,23 @@ class SessionStateSerializer(serializers.Serializer):
 
 
 class ProfileInputSerializer(serializers.Serializer):
-    display_name = serializers.CharField(max_length=60, allow_blank=True, required=False)
-    time_zone = serializers.CharField(max_length=64, required=False)
+    display_name = serializers.RegexField(
+        ONE_LINE_PATTERN,
+        max_length=60,
+        allow_blank=True,
+        required=False,
+        error_messages={
+            "invalid": "A name cannot contain line breaks or other control characters."
+        },
+    )
+    time_zone = serializers.ChoiceField(
+        choices=TIME_ZONES,
+        required=False,
+        error_messages={"invalid_choice": "'{input}' is not a known IANA time zone."},
+    )
     reply_notifications = serializers.BooleanField(required=False)
     email_notifications = serializers.BooleanField(required=False)
     show_on_leaderboard = serializers.BooleanField(required=False)
-
-    def validate_time_zone(self, value: str) -> str:
-        if not is_time_zone(value):
-            raise serializers.ValidationError(f"{value!r} is not a known IANA time zone.")
-        return value
 
     def validate_display_name(self, value: str) -> str:
         return value.strip()

@@ -2,17 +2,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
 from accounts.models import User
+from learning_platform.outbox import publish_on_commit
 
 
 def queue_email(*, subject: str, body: str, to: list[str], html_body: str | None = None) -> None:
-    """Send an e-mail from a Celery worker once the current transaction commits."""
+    """Send an e-mail from a Celery worker once the current transaction commits (kept in the
+    database for the sweep while the broker is unreachable)."""
     from accounts.tasks import send_email
 
-    transaction.on_commit(
-        lambda: send_email.delay(subject=subject, body=body, to=to, html_body=html_body)
+    publish_on_commit(
+        send_email, kwargs={"subject": subject, "body": body, "to": to, "html_body": html_body}
     )
 
 

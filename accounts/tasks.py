@@ -1,4 +1,5 @@
 from celery import shared_task
+from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 
 
@@ -6,7 +7,7 @@ from django.core.mail import EmailMultiAlternatives
     name="accounts.send_email",
     autoretry_for=(OSError,),
     retry_backoff=True,
-    retry_backoff_max=600,
+    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=8,
     # At most once: a redelivery after the mail server accepted the message (a worker lost

@@ -1,4 +1,5 @@
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from achievements import services
@@ -9,6 +10,7 @@ from achievements import services
     name="achievements.award_retroactively",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
+    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=5,
 )
@@ -38,6 +40,7 @@ def award_retroactively(
     name="achievements.evaluate_for_user",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
+    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=5,
 )

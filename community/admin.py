@@ -267,8 +267,13 @@ class NotificationAdmin(admin.ModelAdmin):
 
 @admin.register(EmailDelivery)
 class EmailDeliveryAdmin(admin.ModelAdmin):
-    list_display = ("id", "key", "to_address", "subject", "created_at", "sent_at", "attempts")
-    list_filter = (("sent_at", admin.EmptyFieldListFilter),)
+    list_display = (
+        "id", "key", "to_address", "subject", "created_at", "sent_at", "failed_at", "attempts",
+    )  # fmt: skip
+    list_filter = (
+        ("sent_at", admin.EmptyFieldListFilter),
+        ("failed_at", admin.EmptyFieldListFilter),
+    )
     search_fields = ("to_address", "key", "subject")
     date_hierarchy = "created_at"
 

@@ -201,6 +201,9 @@ class EmailDelivery(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=500, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Given up: the message cannot be built (a malformed header) or every attempt failed. No
+    # task or sweep tries it again; staff see it in the admin.
+    failed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name_plural = "e-mail deliveries"

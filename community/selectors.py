@@ -185,13 +185,15 @@ def unread_notification_count(*, user) -> int:
 
 def unsent_delivery_ids(*, recipient_id: int) -> list[int]:
     return list(
-        EmailDelivery.objects.filter(recipient_id=recipient_id, sent_at__isnull=True)
+        EmailDelivery.objects.filter(
+            recipient_id=recipient_id, sent_at__isnull=True, failed_at__isnull=True
+        )
         .order_by("id")
         .values_list("id", flat=True)
     )
 
 
-# Deliveries that failed this often are left for a person to look at in the admin.
+# A delivery that failed this often is marked failed (`failed_at`), for a person to look at.
 MAX_DELIVERY_ATTEMPTS = 20
 
 
@@ -204,8 +206,8 @@ def users_with_overdue_notifications(*, before: datetime, limit: int) -> list[in
     stuck = EmailDelivery.objects.filter(
         recipient__isnull=False,
         sent_at__isnull=True,
+        failed_at__isnull=True,
         created_at__lt=before,
-        attempts__lt=MAX_DELIVERY_ATTEMPTS,
     ).values_list("recipient_id", flat=True)
     return sorted(set(waiting.distinct()[:limit]) | set(stuck.distinct()[:limit]))[:limit]
 
@@ -215,8 +217,8 @@ def overdue_anonymous_delivery_ids(*, before: datetime, limit: int) -> list[int]
         EmailDelivery.objects.filter(
             recipient__isnull=True,
             sent_at__isnull=True,
+            failed_at__isnull=True,
             created_at__lt=before,
-            attempts__lt=MAX_DELIVERY_ATTEMPTS,
         )
         .order_by("id")
         .values_list("id", flat=True)[:limit]

@@ -34,6 +34,8 @@ from community.models import (
 )
 from learning_platform import page_cache
 from learning_platform.markdown import render_markdown
+from learning_platform.outbox import publish_on_commit
+from learning_platform.text import single_line
 from lessons.selectors import lesson_slugs
 
 logger = logging.getLogger(__name__)
@@ -150,14 +152,14 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
             body=body,
             body_html=render_markdown(body, profile="comment"),
         )
-        transaction.on_commit(lambda: tasks.notify_about_comment.delay(comment.id))
+        publish_on_commit(tasks.notify_about_comment, args=[comment.id])
         achievements.queue_evaluation(user_id=author.id, trigger="comment_posted")
     return comment
 
 
 def edit_comment(*, comment: Comment, editor, body: str) -> Comment:
     """Replace the body of `editor`'s own comment and mark it edited."""
-    _check_author(comment=comment, user=editor)
+    check_author(comment=comment, user=editor)
     comment.body = _clean_body(body)
     comment.body_html = render_markdown(comment.body, profile="comment")
     comment.edited_at = timezone.now()
@@ -172,7 +174,7 @@ def delete_comment(*, comment: Comment, actor) -> Comment | None:
     the thread holds together; anything else is removed, and a stub left without replies
     goes with its last one. Returns the stub, or None when the row is gone.
     """
-    _check_author(comment=comment, user=actor)
+    check_author(comment=comment, user=actor)
     with transaction.atomic():
         # Lock the thread's head, as a reply being posted does, so no reply slips in between
         # the check for replies and the delete.
@@ -251,7 +253,7 @@ def _clean_body(body: str) -> str:
     return body
 
 
-def _check_author(*, comment: Comment, user) -> None:
+def check_author(*, comment: Comment, user) -> None:
     from rest_framework.exceptions import PermissionDenied
 
     if comment.author_id != user.id:
@@ -277,11 +279,11 @@ def notify_about_comment(*, comment_id: int) -> list[int]:
 
     The author of the comment answered gets a "replied to your comment" notification, the
     other followers a "new comment" one; both carry the dedupe key `comment:<id>`, so running
-    this twice creates nothing new. Returns the ids of the recipients who take e-mails (their
-    digest is scheduled after commit).
+    this twice creates nothing new. Returns the ids of the recipients who take e-mails: their
+    notifications wait (`pending`) for the digest the periodic sweep sends once the oldest has
+    waited COMMUNITY_DIGEST_WINDOW_SECONDS (no task waits with a countdown: one longer than the
+    broker's visibility timeout is delivered twice).
     """
-    from community import tasks
-
     comment = (
         Comment.objects.select_related("author", "lesson", "reply_to")
         .filter(pk=comment_id)
@@ -330,15 +332,6 @@ def notify_about_comment(*, comment_id: int) -> list[int]:
         if wants_email:
             emailed.append(recipient_id)
     Notification.objects.bulk_create(notifications, ignore_conflicts=True)
-    window = digest_window_seconds()
-    for recipient_id in emailed:
-        # Scheduling again for a notification that already existed is harmless: the digest
-        # task finds nothing left to send.
-        transaction.on_commit(
-            lambda rid=recipient_id: tasks.send_notification_emails.apply_async(
-                (rid,), countdown=window
-            )
-        )
     return emailed
 
 
@@ -354,6 +347,8 @@ def _excerpt(text: str) -> str:
 # --- E-mail ---------------------------------------------------------------------------------
 
 UNSUBSCRIBE_SALT = "community.unsubscribe"
+# A link whose token is forged, expired or names nothing any more: 404, it names no resource.
+INVALID_UNSUBSCRIBE_LINK = "This unsubscribe link is invalid or has expired."
 
 
 def make_unsubscribe_token(*, user_id: int, lesson_id: int | None = None) -> str:
@@ -365,18 +360,16 @@ def make_unsubscribe_token(*, user_id: int, lesson_id: int | None = None) -> str
 
 
 def read_unsubscribe_token(*, token: str) -> dict[str, int]:
-    """The token's payload {"u": user id, "l": lesson id (optional)}; invalid or expired: 400."""
+    """The token's payload {"u": user id, "l": lesson id (optional)}; invalid or expired: 404."""
     max_age = getattr(settings, "COMMUNITY_UNSUBSCRIBE_MAX_AGE", timedelta(days=365))
     try:
         payload = signing.TimestampSigner(salt=UNSUBSCRIBE_SALT).unsign_object(
             token, max_age=max_age
         )
     except signing.BadSignature:
-        raise ValidationError(
-            {"token": ["This unsubscribe link is invalid or has expired."]}
-        ) from None
+        raise NotFound(INVALID_UNSUBSCRIBE_LINK) from None
     if not isinstance(payload, dict) or not isinstance(payload.get("u"), int):
-        raise ValidationError({"token": ["This unsubscribe link is invalid or has expired."]})
+        raise NotFound(INVALID_UNSUBSCRIBE_LINK)
     return payload
 
 
@@ -402,19 +395,19 @@ def unsubscribe(*, token: str) -> dict[str, Any]:
 
 
 def unsubscribe_scope(*, token: str) -> dict[str, Any]:
-    """What a token would unsubscribe from, without doing it (400 when it names nothing)."""
+    """What a token would unsubscribe from, without doing it (404 when it names nothing)."""
     from accounts.models import User
     from lessons.models import Lesson
 
     payload = read_unsubscribe_token(token=token)
     user = User.objects.filter(pk=payload["u"]).first()
     if user is None:
-        raise ValidationError({"token": ["This unsubscribe link is invalid or has expired."]})
+        raise NotFound(INVALID_UNSUBSCRIBE_LINK)
     lesson = found = None
     if "l" in payload:
         found = Lesson.objects.filter(pk=payload["l"]).first()
         if found is None:
-            raise ValidationError({"token": ["This lesson no longer exists."]})
+            raise NotFound("This lesson no longer exists.")
         lesson = {"id": found.id, "slug": found.slug, "title": found.title}
     return {
         "scope": "lesson" if lesson else "email",
@@ -485,9 +478,10 @@ def _compose_digest(*, delivery: EmailDelivery, user, items: list[Notification])
         for item in items
     ]
     count = len(items)
-    delivery.subject = (
-        items[0].title if count == 1 else f"{count} new notifications on Learning Platform"
-    )[:200]
+    delivery.subject = single_line(
+        items[0].title if count == 1 else f"{count} new notifications on Learning Platform",
+        max_length=200,
+    )
     delivery.unsubscribe_url = unsubscribe_url(user_id=user.id)
     context = {
         "user": user,
@@ -516,7 +510,7 @@ def send_email_delivery(*, delivery_id: int) -> bool:
     """
     now = timezone.now()
     claimed = (
-        EmailDelivery.objects.filter(pk=delivery_id, sent_at__isnull=True)
+        EmailDelivery.objects.filter(pk=delivery_id, sent_at__isnull=True, failed_at__isnull=True)
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
         .update(claimed_until=now + SEND_LEASE, attempts=F("attempts") + 1)
     )
@@ -528,7 +522,7 @@ def send_email_delivery(*, delivery_id: int) -> bool:
         headers["List-Unsubscribe"] = f"<{delivery.unsubscribe_url}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     message = EmailMultiAlternatives(
-        subject=delivery.subject,
+        subject=single_line(delivery.subject),
         body=delivery.text_body,
         to=[delivery.to_address],
         headers=headers,
@@ -537,9 +531,20 @@ def send_email_delivery(*, delivery_id: int) -> bool:
         message.attach_alternative(delivery.html_body, "text/html")
     try:
         message.send()
-    except Exception as exc:
+    except ValueError as exc:
+        # The message itself is malformed (BadHeaderError, an invalid address): no retry can
+        # send it. Give it up so the ones after it still go out.
+        logger.error("E-mail delivery %s cannot be sent; marked failed", delivery_id, exc_info=True)
         EmailDelivery.objects.filter(pk=delivery_id).update(
-            claimed_until=None, last_error=f"{type(exc).__name__}: {exc}"[:500]
+            claimed_until=None, failed_at=timezone.now(), last_error=_error_text(exc)
+        )
+        return False
+    except Exception as exc:
+        exhausted = delivery.attempts >= selectors.MAX_DELIVERY_ATTEMPTS
+        EmailDelivery.objects.filter(pk=delivery_id).update(
+            claimed_until=None,
+            last_error=_error_text(exc),
+            failed_at=timezone.now() if exhausted else None,
         )
         raise
     EmailDelivery.objects.filter(pk=delivery_id).update(
@@ -548,21 +553,36 @@ def send_email_delivery(*, delivery_id: int) -> bool:
     return True
 
 
+def _error_text(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {exc}"[:500]
+
+
 def send_notification_emails(*, user_id: int) -> int:
     """Gather the user's waiting notifications into one e-mail and send every e-mail of theirs
     still unsent (including earlier ones a mail-server failure held back). Returns how many
-    were sent by this call."""
+    were sent by this call.
+
+    One e-mail failing never holds back the others: each is tried, and the first mail-server
+    error is raised only afterwards (the task then retries the ones still unsent).
+    """
     prepare_notification_digest(user_id=user_id)
     sent = 0
+    first_error: Exception | None = None
     for delivery_id in selectors.unsent_delivery_ids(recipient_id=user_id):
-        sent += send_email_delivery(delivery_id=delivery_id)
+        try:
+            sent += send_email_delivery(delivery_id=delivery_id)
+        except Exception as exc:
+            first_error = first_error or exc
+    if first_error is not None:
+        raise first_error
     return sent
 
 
 def overdue_email_work(*, limit: int = 500) -> tuple[list[int], list[int]]:
-    """Safety net for lost or exhausted tasks: users whose notifications waited longer than the
-    digest window, and sign-out deliveries left unsent. Returns (user ids, delivery ids)."""
-    cutoff = timezone.now() - timedelta(seconds=digest_window_seconds() + 60)
+    """The periodic sweep's work: users whose digest is due (a notification waited the digest
+    window) or who have an e-mail left unsent, and sign-out deliveries left unsent (their own
+    task was lost or gave up). Returns (user ids, delivery ids)."""
+    cutoff = timezone.now() - timedelta(seconds=digest_window_seconds())
     return (
         selectors.users_with_overdue_notifications(before=cutoff, limit=limit),
         selectors.overdue_anonymous_delivery_ids(before=cutoff, limit=limit),
@@ -653,7 +673,7 @@ def change_report_status(*, report: IssueReport, status: str, assignee=None) -> 
         report.save(update_fields=["status", "assignee", "resolved_at", "updated_at"])
         if status == IssueReport.Status.RESOLVED and previous != status:
             report_id, reporter_id = report.pk, report.reporter_id
-            transaction.on_commit(lambda: tasks.notify_report_resolved.delay(report_id))
+            publish_on_commit(tasks.notify_report_resolved, args=[report_id])
             if reporter_id is not None:
                 achievements.queue_evaluation(user_id=reporter_id, trigger="report_accepted")
     return report
@@ -682,7 +702,7 @@ def notify_report_resolved(*, report_id: int) -> None:
             email=report.reporter.email_notifications,
         )
         if created is not None and created.email_state == EmailState.PENDING:
-            transaction.on_commit(lambda: tasks.send_notification_emails.delay(report.reporter_id))
+            publish_on_commit(tasks.send_notification_emails, args=[report.reporter_id])
         return
     if not report.contact_email:
         return

@@ -5,16 +5,19 @@ from __future__ import annotations
 from smtplib import SMTPException
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from community import services
 
-# A mail server that is down or refuses for a while: retry with growing, jittered delays.
+# A mail server that is down or refuses for a while: retry with growing, jittered delays, each
+# under the broker's visibility timeout; after the last one the e-mail waits, unsent, for the
+# periodic sweep (send_overdue_emails), which tries it again every minute.
 MAIL_ERRORS = (SMTPException, OSError, OperationalError)
 MAIL_RETRY = {
     "autoretry_for": MAIL_ERRORS,
     "retry_backoff": 30,
-    "retry_backoff_max": 3600,
+    "retry_backoff_max": settings.CELERY_RETRY_BACKOFF_MAX,
     "retry_jitter": True,
     "max_retries": 10,
 }
@@ -24,6 +27,7 @@ MAIL_RETRY = {
     name="community.notify_about_comment",
     autoretry_for=(OperationalError,),
     retry_backoff=True,
+    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=5,
 )
@@ -52,7 +56,8 @@ def notify_report_resolved(report_id: int) -> None:
 
 @shared_task(name="community.send_overdue_emails")
 def send_overdue_emails() -> None:
-    """Periodic safety net: enqueue e-mails whose own task was lost or gave up."""
+    """Periodic (every minute): enqueue the digests now due, and e-mails whose own task was
+    lost or gave up."""
     user_ids, delivery_ids = services.overdue_email_work()
     for user_id in user_ids:
         send_notification_emails.delay(user_id)

@@ -6,9 +6,8 @@ from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.template.loader import render_to_string
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import generics, renderers, status
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, renderers, serializers, status
 from rest_framework.parsers import FormParser, JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -36,19 +35,30 @@ from community.serializers import (
 from community.throttling import ReportAnonThrottle, ReportUserThrottle
 from learning_platform import page_cache
 from learning_platform.api.errors import PayloadTooLarge
+from learning_platform.api.query import QuerySerializer
 from lessons.models import sees_drafts
 from lessons.selectors import get_visible_lesson, visible_lessons
 
 # How long a cached first page of comments lives at most (see LessonCommentsView.get).
 COMMENT_PAGE_TIMEOUT = 300
 
-ORDERING = OpenApiParameter(
-    "ordering",
-    OpenApiTypes.STR,
-    enum=["oldest", "newest"],
-    required=False,
-    description="Order of the threads: oldest first (default) or newest first.",
-)
+
+class ThreadQuerySerializer(QuerySerializer):
+    ordering = serializers.ChoiceField(
+        choices=["oldest", "newest"],
+        default="oldest",
+        help_text="Order of the threads: oldest first (default) or newest first.",
+    )
+
+
+class NotificationQuerySerializer(QuerySerializer):
+    unread = serializers.BooleanField(default=False, help_text="Only unread notifications.")
+
+
+def _query(serializer_class, request: Request) -> dict:
+    query = serializer_class(data=request.query_params)
+    query.is_valid(raise_exception=True)
+    return query.validated_data
 
 
 def _visible_comment(*, pk: int, user) -> Comment:
@@ -78,13 +88,13 @@ class LessonCommentsView(generics.ListAPIView):
 
     def get_queryset(self):
         lesson = get_visible_lesson(slug=self.kwargs["slug"], user=self.request.user)
-        newest = self.request.query_params.get("ordering") == "newest"
+        newest = _query(ThreadQuerySerializer, self.request)["ordering"] == "newest"
         return selectors.comment_threads(lesson_id=lesson.id, newest_first=newest)
 
     @extend_schema(
         tags=["community"],
         operation_id="lesson_comments_list",
-        parameters=[ORDERING],
+        parameters=[ThreadQuerySerializer],
         description="Visible top-level comments of the lesson, paginated. Each embeds its "
         "first 3 replies (oldest first), `reply_count` and `replies_url` for the whole "
         "thread. Runs a fixed number of queries. Draft or unknown lesson: 404.",
@@ -195,12 +205,16 @@ class CommentDetailView(APIView):
         tags=["community"],
         request=CommentEditSerializer,
         responses={200: CommentSerializer},
-        description="Edit your own comment (marks it edited). Someone else's: 403.",
+        description="Edit your own comment (marks it edited). Someone else's: 403. A body "
+        "without `body` changes nothing and answers the comment as it is.",
     )
     def patch(self, request: Request, pk: int) -> Response:
         comment = _visible_comment(pk=pk, user=request.user)
-        data = _valid(CommentEditSerializer, request)
-        comment = services.edit_comment(comment=comment, editor=request.user, body=data["body"])
+        data = _valid(CommentEditSerializer, request, partial=True)
+        if "body" in data:
+            comment = services.edit_comment(comment=comment, editor=request.user, body=data["body"])
+        else:
+            services.check_author(comment=comment, user=request.user)
         return Response(CommentSerializer(comment, context={"request": request}).data)
 
     @extend_schema(
@@ -278,11 +292,6 @@ class LessonSubscriptionView(APIView):
 # --- Notifications --------------------------------------------------------------------------
 
 
-UNREAD = OpenApiParameter(
-    "unread", OpenApiTypes.BOOL, required=False, description="Only unread notifications."
-)
-
-
 class NotificationListView(generics.ListAPIView):
     """The learner's notifications, newest first, with `unread_count` in the page."""
 
@@ -291,10 +300,14 @@ class NotificationListView(generics.ListAPIView):
     pagination_class = NotificationPagination
 
     def get_queryset(self):
-        unread_only = self.request.query_params.get("unread") in ("1", "true", "True")
+        unread_only = _query(NotificationQuerySerializer, self.request)["unread"]
         return selectors.notifications_for(user=self.request.user, unread_only=unread_only)
 
-    @extend_schema(tags=["notifications"], operation_id="notifications_list", parameters=[UNREAD])
+    @extend_schema(
+        tags=["notifications"],
+        operation_id="notifications_list",
+        parameters=[NotificationQuerySerializer],
+    )
     def get(self, request: Request, *args, **kwargs) -> Response:
         return super().get(request, *args, **kwargs)
 
@@ -431,11 +444,11 @@ class MyReportDetailView(APIView):
         return Response(ReportSerializer(report).data)
 
 
-def _valid(serializer_class, request: Request) -> dict:
+def _valid(serializer_class, request: Request, *, partial: bool = False) -> dict:
     try:
         data = request.data
     except RequestDataTooBig:
         raise PayloadTooLarge() from None
-    serializer = serializer_class(data=data)
+    serializer = serializer_class(data=data, partial=partial)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data

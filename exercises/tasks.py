@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
 from exercises import services
 
@@ -19,7 +20,7 @@ _TIME_LIMIT = services.grading_time_limit()
     autoretry_for=(services.GraderCrashed,),
     max_retries=services.MAX_GRADING_ATTEMPTS,
     retry_backoff=2,
-    retry_backoff_max=60,
+    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
 )
 def grade_submission(submission_id: int) -> str:

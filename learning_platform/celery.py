@@ -14,6 +14,17 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
+@signals.worker_init.connect
+def _refuse_delays_longer_than_the_visibility_timeout(**kwargs) -> None:
+    """A worker does not start when a task could wait in the broker past the visibility
+    timeout (learning_platform/checks.py). SystemExit: Celery logs and ignores exceptions."""
+    from learning_platform.checks import delay_errors
+
+    errors = delay_errors()
+    if errors:
+        raise SystemExit("Celery delays exceed the visibility timeout:\n" + "\n".join(errors))
+
+
 @signals.task_prerun.connect
 @signals.task_postrun.connect
 def _close_old_database_connections(sender=None, **kwargs) -> None:

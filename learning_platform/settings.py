@@ -149,16 +149,25 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: cache and Celery broker --------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# The cache and the broker default to REDIS_URL; either can live elsewhere (or, in the
+# fault-and-soak bench, behind a proxy that can cut it).
+CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
+BROKER_URL = env.str("BROKER_URL", default=REDIS_URL)
 CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", default="lp")
 if TESTING and os.environ.get("PYTEST_XDIST_WORKER"):
     # xdist workers inherit the test run's prefix; their id keeps their keys apart.
     CACHE_KEY_PREFIX += "-" + os.environ["PYTEST_XDIST_WORKER"]
-if REDIS_URL:
+if CACHE_URL:
+    # Redis down is a cache miss (learning_platform/cache.py): requests go to the database.
     CACHES = {
         "default": {
             "BACKEND": "learning_platform.cache.RedisCache",
-            "LOCATION": REDIS_URL,
+            "LOCATION": CACHE_URL,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
+            "OPTIONS": {
+                "SOCKET_TIMEOUT": env.float("CACHE_SOCKET_TIMEOUT", default=0.5),
+                "RETRY_AFTER": env.float("CACHE_RETRY_AFTER", default=5),
+            },
         }
     }
 else:
@@ -222,7 +231,7 @@ REST_FRAMEWORK = {
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_PARSER_CLASSES": ["learning_platform.api.parsers.BoundedJSONParser"],
     "EXCEPTION_HANDLER": "learning_platform.api.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "learning_platform.api.schema.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         "submissions": env.str("THROTTLE_SUBMISSIONS", default="10/min"),
         "comments": env.str("THROTTLE_COMMENTS", default="6/min"),
@@ -262,12 +271,12 @@ SPECTACULAR_SETTINGS = {
 }
 
 # --- Celery -------------------------------------------------------------------------------
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = BROKER_URL or "memory://"
 # Queue of tasks not routed elsewhere (a test worker sets its own, so tasks it enqueues stay with it).
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # Embedded mode (no broker): tasks run in-process. Tests run them in-process too, except the
 # integration tests, which start a real worker on Redis (see conftest `celery_worker_process`).
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL or TESTING
+CELERY_TASK_ALWAYS_EAGER = not BROKER_URL or TESTING
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
@@ -292,6 +301,14 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_throttle": 1,
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The longest wait between a task's automatic retries. A retry waits in the broker, so this plus
+# the task's time limit must stay under the visibility timeout, or the retry runs twice
+# (learning_platform/checks.py refuses to start otherwise); the periodic sweeps take over work
+# whose retries ran out.
+CELERY_RETRY_BACKOFF_MAX = env.int("CELERY_RETRY_BACKOFF_MAX", default=60)
+# After a failed publish, seconds a process keeps tasks in the database (for the sweep,
+# learning_platform.send_unsent_tasks) without trying the broker again.
+BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=5)
 # Celery's Django fixup closes every database connection around every task; keep them instead
 # (closed only every 1000 tasks) and let close_old_connections (learning_platform/celery.py)
 # honour CONN_MAX_AGE and health checks, as for web requests.
@@ -299,6 +316,11 @@ CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs; each entry names a task by its registered name.
 CELERY_BEAT_SCHEDULE: dict = {
+    "learning_platform.send_unsent_tasks": {
+        "task": "learning_platform.send_unsent_tasks",
+        "schedule": timedelta(seconds=30),
+        "options": {"expires": 25},
+    },
     # Builds the boards after a Redis loss, and each day's period boards ahead of midnight.
     "progress.refresh_leaderboards": {
         "task": "progress.refresh_leaderboards",
@@ -311,9 +333,11 @@ CELERY_BEAT_SCHEDULE: dict = {
         "schedule": timedelta(hours=24),
         "options": {"expires": 3600},
     },
+    # Sends the notification digests that are due (COMMUNITY_DIGEST_WINDOW_SECONDS).
     "community.send_overdue_emails": {
         "task": "community.send_overdue_emails",
-        "schedule": timedelta(minutes=10),
+        "schedule": timedelta(seconds=60),
+        "options": {"expires": 55},
     },
     "exercises.requeue_stale_submissions": {
         "task": "exercises.requeue_stale_submissions",
@@ -365,7 +389,7 @@ SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 # Keep /me/progress bodies in the cache (versioned, see progress/summary_cache.py). Needs a
 # cache shared by every process, so it is on by default only with Redis. Tests turn it on
 # where they test it (progress/tests/test_summary_cache.py).
-PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(REDIS_URL) and not TESTING)
+PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(CACHE_URL) and not TESTING)
 # Leaderboards from Redis sorted sets (progress/boards.py); without them (no Redis, the
 # embedded default) or while Redis is down they are answered from SQL over the XP-per-day rollup.
 # Tests turn them on where they test them (progress/tests/test_boards.py).
@@ -377,7 +401,7 @@ LEADERBOARD_KEY_PREFIX = env.str(
 # Keep public page bodies (lesson, quest outline, achievements, first comment page) in the
 # cache, versioned (learning_platform/page_cache.py). Needs a cache all processes share
 # (Redis), or a single process (the tests).
-PAGE_CACHE = env.bool("PAGE_CACHE", default=bool(REDIS_URL) or TESTING)
+PAGE_CACHE = env.bool("PAGE_CACHE", default=bool(CACHE_URL) or TESTING)
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long the admin's analytics pages reuse their figures (seconds); "Recompute now" skips it.
 ANALYTICS_CACHE_SECONDS = env.int("ANALYTICS_CACHE_SECONDS", default=300)

@@ -73,7 +73,7 @@ def block_data(block: Block) -> dict:
 @extend_schema_field(
     PolymorphicProxySerializer(
         component_name="Block",
-        serializers=list(BLOCK_SERIALIZERS.values()),
+        serializers=BLOCK_SERIALIZERS,
         resource_type_field_name="kind",
         many=True,
     )

@@ -19,6 +19,7 @@ from learning_platform.api.conditional import (
     combined_etag,
     conditional_response,
 )
+from learning_platform.api.query import QuerySerializer
 from lessons import selectors
 from lessons.models import sees_drafts
 from lessons.serializers import (
@@ -152,7 +153,7 @@ class QuestDetailView(APIView):
         return frozenset(completed_lesson_ids(user_id=user.pk, quest_slug=slug))
 
 
-class LessonFilterSerializer(serializers.Serializer):
+class LessonFilterSerializer(QuerySerializer):
     quest = serializers.SlugField(required=False, help_text="Only lessons of this quest (slug).")
     tag = serializers.SlugField(required=False, help_text="Only lessons with this tag.")
     search = serializers.CharField(

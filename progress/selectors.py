@@ -408,7 +408,7 @@ def _ranked(rows: list[dict[str, Any]], *, viewer: Any | None) -> list[dict[str,
             {
                 "rank": rank,
                 "user_id": row["user_id"],
-                "display_name": _public_name(row["display_name"], row["email"]),
+                "display_name": _public_name(row["display_name"], row["handle"]),
                 "xp": row["xp"],
                 "is_me": viewer is not None and row["user_id"] == viewer.pk,
             }
@@ -432,7 +432,7 @@ def _xp_since(*, user_id: int, first_day: date | None) -> int:
 
 
 def _visible_names(*, user_ids: list[int]) -> dict[int, tuple[str, str]]:
-    """(display name, e-mail) of those of the learners who may appear on a board (1 query,
+    """(display name, public handle) of those of the learners who may appear on a board (1 query,
     by primary key). Plain SQL: on the board's hot path the ORM's compiling cost more than the
     query."""
     from django.contrib.auth import get_user_model
@@ -443,11 +443,11 @@ def _visible_names(*, user_ids: list[int]) -> dict[int, tuple[str, str]]:
     placeholders = ", ".join(["%s"] * len(user_ids))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT id, display_name, email FROM {table} "  # noqa: S608 - name from _meta
+            f"SELECT id, display_name, public_handle FROM {table} "  # noqa: S608 - name from _meta
             f"WHERE id IN ({placeholders}) AND is_active AND show_on_leaderboard",
             user_ids,
         )
-        return {pk: (display_name, email) for pk, display_name, email in cursor.fetchall()}
+        return {pk: (display_name, handle) for pk, display_name, handle in cursor.fetchall()}
 
 
 def _leaderboard_from_redis(
@@ -470,7 +470,7 @@ def _leaderboard_from_redis(
             "user_id": user_id,
             "xp": xp,
             "display_name": names[user_id][0],
-            "email": names[user_id][1],
+            "handle": names[user_id][1],
         }
         for user_id, xp in board.top
         if user_id in names
@@ -490,7 +490,7 @@ def _leaderboard_from_sql(
     *, viewer: Any | None, first_day: date | None
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     visible_users = {"user__show_on_leaderboard": True, "user__is_active": True}
-    names = {"display_name": F("user__display_name"), "email": F("user__email")}
+    names = {"display_name": F("user__display_name"), "handle": F("user__public_handle")}
     if first_day is None:
         visible = (
             LearnerStats.objects.filter(xp_total__gt=0, **visible_users)
@@ -516,16 +516,16 @@ def _leaderboard_from_sql(
 
 class _Named(NamedTuple):
     display_name: str
-    email: str
+    public_handle: str
 
 
-def _public_name(display_name: str, email: str) -> str:
+def _public_name(display_name: str, handle: str) -> str:
     from django.contrib.auth import get_user_model
 
     # The accounts app decides what a learner's public name is; its rule is applied to the two
     # fields it reads, without building a model instance per entry (a third of the board's
     # CPU).
-    return get_user_model().public_name.fget(_Named(display_name, email))
+    return get_user_model().public_name.fget(_Named(display_name, handle))
 
 
 # --- Analytics (the admin's "how each lesson is doing") -------------------------------------

@@ -4,6 +4,7 @@ answer; input serializers only validate."""
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from learning_platform.api.query import QuerySerializer
 from progress.selectors import LEADERBOARD_PERIODS
 from progress.services import MAX_SYNC_EVENTS, SYNC_EVENT_TYPES
 
@@ -56,7 +57,7 @@ class ProgressSummarySerializer(serializers.Serializer):
     )
 
 
-class ProgressQuerySerializer(serializers.Serializer):
+class ProgressQuerySerializer(QuerySerializer):
     quest = serializers.SlugField(required=False, help_text="Quest slug; default: the demo quest.")
 
 
@@ -145,7 +146,7 @@ class SyncResultSerializer(ProgressSummarySerializer):
     new_achievements = NewAchievementSerializer(many=True)
 
 
-class LeaderboardQuerySerializer(serializers.Serializer):
+class LeaderboardQuerySerializer(QuerySerializer):
     period = serializers.ChoiceField(
         choices=list(LEADERBOARD_PERIODS),
         default="week",

@@ -34,6 +34,11 @@ ALLOWED_CLOCK_SKEW = timedelta(minutes=5)
 # Progress kept on a device before its learner signed up syncs on sign-in; anything older
 # than this before the account existed is a broken clock or a forged event.
 OFFLINE_HISTORY_LIMIT = timedelta(days=365)
+# Streaks count only days the server could witness: activity that reached it within this long
+# of when it happened. Older offline history still counts for lessons and XP, not for the
+# streak (or the achievements measured by it); otherwise a new account could sync a year of
+# back-dated events and hold a year-long streak at once.
+STREAK_WITNESS_WINDOW = timedelta(hours=48)
 SYNC_EVENT_TYPES = frozenset({"lesson_completed"})
 
 
@@ -75,6 +80,7 @@ class _LearnerWriter:
         self._days: set[date] = set()
         self._completions_changed = False
         self.seq = self.stats.sync_seq + 1
+        self._witnessed_since = timezone.now() - STREAK_WITNESS_WINDOW
 
     def award(self, awards: Iterable[_Award]) -> list[_Award]:
         """Append the awards the ledger does not hold yet; returns the ones appended."""
@@ -90,7 +96,7 @@ class _LearnerWriter:
                 partial(boards.record_awards, user_id=self.user_id, xp_by_day=dict(xp_by_day))
             )
         self._xp_delta += sum(a.amount for a in inserted)
-        self._days.update(self._day(a.awarded_at) for a in inserted)
+        self._note_active(a.awarded_at for a in inserted)
         return inserted
 
     def complete_lessons(
@@ -149,7 +155,7 @@ class _LearnerWriter:
             )
         if created or earlier:
             self._completions_changed = True
-            self._days.update(self._day(times[i]) for i in created | earlier.keys())
+            self._note_active(times[i] for i in created | earlier.keys())
         return created
 
     def flush(self) -> None:
@@ -170,8 +176,13 @@ class _LearnerWriter:
         self._days = set()
         self._completions_changed = False
 
-    def _day(self, at: datetime) -> date:
-        return timezone.localtime(at, self.tzinfo).date()
+    def _note_active(self, times: Iterable[datetime]) -> None:
+        """Days of activity the server witnessed count for the streak (STREAK_WITNESS_WINDOW)."""
+        self._days.update(
+            timezone.localtime(at, self.tzinfo).date()
+            for at in times
+            if at >= self._witnessed_since
+        )
 
     def _streak_changes(self, days: set[date]) -> dict[str, Any]:
         stats = self.stats

@@ -1,6 +1,6 @@
 from django.conf import settings
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -164,7 +164,9 @@ class SyncProgressView(APIView):
             try:
                 after_seq = decode_cursor(data["cursor"])
             except InvalidCursor:
-                raise ValidationError({"cursor": ["Not a cursor this server made."]}) from None
+                # Not one this server can read (forged, or made before a key rotation): the
+                # device gets every change, as it would from the start.
+                after_seq = 0
         if quest_slug is not None and not selectors.quest_exists(slug=quest_slug):
             raise NotFound("No quest with this slug.")
 

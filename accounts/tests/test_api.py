@@ -348,3 +348,75 @@ def test_session_state_with_an_ended_token_is_401(client):
 
     assert response.status_code == 401
     assert response.json()["type"] == "authentication_failed"
+
+
+def test_signup_while_the_broker_is_down_answers_200_and_the_sweep_sends_the_verification(
+    client, django_capture_on_commit_callbacks, unreachable_broker
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"{APP}/auth/signup",
+            {"email": "late@example.com", "password": PASSWORD},
+            content_type="application/json",
+        )
+    assert response.status_code == 200, response.content
+    assert User.objects.filter(email="late@example.com").exists()
+    assert mail.outbox == []
+
+    from learning_platform.outbox import send_unsent_tasks
+
+    unreachable_broker.up()
+    with django_capture_on_commit_callbacks(execute=True):
+        send_unsent_tasks()
+
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["late@example.com"]
+
+
+@pytest.mark.parametrize(
+    "name", ["Eve\r\nBcc: victim@example.com", "Eve\nX", "Tab\tName", "Bell\x07", "Sep\u2028x"]
+)
+def test_a_display_name_with_control_characters_is_refused_with_a_field_error(name):
+    user = UserFactory(display_name="Before")
+    client = Client()
+    client.force_login(user)
+
+    response = client.patch("/api/v1/me/", {"display_name": name}, content_type="application/json")
+
+    assert response.status_code == 400
+    assert "display_name" in response.json()["errors"]
+    user.refresh_from_db()
+    assert user.display_name == "Before"
+
+
+def test_the_model_refuses_a_display_name_with_a_line_break():
+    from django.core.exceptions import ValidationError
+
+    user = UserFactory.build(display_name="Eve\r\nBcc: victim@example.com")
+
+    with pytest.raises(ValidationError) as raised:
+        user.full_clean(exclude=["password"])
+
+    assert "display_name" in raised.value.message_dict
+
+
+def test_the_schema_lists_the_time_zones_the_profile_accepts(client):
+    schema = client.get("/api/schema/?format=json").json()
+
+    zones = schema["components"]["schemas"]["TimeZoneEnum"]
+    assert schema["components"]["schemas"]["PatchedProfileInputRequest"]["properties"][
+        "time_zone"
+    ] == {"$ref": "#/components/schemas/TimeZoneEnum"}
+    assert "Europe/Paris" in zones["enum"]
+    assert "localtime" not in zones["enum"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("show_on_leaderboard", "false"), ("email_notifications", 0), ("display_name", 12)],
+)
+def test_a_profile_field_of_the_wrong_json_type_is_refused(user_client, field, value):
+    response = user_client.patch("/api/v1/me/", {field: value}, format="json")
+
+    assert response.status_code == 400
+    assert field in response.json()["errors"]

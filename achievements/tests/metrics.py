@@ -6,6 +6,7 @@ so a test can stop one short of a threshold and then reach it.
 
 from datetime import timedelta
 
+import time_machine
 from django.conf import settings
 from django.utils import timezone
 
@@ -57,16 +58,19 @@ def xp_total(user, value: int) -> None:
 
 
 def streak_days(user, value: int) -> None:
-    """Active on each of the `value` days ending today."""
+    """Active on each of the `value` days ending today, each witnessed by the server that day
+    (back-dated activity does not count for streaks)."""
     now = timezone.now()
-    for days_ago in range(value):
-        progress_services.award_xp(
-            user_id=user.id,
-            source_type="exercise",
-            source_id=800_000 + days_ago,
-            amount=1,
-            awarded_at=now - timedelta(days=days_ago),
-        )
+    for days_ago in reversed(range(value)):
+        day = now - timedelta(days=days_ago)
+        with time_machine.travel(day, tick=False):
+            progress_services.award_xp(
+                user_id=user.id,
+                source_type="exercise",
+                source_id=800_000 + days_ago,
+                amount=1,
+                awarded_at=day,
+            )
 
 
 def exercises_passed(user, value: int) -> None:

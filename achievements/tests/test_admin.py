@@ -139,3 +139,22 @@ def test_the_changelist_shows_rule_and_unlock_count(admin_client):
 
     assert response.status_code == 200
     assert "Lessons completed ≥ 10" in response.content.decode()
+
+
+def test_adding_an_achievement_while_the_broker_is_down_awards_it_once_the_sweep_runs(
+    admin_client, django_capture_on_commit_callbacks, unreachable_broker
+):
+    from learning_platform.outbox import send_unsent_tasks
+
+    talkative = _learner_with_comments(2)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(ADD_URL, _form())
+    assert response.status_code == 302
+    assert _holders(Achievement.objects.get(slug="chatterbox")) == set()
+
+    unreachable_broker.up()
+    with django_capture_on_commit_callbacks(execute=True):
+        send_unsent_tasks()
+
+    assert _holders(Achievement.objects.get(slug="chatterbox")) == {talkative.id}

@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.conf import settings
 from django.utils import timezone
@@ -593,8 +595,8 @@ def test_lesson_unsubscribe_link_unfollows_that_lesson_only(api_client, user, le
 
 
 @pytest.mark.parametrize("token", ["garbage", "eyJ1IjoxfQ:1xXuSU:forged-signature"])
-def test_forged_unsubscribe_token_is_rejected(api_client, token):
-    assert api_client.post(f"/api/v1/unsubscribe/{token}").status_code == 400
+def test_forged_unsubscribe_token_is_404(api_client, token):
+    assert api_client.post(f"/api/v1/unsubscribe/{token}").status_code == 404
 
 
 def test_unsubscribe_page_for_browsers_is_html_with_a_button(api_client, user):
@@ -624,3 +626,108 @@ def test_a_comment_of_invisible_characters_only_is_empty(user_client, lesson):
     )
 
     assert response.status_code == 400
+
+
+# --- The broker down ------------------------------------------------------------------------
+
+
+def test_a_comment_posted_while_the_broker_is_down_answers_201_and_followers_hear_later(
+    lesson, django_capture_on_commit_callbacks, unreachable_broker
+):
+    follower = UserFactory()
+    CommentFactory(lesson=lesson, author=follower)
+    author = UserFactory()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(author).post(comments_url(lesson), {"body": "Hello"}, format="json")
+    assert response.status_code == 201
+    assert Comment.objects.filter(author=author).count() == 1
+    assert not Notification.objects.filter(recipient=follower).exists()
+
+    from learning_platform.outbox import send_unsent_tasks
+
+    unreachable_broker.up()
+    with django_capture_on_commit_callbacks(execute=True):
+        sent = send_unsent_tasks()
+
+    assert sent >= 1
+    assert Notification.objects.filter(recipient=follower).count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        assert send_unsent_tasks() == 0
+
+
+def test_a_learner_without_a_display_name_is_shown_by_a_handle_never_their_email(
+    api_client, lesson, django_capture_on_commit_callbacks
+):
+    quiet = UserFactory(email="jane.secret@example.com", display_name="")
+    follower = UserFactory()
+    CommentFactory(lesson=lesson, author=follower)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(quiet).post(comments_url(lesson), {"body": "Hi"}, format="json")
+    listed = api_client.get(comments_url(lesson)).json()["results"]
+    notification = client_for(follower).get("/api/v1/me/notifications/").json()["results"][0]
+
+    names = {c["author"]["name"] for c in listed if c["body"] == "Hi"}
+    assert names == {quiet.public_name}
+    assert re.fullmatch(r"Learner \d{6}", quiet.public_name)
+    assert "jane" not in str(listed)
+    assert "jane" not in str(notification)
+    quiet.refresh_from_db()
+    assert quiet.public_name == names.pop()  # stable
+
+
+def test_patching_a_comment_with_no_fields_changes_nothing_and_answers_200(lesson):
+    comment = CommentFactory(lesson=lesson, body="Original")
+
+    response = client_for(comment.author).patch(
+        f"/api/v1/comments/{comment.id}/", {}, format="json"
+    )
+
+    assert response.status_code == 200
+    assert response.json()["body"] == "Original"
+    comment.refresh_from_db()
+    assert comment.edited_at is None
+
+
+def test_patching_someone_elses_comment_with_no_fields_is_still_403(lesson):
+    comment = CommentFactory(lesson=lesson)
+
+    response = client_for(UserFactory()).patch(f"/api/v1/comments/{comment.id}/", {}, format="json")
+
+    assert response.status_code == 403
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_an_unsubscribe_link_that_names_nothing_is_404_for_either_method(api_client, method):
+    response = getattr(api_client, method)("/api/v1/unsubscribe/not-a-token")
+
+    assert response.status_code == 404
+    assert response.json()["type"] == "not_found"
+
+
+@pytest.mark.parametrize("website", [0, 1.5, True, ["x"], {"a": 1}])
+def test_a_report_with_a_non_string_honeypot_is_refused_not_dropped(api_client, lesson, website):
+    response = api_client.post(
+        f"/api/v1/lessons/{lesson.slug}/reports/",
+        {"kind": "typo", "message": "Typo", "website": website},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert "website" in response.json()["errors"]
+
+
+def test_a_report_message_over_its_max_length_is_refused_even_with_surrounding_spaces(
+    api_client, lesson
+):
+    from community.models import REPORT_MESSAGE_MAX_LENGTH
+
+    response = api_client.post(
+        f"/api/v1/lessons/{lesson.slug}/reports/",
+        {"kind": "typo", "message": "\t" + "*" * REPORT_MESSAGE_MAX_LENGTH},
+        format="json",
+    )
+
+    assert response.status_code == 400
+    assert "message" in response.json()["errors"]

@@ -51,20 +51,6 @@ def test_create_notification_inside_a_transaction_survives_a_duplicate(user):
 # --- Fan-out of a new comment ---------------------------------------------------------------
 
 
-@pytest.fixture
-def scheduled_digests(monkeypatch):
-    """Record digest e-mails the fan-out schedules instead of running them."""
-    from community import tasks
-
-    calls: list[tuple[int, int]] = []
-    monkeypatch.setattr(
-        tasks.send_notification_emails,
-        "apply_async",
-        lambda args, countdown=None, **kw: calls.append((args[0], countdown)),
-    )
-    return calls
-
-
 def _notified(comment) -> dict[int, str]:
     return dict(
         Notification.objects.filter(dedupe_key=f"comment:{comment.id}").values_list(
@@ -73,7 +59,7 @@ def _notified(comment) -> dict[int, str]:
     )
 
 
-def test_reply_notifies_the_parent_author_and_never_the_replier(scheduled_digests):
+def test_reply_notifies_the_parent_author_and_never_the_replier():
     top = CommentFactory()
     reply = ReplyFactory(parent=top)
 
@@ -82,7 +68,7 @@ def test_reply_notifies_the_parent_author_and_never_the_replier(scheduled_digest
     assert _notified(reply) == {top.author_id: "comment_reply"}
 
 
-def test_reply_to_a_reply_notifies_its_author_as_a_reply(scheduled_digests):
+def test_reply_to_a_reply_notifies_its_author_as_a_reply():
     top = CommentFactory()
     first = ReplyFactory(parent=top)
     second = ReplyFactory(parent=top, reply_to=first)
@@ -92,7 +78,7 @@ def test_reply_to_a_reply_notifies_its_author_as_a_reply(scheduled_digests):
     assert _notified(second) == {first.author_id: "comment_reply", top.author_id: "lesson_comment"}
 
 
-def test_comment_notifies_explicit_followers_but_not_explicit_unfollowers(scheduled_digests):
+def test_comment_notifies_explicit_followers_but_not_explicit_unfollowers():
     lesson = LessonFactory()
     follower = LessonSubscriptionFactory(lesson=lesson, subscribed=True).user
     earlier = CommentFactory(lesson=lesson)
@@ -104,7 +90,7 @@ def test_comment_notifies_explicit_followers_but_not_explicit_unfollowers(schedu
     assert _notified(comment) == {follower.id: "lesson_comment"}
 
 
-def test_profile_default_off_means_no_reply_notifications(scheduled_digests):
+def test_profile_default_off_means_no_reply_notifications():
     quiet = UserFactory(reply_notifications=False)
     top = CommentFactory(author=quiet)
     reply = ReplyFactory(parent=top)
@@ -114,7 +100,7 @@ def test_profile_default_off_means_no_reply_notifications(scheduled_digests):
     assert _notified(reply) == {}
 
 
-def test_explicit_follow_beats_a_profile_default_off(scheduled_digests):
+def test_explicit_follow_beats_a_profile_default_off():
     quiet = UserFactory(reply_notifications=False)
     top = CommentFactory(author=quiet)
     LessonSubscriptionFactory(user=quiet, lesson=top.lesson, subscribed=True)
@@ -125,7 +111,7 @@ def test_explicit_follow_beats_a_profile_default_off(scheduled_digests):
     assert _notified(reply) == {quiet.id: "comment_reply"}
 
 
-def test_someone_both_parent_author_and_follower_is_notified_once(scheduled_digests):
+def test_someone_both_parent_author_and_follower_is_notified_once():
     top = CommentFactory()
     LessonSubscriptionFactory(user=top.author, lesson=top.lesson, subscribed=True)
     CommentFactory(lesson=top.lesson, author=top.author)
@@ -136,7 +122,7 @@ def test_someone_both_parent_author_and_follower_is_notified_once(scheduled_dige
     assert Notification.objects.filter(recipient=top.author).count() == 1
 
 
-def test_a_late_fan_out_does_not_notify_people_who_commented_afterwards(scheduled_digests):
+def test_a_late_fan_out_does_not_notify_people_who_commented_afterwards():
     top = CommentFactory()
     reply = ReplyFactory(parent=top)
     later = ReplyFactory(parent=top)
@@ -146,7 +132,7 @@ def test_a_late_fan_out_does_not_notify_people_who_commented_afterwards(schedule
     assert later.author_id not in _notified(reply)
 
 
-def test_inactive_learners_are_not_notified(scheduled_digests):
+def test_inactive_learners_are_not_notified():
     top = CommentFactory(author=UserFactory(is_active=False))
     reply = ReplyFactory(parent=top)
 
@@ -155,7 +141,7 @@ def test_inactive_learners_are_not_notified(scheduled_digests):
     assert _notified(reply) == {}
 
 
-def test_fan_out_twice_creates_nothing_new(scheduled_digests):
+def test_fan_out_twice_creates_nothing_new():
     top = CommentFactory()
     reply = ReplyFactory(parent=top)
 
@@ -165,21 +151,8 @@ def test_fan_out_twice_creates_nothing_new(scheduled_digests):
     assert Notification.objects.count() == 1
 
 
-def test_fan_out_schedules_a_digest_after_the_window(
-    scheduled_digests, settings, django_capture_on_commit_callbacks
-):
-    settings.COMMUNITY_DIGEST_WINDOW_SECONDS = 120
-    top = CommentFactory()
-    reply = ReplyFactory(parent=top)
-
-    with django_capture_on_commit_callbacks(execute=True):
-        services.notify_about_comment(comment_id=reply.id)
-
-    assert scheduled_digests == [(top.author_id, 120)]
-
-
-def test_fan_out_schedules_no_email_for_learners_without_emails(
-    scheduled_digests, django_capture_on_commit_callbacks
+def test_fan_out_keeps_no_email_waiting_for_learners_without_emails(
+    django_capture_on_commit_callbacks,
 ):
     top = CommentFactory(author=UserFactory(email_notifications=False))
     reply = ReplyFactory(parent=top)
@@ -187,11 +160,10 @@ def test_fan_out_schedules_no_email_for_learners_without_emails(
     with django_capture_on_commit_callbacks(execute=True):
         services.notify_about_comment(comment_id=reply.id)
 
-    assert scheduled_digests == []
     assert Notification.objects.get().email_state == EmailState.NOT_WANTED
 
 
-def test_fan_out_of_a_hidden_comment_notifies_nobody(scheduled_digests):
+def test_fan_out_of_a_hidden_comment_notifies_nobody():
     reply = ReplyFactory(parent=CommentFactory(), is_hidden=True)
 
     services.notify_about_comment(comment_id=reply.id)
@@ -332,24 +304,24 @@ def test_overdue_work_finds_waiting_notifications_and_unsent_emails(user):
 
 
 def test_unsubscribe_token_round_trips_and_rejects_tampering(user):
-    from rest_framework.exceptions import ValidationError
+    from rest_framework.exceptions import NotFound
 
     token = services.make_unsubscribe_token(user_id=user.id, lesson_id=7)
 
     assert services.read_unsubscribe_token(token=token) == {"u": user.id, "l": 7}
-    with pytest.raises(ValidationError):
+    with pytest.raises(NotFound):
         services.read_unsubscribe_token(token=token[:-2] + "xx")
 
 
 def test_expired_unsubscribe_token_is_rejected(user, settings):
     from datetime import timedelta
 
-    from rest_framework.exceptions import ValidationError
+    from rest_framework.exceptions import NotFound
 
     settings.COMMUNITY_UNSUBSCRIBE_MAX_AGE = timedelta(seconds=-1)
     token = services.make_unsubscribe_token(user_id=user.id)
 
-    with pytest.raises(ValidationError):
+    with pytest.raises(NotFound):
         services.read_unsubscribe_token(token=token)
 
 
@@ -478,3 +450,73 @@ def test_hiding_and_unhiding_a_comment():
     services.unhide_comment(comment=comment)
     assert not comment.is_hidden
     assert comment.hidden_at is None
+
+
+# --- Hostile names and failing deliveries ---------------------------------------------------
+
+
+def test_a_notification_title_with_a_line_break_still_makes_a_one_line_subject(user, mailoutbox):
+    NotificationFactory(
+        recipient=user,
+        title="Eve\r\nBcc: victim@example.com replied to your comment",
+        email_state=EmailState.PENDING,
+    )
+
+    sent = services.send_notification_emails(user_id=user.id)
+
+    assert sent == 1
+    assert mailoutbox[0].subject == "Eve Bcc: victim@example.com replied to your comment"
+    assert mailoutbox[0].bcc == []
+
+
+def test_a_delivery_that_cannot_be_sent_is_marked_failed_and_the_next_ones_go_out(user, mailoutbox):
+    from community.models import EmailDelivery
+
+    broken = EmailDelivery.objects.create(
+        key="legacy:1", recipient=user, to_address="victim@example.com\r\nBcc: x@example.com",
+        subject="Hi", text_body="x",
+    )  # fmt: skip
+    fine = EmailDelivery.objects.create(
+        key="legacy:2", recipient=user, to_address=user.email, subject="Hello", text_body="y"
+    )
+
+    sent = services.send_notification_emails(user_id=user.id)
+
+    assert sent == 1
+    assert [m.subject for m in mailoutbox] == ["Hello"]
+    broken.refresh_from_db()
+    fine.refresh_from_db()
+    assert broken.failed_at is not None
+    assert broken.last_error.startswith("BadHeaderError")
+    assert fine.sent_at is not None
+    # a failed delivery is not tried again by later runs or the sweep
+    assert services.send_notification_emails(user_id=user.id) == 0
+    assert services.overdue_email_work() == ([], [])
+
+
+def test_a_delivery_failing_transiently_is_marked_failed_after_its_attempts(
+    user, mailoutbox, monkeypatch
+):
+    from smtplib import SMTPException
+
+    from django.core.mail import EmailMultiAlternatives
+
+    from community.models import EmailDelivery
+    from community.selectors import MAX_DELIVERY_ATTEMPTS
+
+    delivery = EmailDelivery.objects.create(
+        key="k", recipient=user, to_address=user.email, subject="Hi", text_body="x"
+    )
+    EmailDelivery.objects.filter(pk=delivery.pk).update(attempts=MAX_DELIVERY_ATTEMPTS - 1)
+
+    def refuse(self, fail_silently=False):
+        raise SMTPException("4.3.0 try again later")
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", refuse)
+
+    with pytest.raises(SMTPException):
+        services.send_email_delivery(delivery_id=delivery.pk)
+
+    delivery.refresh_from_db()
+    assert delivery.failed_at is not None
+    assert delivery.attempts == MAX_DELIVERY_ATTEMPTS

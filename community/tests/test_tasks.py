@@ -1,5 +1,6 @@
 import re
 import time
+from datetime import timedelta
 from smtplib import SMTPException
 
 import pytest
@@ -122,6 +123,17 @@ def _succeeded(worker, task_name: str) -> int:
     return len(re.findall(rf"Task {re.escape(task_name)}\[[^\]]+\] succeeded", worker.log()))
 
 
+def _sweep_when_due(worker, *, recipients: int) -> None:
+    """What beat does every minute: once the digest window (2 s) has passed for the waiting
+    notifications, run the sweep that sends the due digests."""
+    _wait_for(
+        lambda: Notification.objects.filter(email_state=EmailState.PENDING).count() >= recipients,
+        worker,
+    )
+    time.sleep(2.5)
+    tasks.send_overdue_emails.delay()
+
+
 def _wait_for(condition, worker, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -151,6 +163,7 @@ def test_reply_gives_one_notification_and_one_email_even_when_tasks_run_twice(
     )
     assert response.status_code == 201
     reply_id = response.json()["id"]
+    _sweep_when_due(community_worker, recipients=1)
     _wait_for(lambda: _messages(community_worker), community_worker)
 
     # then: exactly one in-app notification and one e-mail, to the author
@@ -160,14 +173,17 @@ def test_reply_gives_one_notification_and_one_email_even_when_tasks_run_twice(
     assert "To: author@example.com" in messages[0]
     assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in messages[0]
 
-    # when: both tasks run again
+    # when: the fan-out, the digest and the sweep run again
     done = _succeeded(community_worker, "community.send_notification_emails")
     tasks.notify_about_comment.delay(reply_id)
     tasks.send_notification_emails.delay(author.id)
     tasks.send_notification_emails.delay(author.id)
-    # the re-run fan-out schedules one more digest: 3 more runs in all
+    tasks.send_overdue_emails.delay()
     _wait_for(
-        lambda: _succeeded(community_worker, "community.send_notification_emails") >= done + 3,
+        lambda: (
+            _succeeded(community_worker, "community.send_notification_emails") >= done + 2
+            and _succeeded(community_worker, "community.send_overdue_emails") >= 2
+        ),
         community_worker,
     )
 
@@ -192,9 +208,10 @@ def test_burst_of_replies_becomes_one_email_from_a_real_worker(community_worker)
         )
         assert response.status_code == 201
 
-    # 1 + 2 + 3 recipients: six digest runs, of which three find work
+    # 1 + 2 + 3 notifications for three recipients, sent by one sweep: three digests
+    _sweep_when_due(community_worker, recipients=6)
     _wait_for(
-        lambda: _succeeded(community_worker, "community.send_notification_emails") >= 6,
+        lambda: _succeeded(community_worker, "community.send_notification_emails") >= 3,
         community_worker,
     )
 
@@ -206,3 +223,66 @@ def test_burst_of_replies_becomes_one_email_from_a_real_worker(community_worker)
     (to_author,) = [m for m in _messages(community_worker) if "To: thread@example.com" in m]
     assert "3 new notifications" in to_author
     assert Notification.objects.filter(recipient=top.author).count() == 3
+
+
+# --- Digests from the periodic schedule -----------------------------------------------------
+
+
+@pytest.fixture
+def published_options(monkeypatch):
+    """The options of every task published (eager mode still runs them in-process)."""
+    from celery.app.task import Task
+
+    published: list[tuple[str, dict]] = []
+    original = Task.apply_async
+
+    def recording(self, args=None, kwargs=None, **options):
+        published.append((self.name, options))
+        return original(self, args, kwargs, **options)
+
+    monkeypatch.setattr(Task, "apply_async", recording)
+    return published
+
+
+@pytest.mark.django_db
+def test_a_reply_publishes_no_task_with_a_countdown_or_eta(
+    published_options, django_capture_on_commit_callbacks
+):
+    # A countdown longer than the broker's visibility timeout gets the message delivered
+    # again (the digest ran twice): digests are due rows the periodic sweep sends instead.
+    top = CommentFactory()
+    client = APIClient()
+    client.force_authenticate(UserFactory())
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/api/v1/lessons/{top.lesson.slug}/comments/", {"body": "Hi", "parent": top.id}
+        )
+
+    assert response.status_code == 201
+    assert published_options, "the fan-out was published"
+    delayed = [(n, o) for n, o in published_options if o.get("countdown") or o.get("eta")]
+    assert delayed == []
+
+
+@pytest.mark.django_db
+def test_the_periodic_sweep_sends_a_digest_once_its_window_has_passed(settings, mailoutbox):
+    import time_machine
+    from django.utils import timezone
+
+    settings.COMMUNITY_DIGEST_WINDOW_SECONDS = 300
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        reply = ReplyFactory(parent=CommentFactory())
+        tasks.notify_about_comment(reply.id)
+    assert Notification.objects.get().email_state == EmailState.PENDING
+
+    with time_machine.travel(start + timedelta(seconds=299), tick=False):
+        tasks.send_overdue_emails()
+    assert mailoutbox == []
+
+    with time_machine.travel(start + timedelta(seconds=301), tick=False):
+        tasks.send_overdue_emails()
+        tasks.send_overdue_emails()
+    assert len(mailoutbox) == 1
+    assert mailoutbox[0].to == [reply.parent.author.email]

@@ -39,37 +39,3 @@ FAILING_CSV = (
     "Llama 3 8B,4096,32,32,1,1\n"
     "Mistral-7B-v0.1,4096,32,32,32000,14336\n"
 )
-
-
-class Broker:
-    """Switch the real Celery app between publishing to a Redis port where nothing listens
-    (Redis down) and the test default (tasks run in-process)."""
-
-    def __init__(self):
-        from learning_platform.celery import app
-
-        self.app = app
-        self.saved = (app.conf.task_always_eager, app.conf.broker_url)
-
-    def down(self) -> None:
-        self.app.conf.task_always_eager = False
-        self.app.conf.broker_url = "redis://127.0.0.1:1/0"
-        self._forget_connections()
-
-    def up(self) -> None:
-        self.app.conf.task_always_eager, self.app.conf.broker_url = self.saved
-        self._forget_connections()
-
-    def _forget_connections(self) -> None:
-        # The app caches its connection and producer pools; the next publish opens new ones
-        # for the current URL.
-        self.app._pool = None
-        self.app.amqp._producer_pool = None
-
-
-@pytest.fixture
-def unreachable_broker():
-    broker = Broker()
-    broker.down()
-    yield broker
-    broker.up()

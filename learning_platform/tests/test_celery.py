@@ -89,3 +89,35 @@ def test_workers_keep_database_connections_between_tasks():
     from learning_platform.celery import app
 
     assert app.conf.get("CELERY_DB_REUSE_MAX") >= 100
+
+
+# --- Delays against the visibility timeout ----------------------------------------------------
+
+
+def test_no_task_or_periodic_entry_waits_in_the_broker_past_the_visibility_timeout():
+    from learning_platform.checks import delay_errors
+
+    assert delay_errors() == []
+
+
+def test_the_system_check_reports_a_periodic_countdown_past_the_visibility_timeout(settings):
+    from django.core.management import call_command
+    from django.core.management.base import SystemCheckError
+
+    settings.CELERY_BEAT_SCHEDULE = {
+        **settings.CELERY_BEAT_SCHEDULE,
+        "late": {"task": "community.send_overdue_emails", "schedule": 60,
+                 "options": {"countdown": 300}},
+    }  # fmt: skip
+
+    with pytest.raises(SystemCheckError, match="Periodic entry late"):
+        call_command("check")
+
+
+def test_a_worker_refuses_to_start_when_a_retry_waits_past_the_visibility_timeout(settings):
+    from learning_platform.celery import _refuse_delays_longer_than_the_visibility_timeout
+
+    settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 100}
+
+    with pytest.raises(SystemExit, match=r"community\.send_notification_emails"):
+        _refuse_delays_longer_than_the_visibility_timeout()

@@ -10,6 +10,9 @@ from django.test import override_settings
 # settings.REDIS_URL at teardown to clean up, so it must see the real value again by then.
 
 
+LOCAL_CACHE = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
 class _UnreachableDatabase:
     def cursor(self):
         raise OperationalError("could not connect to server: Connection refused")
@@ -30,13 +33,13 @@ def test_probes_are_never_cached(client):
 
 @pytest.mark.django_db
 def test_readyz_is_ready_in_embedded_mode_with_in_process_tasks(client):
-    with override_settings(REDIS_URL=""):
+    with override_settings(REDIS_URL="", CELERY_BROKER_URL="memory://", CACHES=LOCAL_CACHE):
         response = client.get("/readyz")
 
     assert response.status_code == 200
     assert response.json() == {
         "status": "ok",
-        "checks": {"database": "ok", "broker": "in-process"},
+        "checks": {"database": "ok", "cache": "local", "broker": "in-process"},
     }
 
 
@@ -52,25 +55,57 @@ def test_readyz_pings_the_broker_when_one_is_configured(client):
             return True
 
     with (
-        override_settings(REDIS_URL="redis://broker.internal:6379/0"),
+        override_settings(
+            REDIS_URL="redis://broker.internal:6379/0",
+            CELERY_BROKER_URL="redis://broker.internal:6379/0",
+            CACHES=LOCAL_CACHE,
+        ),
         patch.object(redis.Redis, "from_url", lambda url, **kwargs: FakeRedis()),
     ):
         response = client.get("/readyz")
 
     assert response.status_code == 200
-    assert response.json()["checks"] == {"database": "ok", "broker": "ok"}
+    assert response.json()["checks"] == {"database": "ok", "cache": "local", "broker": "ok"}
     assert pinged == [True]
 
 
 @pytest.mark.django_db
-def test_readyz_is_unavailable_when_the_broker_is_unreachable(client):
-    with override_settings(REDIS_URL="redis://127.0.0.1:1/0"):  # nothing listens on port 1
+def test_readyz_is_degraded_not_down_when_the_broker_is_unreachable(client):
+    # Requests still succeed (side effects wait in the database for the sweep), so the
+    # instance stays in the load balancer; the body names what is missing.
+    with override_settings(
+        REDIS_URL="redis://127.0.0.1:1/0",  # nothing listens on port 1
+        CELERY_BROKER_URL="redis://127.0.0.1:1/0",
+        CACHES=LOCAL_CACHE,
+    ):
         response = client.get("/readyz")
 
-    assert response.status_code == 503
+    assert response.status_code == 200
     assert response.json() == {
-        "status": "unavailable",
-        "checks": {"database": "ok", "broker": "unavailable"},
+        "status": "degraded",
+        "checks": {"database": "ok", "cache": "local", "broker": "unavailable"},
+        "degraded": ["broker"],
+    }
+
+
+@pytest.mark.django_db
+def test_readyz_is_degraded_when_the_cache_is_unreachable(client):
+    with override_settings(
+        CELERY_BROKER_URL="memory://",
+        CACHES={
+            "default": {
+                "BACKEND": "learning_platform.cache.RedisCache",
+                "LOCATION": "redis://127.0.0.1:18298/0",  # nothing listens there
+            }
+        },
+    ):
+        response = client.get("/readyz")
+
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": "degraded",
+        "checks": {"database": "ok", "cache": "unavailable", "broker": "in-process"},
+        "degraded": ["cache"],
     }
 
 
@@ -80,13 +115,13 @@ def test_readyz_is_unavailable_when_the_database_is_unreachable(client, monkeypa
 
     monkeypatch.setattr(health, "connection", _UnreachableDatabase())
 
-    with override_settings(REDIS_URL=""):
+    with override_settings(REDIS_URL="", CELERY_BROKER_URL="memory://", CACHES=LOCAL_CACHE):
         response = client.get("/readyz")
 
     assert response.status_code == 503
     assert response.json() == {
         "status": "unavailable",
-        "checks": {"database": "unavailable", "broker": "in-process"},
+        "checks": {"database": "unavailable", "cache": "local", "broker": "in-process"},
     }
 
 

@@ -311,3 +311,11 @@ def test_writes_to_read_only_endpoints_are_405(staff_client, d_model):
 
     assert response.status_code == 405
     assert response.json()["type"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize("page_size", ["null", "", "0", "-1", "101", "1.5"])
+def test_a_page_size_that_is_not_1_to_100_is_refused_with_400(api_client, page_size):
+    response = api_client.get(f"/api/v1/lessons/?page_size={page_size}")
+
+    assert response.status_code == 400
+    assert "page_size" in response.json()["errors"]

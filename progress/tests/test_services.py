@@ -1,6 +1,7 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -85,9 +86,10 @@ def test_award_xp_counts_the_day_as_active(user):
 
 def test_award_xp_of_a_paid_source_does_not_count_a_new_day(user):
     long_ago = timezone.now() - timedelta(days=10)
-    services.award_xp(
-        user_id=user.id, source_type="lesson", source_id=1, amount=20, awarded_at=long_ago
-    )
+    with time_machine.travel(long_ago, tick=False):
+        services.award_xp(
+            user_id=user.id, source_type="lesson", source_id=1, amount=20, awarded_at=long_ago
+        )
 
     services.award_xp(user_id=user.id, source_type="lesson", source_id=1, amount=20)
 
@@ -237,9 +239,11 @@ def test_quest_percent_rounds_down(user):
 
 
 def award_on(user, day: datetime, source_id: int) -> None:
-    services.award_xp(
-        user_id=user.id, source_type="exercise", source_id=source_id, amount=5, awarded_at=day
-    )
+    """Activity the server witnessed on `day` (it happened and reached the server then)."""
+    with time_machine.travel(day, tick=False):
+        services.award_xp(
+            user_id=user.id, source_type="exercise", source_id=source_id, amount=5, awarded_at=day
+        )
 
 
 def test_streak_counts_consecutive_days_up_to_today(user):
@@ -276,13 +280,30 @@ def test_streak_restarts_after_a_gap(user):
 
 def test_streak_counts_a_day_synced_late_that_bridges_a_gap(user):
     now = timezone.now()
-    for days_ago in (3, 1, 0):
+    for days_ago in (3, 2, 0):
         award_on(user, now - timedelta(days=days_ago), source_id=days_ago)
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 2, "best": 2}
+    assert selectors.streak_for_user(user_id=user.id) == {"current": 1, "best": 2}
 
-    award_on(user, now - timedelta(days=2), source_id=2)
+    # yesterday's activity reaches the server today: within the witness window
+    services.award_xp(
+        user_id=user.id, source_type="exercise", source_id=1, amount=5,
+        awarded_at=now - timedelta(days=1),
+    )  # fmt: skip
 
     assert selectors.streak_for_user(user_id=user.id) == {"current": 4, "best": 4}
+
+
+def test_activity_reaching_the_server_later_than_the_witness_window_counts_xp_not_streak(user):
+    now = timezone.now()
+    award_on(user, now, source_id=1)
+
+    services.award_xp(
+        user_id=user.id, source_type="exercise", source_id=2, amount=5,
+        awarded_at=now - services.STREAK_WITNESS_WINDOW - timedelta(minutes=1),
+    )  # fmt: skip
+
+    assert selectors.streak_for_user(user_id=user.id) == {"current": 1, "best": 1}
+    assert selectors.standing_for_user(user_id=user.id)["xp_total"] == 10
 
 
 def test_streak_days_are_the_learners_local_days(user):

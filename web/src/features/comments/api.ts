@@ -8,7 +8,7 @@ export function useThreads(lesson: string) {
   return useInfiniteQuery({
     queryKey: threadsKey(lesson),
     queryFn: ({ pageParam }) => api<Paginated<Thread>>(pageParam),
-    initialPageParam: `/api/v1/lessons/${encodeURIComponent(lesson)}/comments/?ordering=oldest`,
+    initialPageParam: `/api/v1/lessons/${encodeURIComponent(lesson)}/comments/`, // the default order (oldest first): the server caches this page
     getNextPageParam: (page) => (page.next ? toPath(page.next) : undefined),
   });
 }

@@ -1,0 +1,18 @@
+from django.contrib import admin
+from django.http import HttpRequest
+
+from learning_platform.models import UnsentTask
+
+
+@admin.register(UnsentTask)
+class UnsentTaskAdmin(admin.ModelAdmin):
+    """Tasks kept while the broker was unreachable; the sweep publishes and removes them."""
+
+    list_display = ("id", "task", "args", "created_at", "attempts", "last_error")
+    list_filter = ("task",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

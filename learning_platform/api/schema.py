@@ -1,0 +1,108 @@
+"""The schema documents every answer an operation can give, not only its success.
+
+Every view gets the project's error body (`Error`) for the error statuses its requests can
+meet, derived from what the operation is, so a new endpoint is documented without listing
+them by hand: 401/403/406 anywhere (credentials, permissions, content negotiation), 400 where
+it takes a body or query parameters, 413/415 with a body, 404 with a path parameter or a page
+number, 429 where a throttle applies, 304 where an `If-None-Match` header is read, 414 (from
+the HTTP server) with query parameters. Statuses a view documents itself keep their
+description and gain the error body.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from rest_framework import serializers
+
+from learning_platform.api.errors import TITLES
+
+
+class ErrorSerializer(serializers.Serializer):
+    type = serializers.CharField(help_text="A stable, machine-readable code.")
+    title = serializers.CharField()
+    status = serializers.IntegerField()
+    detail = serializers.CharField(help_text="A sentence for people.")
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="Messages per field (empty when the error is not about one field).",
+    )
+
+    class Meta:
+        ref_name = "Error"
+
+
+# DRF refuses a NUL character in any text field (ProhibitNullCharactersValidator); say so.
+NO_NUL_PATTERN = "^[^\\x00]*$"
+
+
+class AutoSchema(SpectacularAutoSchema):
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if (
+            direction == "request"
+            and isinstance(field, serializers.CharField)
+            and schema.get("type") == "string"
+            and "pattern" not in schema
+            and "format" not in schema
+            # A field with its own pattern (slug, regex) gets it from its validator later.
+            and not any(hasattr(v, "regex") for v in field.validators)
+        ):
+            schema["pattern"] = NO_NUL_PATTERN
+        return schema
+
+    def get_operation(self, *args, **kwargs):
+        operation = super().get_operation(*args, **kwargs)
+        if operation is None:
+            return None
+        responses = operation.setdefault("responses", {})
+        error = {
+            "application/json": {
+                "schema": self.resolve_serializer(ErrorSerializer, "response").ref
+            },
+            # A view that also renders pages (the unsubscribe link) shows its errors as pages.
+            **{
+                renderer.media_type: {"schema": {"type": "string"}}
+                for renderer in self.view.get_renderers()
+                if renderer.media_type == "text/html"
+            },
+        }
+        if any(p["in"] == "query" for p in operation.get("parameters", [])):
+            # Answered by the HTTP server in front (gunicorn: a request line over 4094 bytes),
+            # before the API sees the request, so in the server's own format.
+            responses.setdefault(
+                "414",
+                {
+                    "description": "URI too long: the query string is over the server's limit.",
+                    "content": {"text/html": {"schema": {"type": "string"}}},
+                },
+            )
+        for code in self._error_statuses(operation):
+            responses.setdefault(code, {"description": TITLES.get(int(code), "Error.")})
+        for code, response in responses.items():
+            if code >= "400" and "content" not in response:
+                response["content"] = error
+        if self._reads_if_none_match(operation):
+            responses.setdefault(
+                "304", {"description": "Not modified: the `If-None-Match` ETag is current."}
+            )
+        return dict(operation, responses=dict(sorted(responses.items())))
+
+    def _error_statuses(self, operation: dict) -> list[str]:
+        parameters = operation.get("parameters", [])
+        codes = ["401", "403", "406"]
+        if "requestBody" in operation:
+            codes += ["400", "413", "415"]
+        if any(p["in"] == "query" for p in parameters):
+            codes.append("400")
+        if any(p["in"] == "path" for p in parameters) or self._get_paginator() is not None:
+            codes.append("404")
+        if self.view.get_throttles():
+            codes.append("429")
+        return codes
+
+    @staticmethod
+    def _reads_if_none_match(operation: dict) -> bool:
+        return any(
+            p["in"] == "header" and p["name"].lower() == "if-none-match"
+            for p in operation.get("parameters", [])
+        )

@@ -1,0 +1,68 @@
+"""Tasks published after commit survive a broker outage: kept in the database, swept later."""
+
+import pytest
+
+from learning_platform import outbox
+from learning_platform.celery import app
+from learning_platform.models import UnsentTask
+
+pytestmark = pytest.mark.django_db
+
+
+def _count_publishes(monkeypatch) -> list[str]:
+    attempts: list[str] = []
+    original = app.tasks["achievements.evaluate_for_user"].apply_async
+
+    def counting(*args, **kwargs):
+        attempts.append("publish")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(app.tasks["achievements.evaluate_for_user"], "apply_async", counting)
+    return attempts
+
+
+def test_a_failed_publish_keeps_the_task_and_the_next_ones_skip_the_broker_for_a_while(
+    unreachable_broker, monkeypatch, settings
+):
+    settings.BROKER_RETRY_AFTER = 60
+    attempts = _count_publishes(monkeypatch)
+
+    first = outbox.publish("achievements.evaluate_for_user", args=[1], kwargs={"trigger": None})
+    second = outbox.publish("achievements.evaluate_for_user", args=[2], kwargs={"trigger": None})
+
+    assert (first, second) == (False, False)
+    assert attempts == ["publish"]
+    assert list(UnsentTask.objects.values_list("args", flat=True)) == [[1], [2]]
+    assert "Connection refused" in UnsentTask.objects.first().last_error
+
+
+def test_the_sweep_stops_at_the_first_failure_and_keeps_what_it_could_not_send(
+    unreachable_broker,
+):
+    for user_id in (1, 2):
+        UnsentTask.objects.create(task="achievements.evaluate_for_user", args=[user_id])
+
+    assert outbox.send_unsent_tasks() == 0
+
+    assert UnsentTask.objects.count() == 2
+    assert list(UnsentTask.objects.values_list("attempts", flat=True)) == [1, 0]
+
+
+def test_the_sweep_publishes_in_batches_oldest_first(unreachable_broker, monkeypatch):
+    for user_id in (1, 2, 3):
+        UnsentTask.objects.create(task="achievements.evaluate_for_user", args=[user_id])
+    unreachable_broker.up()
+    attempts = _count_publishes(monkeypatch)
+
+    assert outbox.send_unsent_tasks(batch_size=2) == 2
+
+    assert attempts == ["publish", "publish"]
+    assert list(UnsentTask.objects.values_list("args", flat=True)) == [[3]]
+
+
+def test_the_sweep_runs_from_the_beat_schedule(settings):
+    import learning_platform.tasks  # noqa: F401  (what the worker's autodiscovery imports)
+
+    entry = settings.CELERY_BEAT_SCHEDULE["learning_platform.send_unsent_tasks"]
+
+    assert entry["task"] in app.tasks
