@@ -129,35 +129,29 @@ def test_cors_ignores_an_origin_not_listed(client):
     assert "Access-Control-Allow-Origin" not in response
 
 
-@override_settings(CSRF_TRUSTED_ORIGINS=[VITE])
-def test_allauth_accepts_a_sign_in_from_a_trusted_spa_origin():
+def sign_in_from(origin: str):
+    """A browser client's sign-in with a valid CSRF token, sent from `origin`."""
     UserFactory(email="web@example.com", password=PASSWORD)
     browser = Client(enforce_csrf_checks=True)
     browser.get(f"{BROWSER}/config")
-
-    response = browser.post(
+    return browser.post(
         f"{BROWSER}/auth/login",
         {"email": "web@example.com", "password": PASSWORD},
         content_type="application/json",
         HTTP_X_CSRFTOKEN=browser.cookies["csrftoken"].value,
-        HTTP_ORIGIN=VITE,
+        HTTP_ORIGIN=origin,
     )
+
+
+@override_settings(CSRF_TRUSTED_ORIGINS=[VITE])
+def test_allauth_accepts_a_sign_in_from_a_trusted_spa_origin():
+    response = sign_in_from(VITE)
 
     assert response.status_code == 200
 
 
 def test_allauth_refuses_a_sign_in_from_an_untrusted_origin_as_json():
-    UserFactory(email="web@example.com", password=PASSWORD)
-    browser = Client(enforce_csrf_checks=True)
-    browser.get(f"{BROWSER}/config")
-
-    response = browser.post(
-        f"{BROWSER}/auth/login",
-        {"email": "web@example.com", "password": PASSWORD},
-        content_type="application/json",
-        HTTP_X_CSRFTOKEN=browser.cookies["csrftoken"].value,
-        HTTP_ORIGIN="http://evil.example",
-    )
+    response = sign_in_from("http://evil.example")
 
     assert response.status_code == 403
     assert response.json()["type"] == "csrf_failed"
