@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from community.selectors import comment_counts_for_lessons
 from exercises.selectors import exercise_summaries_for_lesson
 from learning_platform import page_cache
+from learning_platform.api.cached_reads import ReadAheadMixin
 from learning_platform.api.conditional import (
     IF_NONE_MATCH,
     NOT_MODIFIED,
@@ -97,8 +98,12 @@ class PublicOutline:
         return head[:-1] + b',"lessons":[' + b",".join(marked) + b"]}"
 
 
-class QuestDetailView(APIView):
+class QuestDetailView(ReadAheadMixin, APIView):
     permission_classes = [AllowAny]
+
+    def read_ahead_keys(self, *, user_id: str | None) -> list[str]:
+        learner = [page_cache.learner_version_key(user_id)] if user_id else []
+        return [page_cache.CONTENT_VERSION_KEY, *learner]
 
     @extend_schema(
         tags=["quests"],
@@ -173,8 +178,15 @@ class LessonListView(ConditionalListMixin, generics.ListAPIView):
         return selectors.lesson_list(user=self.request.user, **filters.validated_data)
 
 
-class LessonDetailView(APIView):
+class LessonDetailView(ReadAheadMixin, APIView):
     permission_classes = [AllowAny]
+
+    def read_ahead_keys(self, *, user_id: str | None) -> list[str]:
+        return self.versions(slug=self.kwargs["slug"])
+
+    @staticmethod
+    def versions(*, slug: str) -> list[str]:
+        return [page_cache.CONTENT_VERSION_KEY, page_cache.discussion_version_key(slug)]
 
     @extend_schema(
         tags=["lessons"],
@@ -193,10 +205,7 @@ class LessonDetailView(APIView):
         [lesson] = page_cache.fetch(
             page_cache.Part(
                 key=f"pages:lesson:{slug}",
-                versions=[
-                    page_cache.CONTENT_VERSION_KEY,
-                    page_cache.discussion_version_key(slug),
-                ],
+                versions=self.versions(slug=slug),
                 build=lambda: page_cache.page(self.lesson_data(slug=slug, user=None)),
             )
         )
