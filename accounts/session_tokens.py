@@ -13,6 +13,8 @@ session hash and `is_active` against the row.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+
 from allauth.headless.internal import sessionkit
 from allauth.headless.tokens.strategies.sessions import SessionTokenStrategy as BaseStrategy
 from django.conf import settings
@@ -27,6 +29,10 @@ from learning_platform import page_cache
 # cleared whenever it grows past _MAX_REMEMBERED.
 _session_users: dict[str, str] = {}
 _MAX_REMEMBERED = 20_000
+# The (token, new session store) a read-ahead made for the lookup that follows it.
+_read_ahead_store: ContextVar[tuple[str, SessionBase] | None] = ContextVar(
+    "read_ahead_session_store", default=None
+)
 
 
 def prefetch_keys(session_token: str) -> tuple[list[str], str | None]:
@@ -39,12 +45,26 @@ def prefetch_keys(session_token: str) -> tuple[list[str], str | None]:
     store = sessionkit.session_store(session_token)
     if not store.session_key:
         return [], None
+    _read_ahead_store.set((session_token, store))  # the lookup that follows reuses it
     return [store.cache_key, backends.user_cache_key(user_id)], user_id
+
+
+def forget_read_ahead() -> None:
+    _read_ahead_store.set(None)
+
+
+def _store_for(session_token: str) -> SessionBase:
+    read_ahead = _read_ahead_store.get()
+    if read_ahead is not None:
+        _read_ahead_store.set(None)
+        if read_ahead[0] == session_token:
+            return read_ahead[1]
+    return sessionkit.session_store(session_token)
 
 
 class SessionTokenStrategy(BaseStrategy):
     def lookup_session(self, session_token: str) -> SessionBase | None:
-        store = sessionkit.session_store(session_token)
+        store = _store_for(session_token)
         user_id = _session_users.get(session_token)
         # The user row lives in the default cache: only with sessions there too.
         same_cache = settings.SESSION_CACHE_ALIAS == DEFAULT_CACHE_ALIAS

@@ -98,6 +98,11 @@ class PublicOutline:
         return head[:-1] + b',"lessons":[' + b",".join(marked) + b"]}"
 
 
+# Each learner's merged outline, in this process: only ever a function of the public outline
+# (its ETag) and the learner's completed ids, both part of the tag.
+_merged_outlines = page_cache.LocalBodies(max_entries=256)
+
+
 class QuestDetailView(ReadAheadMixin, APIView):
     permission_classes = [AllowAny]
 
@@ -133,13 +138,16 @@ class QuestDetailView(ReadAheadMixin, APIView):
             build=lambda: self.completed_ids(slug=slug, user=user),
         )
         outline, completed = page_cache.fetch(public, marks)
-        # The learner's part, merged onto the public outline: one flag per lesson.
-        flags = [lesson_id in completed for lesson_id in outline.lesson_ids]
-        return conditional_response(
-            request,
-            etag=combined_etag(outline.page.etag, flags),
-            build=lambda: outline.with_marks(flags),
-        )
+        # The learner's part, merged onto the public outline (one flag per lesson); the
+        # merged page is kept in process memory, tagged with exactly what it was merged from.
+        merged = _merged_outlines.get(marks.key, (outline.page.etag, completed))
+        if merged is None:
+            flags = [lesson_id in completed for lesson_id in outline.lesson_ids]
+            merged = page_cache.Page(
+                json=outline.with_marks(flags), etag=combined_etag(outline.page.etag, flags)
+            )
+            _merged_outlines.put(marks.key, (outline.page.etag, completed), merged)
+        return conditional_response(request, etag=merged.etag, build=lambda: merged.json)
 
     @staticmethod
     def outline(*, slug: str, user) -> dict:

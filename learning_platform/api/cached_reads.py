@@ -49,4 +49,7 @@ class ReadAheadMixin:
             ):
                 keys, user_id = session_tokens.prefetch_keys(token)
             page_cache.prefetch([*keys, *self.read_ahead_keys(user_id=user_id)])
-        super().perform_authentication(request)
+        try:
+            super().perform_authentication(request)
+        finally:
+            session_tokens.forget_read_ahead()
