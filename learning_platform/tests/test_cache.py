@@ -46,3 +46,13 @@ def test_get_many_raises_when_redis_is_unreachable():
 
     with pytest.raises(RedisConnectionError):
         dead.get_many(["anything"])
+
+
+def test_mget_is_packed_as_redis_py_packs_it():
+    from redis.connection import Connection
+
+    from learning_platform.cache import _packed_mget
+
+    keys = ["lp:1:pages:content-version", "clé:é", ""]
+
+    assert _packed_mget(keys) == b"".join(Connection().pack_command("MGET", *keys))
