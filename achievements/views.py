@@ -7,6 +7,7 @@ from rest_framework.views import APIView
 from achievements import selectors
 from achievements.serializers import AchievementListOutputSerializer
 from learning_platform import page_cache
+from learning_platform.api.cached_reads import ReadAheadMixin
 from learning_platform.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_response
 from progress.selectors import today_in
 
@@ -14,8 +15,12 @@ from progress.selectors import today_in
 LEARNER_FIELDS = ("unlocked", "unlocked_at", "progress")
 
 
-class AchievementListView(APIView):
+class AchievementListView(ReadAheadMixin, APIView):
     permission_classes = [AllowAny]
+
+    def read_ahead_keys(self, *, user_id: str | None) -> list[str]:
+        learner = [page_cache.learner_version_key(user_id)] if user_id else []
+        return [page_cache.CONTENT_VERSION_KEY, *learner]
 
     @extend_schema(
         tags=["achievements"],

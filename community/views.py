@@ -34,6 +34,7 @@ from community.serializers import (
 )
 from community.throttling import ReportAnonThrottle, ReportUserThrottle
 from learning_platform import page_cache
+from learning_platform.api.cached_reads import ReadAheadMixin
 from learning_platform.api.errors import PayloadTooLarge
 from learning_platform.api.query import QuerySerializer
 from lessons.models import sees_drafts
@@ -74,10 +75,18 @@ def _visible_comment(*, pk: int, user) -> Comment:
 # --- Comments -------------------------------------------------------------------------------
 
 
-class LessonCommentsView(generics.ListAPIView):
+class LessonCommentsView(ReadAheadMixin, generics.ListAPIView):
     """The discussion of a lesson: top-level comments, each with the start of its thread."""
 
     serializer_class = ThreadSerializer
+
+    def read_ahead_keys(self, *, user_id: str | None) -> list[str]:
+        if self.request.query_params:
+            return []  # not the cached first page
+        return [
+            page_cache.CONTENT_VERSION_KEY,
+            page_cache.discussion_version_key(self.kwargs["slug"]),
+        ]
 
     def get_throttles(self):
         # Reading is free; posting is throttled per user ("comments" scope, 429 + Retry-After).

@@ -13,15 +13,42 @@ Two changes to Django's built-in backend:
   alone for `RETRY_AFTER` seconds (default 5) in this process, so requests during an outage do
   not each wait for a connection attempt. Connections time out after `SOCKET_TIMEOUT` seconds
   (default 0.5) and are not retried by redis-py.
+
+And a lean `get_many`, the one call every cached read makes (the session, the user and the
+page's versions, read ahead together). Through Django's backend and redis-py's client (the
+pool's checkout and checks, retries, instrumentation) one `MGET` cost about 40 µs of CPU in
+process and twice that in a request, where the round trip itself is under 10 µs. Here it goes
+over a connection each thread keeps for itself (made with the pool's settings: address,
+database, password, timeouts), packed here and parsed by redis-py's own connection, and is sent
+again once on a new connection when the old one broke (as redis-py's retry does). Unreachable,
+it is a miss like every other operation.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import threading
 import time
 from typing import Any
 
 from django.core.cache.backends import redis as django_redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+_BROKEN = (RedisConnectionError, RedisTimeoutError, OSError)
+
+
+def _packed_mget(keys: list[str]) -> bytes:
+    """`MGET keys...` in Redis's protocol (what redis-py packs, without its generic path)."""
+    encoded = [key.encode() for key in keys]
+    return b"".join(
+        [
+            b"*%d\r\n$4\r\nMGET\r\n" % (len(encoded) + 1),
+            *(b"$%d\r\n%s\r\n" % (len(key), key) for key in encoded),
+        ]
+    )
+
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +66,6 @@ _ANSWER_WHEN_DOWN: dict[str, Any] = {
     "set": None,
     "touch": False,
     "delete": False,
-    "get_many": {},
     "has_key": False,
     "set_many": None,
     "delete_many": None,
@@ -61,6 +87,7 @@ class RedisCacheClient(django_redis.RedisCacheClient):
         self._location = tuple(servers)
         self._retry_after = retry_after
         self._unreachable = (self._lib.ConnectionError, self._lib.TimeoutError)
+        self._own = threading.local()  # this thread's connection for mget: (pid, connection)
 
     def get_client(self, key=None, *, write=False):
         pool = self._get_connection_pool(write)
@@ -112,6 +139,53 @@ class RedisCacheClient(django_redis.RedisCacheClient):
         except self._unreachable:
             self._pause()
             raise ValueError("The cache is unavailable.") from None
+
+    def mget(self, keys: list[str]) -> list:
+        """The raw values of `keys` (None where missing), in one round trip."""
+        for attempt in (1, 2):
+            connection = self._own_connection()
+            try:
+                connection.send_packed_command([_packed_mget(keys)], check_health=False)
+                return connection.read_response()
+            except _BROKEN:
+                self._drop_own_connection()
+                if attempt == 2:
+                    raise
+            except BaseException:
+                # The reply may be half read: never reuse the connection.
+                self._drop_own_connection()
+                raise
+        raise AssertionError("unreachable")
+
+    def _own_connection(self):
+        own = getattr(self._own, "connection", None)
+        if own is not None and own[0] == os.getpid():
+            return own[1]
+        # Made with the pool's settings, but never handed out by it; after a fork, a new one.
+        pool = self._get_connection_pool(False)
+        connection = pool.connection_class(**pool.connection_kwargs)
+        self._own.connection = (os.getpid(), connection)
+        return connection
+
+    def _drop_own_connection(self) -> None:
+        own = getattr(self._own, "connection", None)
+        self._own.connection = None
+        if own is not None and own[0] == os.getpid():
+            own[1].disconnect()
+
+    def get_many(self, keys):
+        keys = list(keys)
+        if not keys or self.is_paused():
+            return {}
+        try:
+            values = self.mget(keys)
+        except _BROKEN:
+            self._pause()
+            return {}
+        loads = self._serializer.loads
+        return {
+            key: loads(value) for key, value in zip(keys, values, strict=True) if value is not None
+        }
 
 
 def _guard(operation: str):

@@ -17,15 +17,29 @@ a write that commits meanwhile leaves the new body tagged with an old version: i
 missed, never served stale. A bump happens both at once and after commit, so a reader in
 between cannot tag the old body with the final version.
 
+Each process also keeps the bodies it read or built in a small, bounded, in-process LRU,
+under the same tag: a warm read fetches only the version keys (in the same round trip as the
+signed-in learner's session and user, see `request_scope`) and takes the body from process
+memory when its tag still matches. The versions in the shared cache stay the only source of
+truth: an edit bumps a version, and the copy no longer matches in any process. A version that
+was lost (the cache emptied) starts again at the current time in microseconds, above any value
+it had before, and a body read while one of its versions is missing is never kept in process,
+so an old copy can never match again.
+
 Only drafts-blind bodies are cached (staff see drafts and always get a fresh build).
 The cache being down is a slower page, never an error: every call here falls back to
-building.
+building (and never trusts a copy in process memory, whose versions it cannot check).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Hashable, Sequence
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -62,12 +76,18 @@ def enabled() -> bool:
 # --- Invalidation ---------------------------------------------------------------------------
 
 
+def fresh_version() -> int:
+    """Where a (lost or new) version starts: above any value it had before, so that a body
+    kept in some process's memory under an older value never matches it again."""
+    return time.time_ns() // 1000
+
+
 def bump_version(key: str) -> None:
     try:
         try:
             cache.incr(key)
         except ValueError:  # no version yet: start one (or count one a racer just started)
-            if not cache.add(key, 1, timeout=None):
+            if not cache.add(key, fresh_version(), timeout=None):
                 cache.incr(key)
     except Exception:
         logger.warning("Could not bump the page cache version %s", key, exc_info=True)
@@ -143,27 +163,129 @@ class Part:
     tag: tuple = field(default=(), init=False)
 
 
-def fetch(*parts: Part) -> list[Any]:
-    """Each part's body, from the cache when its tag still matches, else built (and stored).
-    One cache round trip to read, one to store what was built."""
-    if not enabled():
-        return [part.build() for part in parts]
-    keys = {key for part in parts for key in (_body_key(part), *part.versions)}
+# Keys read ahead for this request (`request_scope`, `prefetch`): key -> value, or _ABSENT
+# for a key the cache did not have. None outside a request scope.
+_prefetched: ContextVar[dict[str, Any] | None] = ContextVar("page_cache_prefetched", default=None)
+_ABSENT = object()
+
+
+@contextmanager
+def request_scope():
+    """Within it, `prefetch` remembers what it read, and later reads of the same keys in the
+    same request (the session, the user, a page's versions) take them from there: one cache
+    round trip for a warm read. Only for reads (GET): nothing a request writes is seen."""
+    token = _prefetched.set({})
     try:
-        found = cache.get_many(list(keys))
+        yield
+    finally:
+        _prefetched.reset(token)
+
+
+def prefetch(keys: Iterable[str]) -> None:
+    """Read `keys` in one round trip and keep them for the rest of the request scope."""
+    scope = _prefetched.get()
+    keys = [key for key in dict.fromkeys(keys) if scope is not None and key not in scope]
+    if not keys:
+        return
+    try:
+        found = cache.get_many(keys)
+    except Exception:
+        logger.warning("Page cache unavailable; not reading ahead", exc_info=True)
+        return
+    scope.update({key: found.get(key, _ABSENT) for key in keys})
+
+
+def get_many(keys: Iterable[str]) -> dict[str, Any]:
+    """`cache.get_many`, answered from what this request read ahead where it can; only the
+    rest makes a round trip. Raises what the cache raises."""
+    keys = list(dict.fromkeys(keys))
+    scope = _prefetched.get() or {}
+    found = {key: scope[key] for key in keys if key in scope}
+    rest = [key for key in keys if key not in scope]
+    if rest:
+        found.update(cache.get_many(rest))
+    return {key: value for key, value in found.items() if value is not _ABSENT}
+
+
+class LocalBodies:
+    """Bodies this process read or built, with their tags: a bounded LRU (`max_entries`).
+    Thread-safe (a threaded server may share it)."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._entries: OrderedDict[str, tuple[tuple, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str, tag: tuple) -> Any:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry[0] != tag:
+                return None
+            self._entries.move_to_end(key)
+            return entry[1]
+
+    def put(self, key: str, tag: tuple, body: Any) -> None:
+        with self._lock:
+            self._entries[key] = (tag, body)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.max_entries:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+local_bodies = LocalBodies(max_entries=settings.PAGE_CACHE_LOCAL_ENTRIES)
+
+
+def fetch(*parts: Part, use_cache: bool | None = None) -> list[Any]:
+    """Each part's body: from this process's memory when its tag still matches the versions
+    in the shared cache, else from the shared cache, else built (and stored in both).
+    One cache round trip for the versions (none if the request read them ahead), one more
+    only for bodies this process does not hold, one to store what was built."""
+    if not (enabled() if use_cache is None else use_cache):
+        return [part.build() for part in parts]
+    try:
+        versions = get_many(version for part in parts for version in part.versions)
     except Exception:
         logger.warning("Page cache unavailable; building", exc_info=True)
         return [part.build() for part in parts]
-    bodies, built = [], {}
-    for part in parts:
-        tag = (*(found.get(version, 0) for version in part.versions), part.extra)
+    missing = [key for part in parts for key in part.versions if key not in versions]
+    if missing:
+        versions.update(_start_versions(missing))
+    tags = [(*(versions.get(v, 0) for v in part.versions), part.extra) for part in parts]
+    # A tag with a missing version (0) could match again after the version restarts: such
+    # bodies are never kept in, nor taken from, process memory.
+    keep = [all(version in versions for version in part.versions) for part in parts]
+    bodies: list[Any] = [
+        local_bodies.get(_body_key(part), tag) if kept else None
+        for part, tag, kept in zip(parts, tags, keep, strict=True)
+    ]
+    wanted = [_body_key(part) for part, body in zip(parts, bodies, strict=True) if body is None]
+    found: dict[str, Any] = {}
+    if wanted:
+        try:
+            found = cache.get_many(wanted)
+        except Exception:
+            logger.warning("Page cache unavailable; building", exc_info=True)
+            return [part.build() for part in parts]
+    built = {}
+    for index, (part, tag, kept) in enumerate(zip(parts, tags, keep, strict=True)):
+        if bodies[index] is not None:
+            continue
         entry = found.get(_body_key(part))
         if entry is not None and entry[0] == tag:
-            bodies.append(entry[1])
-            continue
-        body = part.build()
-        bodies.append(body)
-        built[_body_key(part)] = ((tag, body), part.timeout)
+            body = entry[1]
+        else:
+            body = part.build()
+            built[_body_key(part)] = ((tag, body), part.timeout)
+        bodies[index] = body
+        if kept:
+            local_bodies.put(_body_key(part), tag, body)
     if built:
         try:
             for timeout in {t for _, t in built.values()}:
@@ -174,6 +296,26 @@ def fetch(*parts: Part) -> list[Any]:
         except Exception:
             logger.warning("Page cache unavailable; not storing", exc_info=True)
     return bodies
+
+
+def _start_versions(keys: list[str]) -> dict[str, int]:
+    """Versions that are missing (never bumped, or lost with the cache), started now, before
+    anything is built: the ones this call started, with their values. One another process
+    started meanwhile stays unknown to this read (its bodies are then not kept in process)."""
+    started = {}
+    try:
+        for key in dict.fromkeys(keys):
+            value = fresh_version()
+            if cache.add(key, value, timeout=None):
+                started[key] = value
+    except Exception:
+        logger.warning("Page cache unavailable; not starting versions", exc_info=True)
+    scope = _prefetched.get()
+    if scope is not None:  # what was read ahead as missing is now known, or to read again
+        for key in keys:
+            scope.pop(key, None)
+        scope.update(started)
+    return started
 
 
 def _body_key(part: Part) -> str:

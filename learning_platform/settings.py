@@ -230,6 +230,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_PARSER_CLASSES": ["learning_platform.api.parsers.BoundedJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "learning_platform.api.negotiation.ContentNegotiation",
     "EXCEPTION_HANDLER": "learning_platform.api.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "learning_platform.api.schema.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
@@ -402,6 +403,9 @@ LEADERBOARD_KEY_PREFIX = env.str(
 # cache, versioned (learning_platform/page_cache.py). Needs a cache all processes share
 # (Redis), or a single process (the tests).
 PAGE_CACHE = env.bool("PAGE_CACHE", default=bool(CACHE_URL) or TESTING)
+# How many of those bodies each process also keeps in its memory (an LRU checked against the
+# versions in the cache on every read): at most a few MB (a lesson's body is about 12 kB).
+PAGE_CACHE_LOCAL_ENTRIES = env.int("PAGE_CACHE_LOCAL_ENTRIES", default=512)
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long the admin's analytics pages reuse their figures (seconds); "Recompute now" skips it.
 ANALYTICS_CACHE_SECONDS = env.int("ANALYTICS_CACHE_SECONDS", default=300)

@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from community.selectors import comment_counts_for_lessons
 from exercises.selectors import exercise_summaries_for_lesson
 from learning_platform import page_cache
+from learning_platform.api.cached_reads import ReadAheadMixin
 from learning_platform.api.conditional import (
     IF_NONE_MATCH,
     NOT_MODIFIED,
@@ -98,8 +99,17 @@ class PublicOutline:
         return head[:-1] + b',"lessons":[' + b",".join(marked) + b"]}"
 
 
-class QuestDetailView(APIView):
+# Each learner's merged outline, in this process: only ever a function of the public outline
+# (its ETag) and the learner's completed ids, both part of the tag.
+_merged_outlines = page_cache.LocalBodies(max_entries=256)
+
+
+class QuestDetailView(ReadAheadMixin, APIView):
     permission_classes = [AllowAny]
+
+    def read_ahead_keys(self, *, user_id: str | None) -> list[str]:
+        learner = [page_cache.learner_version_key(user_id)] if user_id else []
+        return [page_cache.CONTENT_VERSION_KEY, *learner]
 
     @extend_schema(
         tags=["quests"],
@@ -129,13 +139,16 @@ class QuestDetailView(APIView):
             build=lambda: self.completed_ids(slug=slug, user=user),
         )
         outline, completed = page_cache.fetch(public, marks)
-        # The learner's part, merged onto the public outline: one flag per lesson.
-        flags = [lesson_id in completed for lesson_id in outline.lesson_ids]
-        return conditional_response(
-            request,
-            etag=combined_etag(outline.page.etag, flags),
-            build=lambda: outline.with_marks(flags),
-        )
+        # The learner's part, merged onto the public outline (one flag per lesson); the
+        # merged page is kept in process memory, tagged with exactly what it was merged from.
+        merged = _merged_outlines.get(marks.key, (outline.page.etag, completed))
+        if merged is None:
+            flags = [lesson_id in completed for lesson_id in outline.lesson_ids]
+            merged = page_cache.Page(
+                json=outline.with_marks(flags), etag=combined_etag(outline.page.etag, flags)
+            )
+            _merged_outlines.put(marks.key, (outline.page.etag, completed), merged)
+        return conditional_response(request, etag=merged.etag, build=lambda: merged.json)
 
     @staticmethod
     def outline(*, slug: str, user) -> dict:
@@ -174,8 +187,15 @@ class LessonListView(ConditionalListMixin, generics.ListAPIView):
         return selectors.lesson_list(user=self.request.user, **filters.validated_data)
 
 
-class LessonDetailView(APIView):
+class LessonDetailView(ReadAheadMixin, APIView):
     permission_classes = [AllowAny]
+
+    def read_ahead_keys(self, *, user_id: str | None) -> list[str]:
+        return self.versions(slug=self.kwargs["slug"])
+
+    @staticmethod
+    def versions(*, slug: str) -> list[str]:
+        return [page_cache.CONTENT_VERSION_KEY, page_cache.discussion_version_key(slug)]
 
     @extend_schema(
         tags=["lessons"],
@@ -194,10 +214,7 @@ class LessonDetailView(APIView):
         [lesson] = page_cache.fetch(
             page_cache.Part(
                 key=f"pages:lesson:{slug}",
-                versions=[
-                    page_cache.CONTENT_VERSION_KEY,
-                    page_cache.discussion_version_key(slug),
-                ],
+                versions=self.versions(slug=slug),
                 build=lambda: page_cache.page(self.lesson_data(slug=slug, user=None)),
             )
         )

@@ -4,8 +4,10 @@ The header is the hottest read of the API and changes only when the learner's ow
 does, when content it counts changes (lessons, quests, levels, achievements), or at the
 learner's midnight (the streak). Each cached body is tagged with the versions it was built
 from: one per learner, bumped after every committed progress write, and one for content,
-bumped after every committed save or delete of what the header counts. A read fetches the
-body and both versions in one cache round trip and rebuilds on any mismatch.
+bumped after every committed save or delete of what the header counts. A read fetches both
+versions (in the same round trip as the learner's session, see
+learning_platform/api/cached_reads.py) and takes the rendered body from process memory or the
+cache, rebuilding on any mismatch (learning_platform/page_cache.py).
 
 Versions are read *before* the body is built, so a write that commits meanwhile leaves the
 new body tagged with an old version: it can only be missed, never served stale.
@@ -19,8 +21,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
+from rest_framework.renderers import JSONRenderer
 
 from learning_platform import page_cache
 from progress.selectors import today_in
@@ -64,22 +66,23 @@ def note_content_changed() -> None:
 _bump = page_cache.bump_version
 
 
-def cached_body(
-    *, user: Any, quest_slug: str, build: Callable[[], dict[str, Any]]
-) -> dict[str, Any]:
-    """The header body for (user, quest): from the cache when still valid, else `build()`."""
-    if not enabled():
-        return build()
-    learner_key, body_key = _learner_version_key(user.pk), _body_key(user.pk, quest_slug)
-    found = cache.get_many([learner_key, CONTENT_VERSION_KEY, body_key])
-    tag = (
-        found.get(learner_key, 0),
-        found.get(CONTENT_VERSION_KEY, 0),
-        today_in(user.tzinfo).isoformat(),
+def read_ahead_keys(user_id) -> list[str]:
+    """The versions a read of the learner's header checks (read ahead with their session)."""
+    return [_learner_version_key(user_id), CONTENT_VERSION_KEY] if enabled() else []
+
+
+def cached_json(*, user: Any, quest_slug: str, build: Callable[[], dict[str, Any]]) -> bytes:
+    """The header for (user, quest), rendered: from the cache when still valid, else
+    rendered from `build()`. Kept by the page cache (so also in process memory), tagged with
+    both versions and the learner's date (the streak)."""
+    [body] = page_cache.fetch(
+        page_cache.Part(
+            key=_body_key(user.pk, quest_slug),
+            versions=[_learner_version_key(user.pk), CONTENT_VERSION_KEY],
+            extra=today_in(user.tzinfo).isoformat(),
+            build=lambda: JSONRenderer().render(build()),
+            timeout=BODY_TIMEOUT,
+        ),
+        use_cache=enabled(),
     )
-    entry = found.get(body_key)
-    if entry is not None and entry["tag"] == tag:
-        return entry["body"]
-    body = build()
-    cache.set(body_key, {"tag": tag, "body": body}, timeout=BODY_TIMEOUT)
     return body

@@ -7,6 +7,7 @@ it, and nothing else does.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -84,9 +85,26 @@ def conditional_response(
             response = Response(body)
     response["ETag"] = etag
     if public_max_age is not None:
-        patch_cache_control(response, public=True, max_age=public_max_age)
+        response["Cache-Control"] = _public_cache_control(public_max_age)
         return response
     # The body depends on who asks (drafts for staff, completion flags): private, revalidate.
-    patch_cache_control(response, private=True, no_cache=True)
-    patch_vary_headers(response, VARY)
+    response["Cache-Control"], response["Vary"] = _PRIVATE_HEADERS
     return response
+
+
+def _headers_patched(**cache_control) -> tuple[str, str | None]:
+    """Cache-Control and Vary of a new response patched as Django's helpers patch it: the
+    response here is always new, so the result is a constant, computed once."""
+    response = HttpResponse()
+    patch_cache_control(response, **cache_control)
+    if cache_control.get("private"):
+        patch_vary_headers(response, VARY)
+    return response["Cache-Control"], response.get("Vary")
+
+
+_PRIVATE_HEADERS = _headers_patched(private=True, no_cache=True)
+
+
+@functools.cache
+def _public_cache_control(max_age: int) -> str:
+    return _headers_patched(public=True, max_age=max_age)[0]
