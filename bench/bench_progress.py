@@ -137,6 +137,19 @@ def request(port: int, method: str, path: str, *, headers=None, body=None):
         conn.close()
 
 
+def stop(process: subprocess.Popen, *, timeout: float = 20) -> None:
+    """Stop a server started in its own session: SIGTERM to its process group, SIGKILL if it
+    is still there after `timeout` seconds."""
+    if process.poll() is not None:
+        return
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
 def wait_for_server(port: int, process: subprocess.Popen, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -280,12 +293,7 @@ def main() -> int:
                 rates[path].append(rate)
                 failures += failed
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
+        stop(server, timeout=15)
 
     bare = statistics.median(rates[BARE_PATH])
     mine = statistics.median(rates[PROGRESS_PATH])

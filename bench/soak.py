@@ -54,6 +54,9 @@ from urllib.parse import urlparse
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
+
+from bench.bench_progress import stop as stop_process  # noqa: E402
+
 VENV_BIN = Path(sys.executable).parent
 
 GOOD_CSV = (
@@ -209,13 +212,8 @@ class Stack:
 
     def stop(self) -> None:
         for process in (self.server, self.worker):
-            if process is not None and process.poll() is None:
-                os.killpg(process.pid, signal.SIGTERM)
-                try:
-                    process.wait(timeout=20)
-                except subprocess.TimeoutExpired:
-                    os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+            if process is not None:
+                stop_process(process)
 
 
 # --- The learners ----------------------------------------------------------------------------

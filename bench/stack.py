@@ -31,7 +31,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -46,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench import bench_grading  # noqa: E402
-from bench.bench_progress import free_port, request, wait_for_server  # noqa: E402
+from bench.bench_progress import free_port, request, stop, wait_for_server  # noqa: E402
 from bench.postgres import ensure_database  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_perf_bench"
@@ -120,17 +119,6 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.P
         env=env,
         start_new_session=True,
     )  # fmt: skip
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is not None:
-        return
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
 
 
 # --- Data -----------------------------------------------------------------------------------
