@@ -3,7 +3,6 @@ from __future__ import annotations
 from typing import Any
 
 from accounts.models import User
-from learning_platform.outbox import publish_on_commit
 
 
 def queue_email(*, subject: str, body: str, to: list[str], html_body: str | None = None) -> None:
@@ -11,9 +10,7 @@ def queue_email(*, subject: str, body: str, to: list[str], html_body: str | None
     database for the sweep while the broker is unreachable)."""
     from accounts.tasks import send_email
 
-    publish_on_commit(
-        send_email, kwargs={"subject": subject, "body": body, "to": to, "html_body": html_body}
-    )
+    send_email.delay_on_commit(subject=subject, body=body, to=to, html_body=html_body)
 
 
 PROFILE_FIELDS = (

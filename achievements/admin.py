@@ -5,14 +5,13 @@ from django.http import HttpRequest
 from achievements.models import Achievement, AchievementUnlock
 from achievements.tasks import award_retroactively
 from learning_platform.admin_lists import LearnerSearchAdmin
-from learning_platform.outbox import publish_on_commit
 
 # Changing any of these can make learners qualify who did not before.
 RULE_FIELDS = frozenset({"rule_kind", "threshold", "tag_slug", "quest", "is_active"})
 
 
 def _award_after_commit(achievement_id: int) -> None:
-    publish_on_commit(award_retroactively, args=[achievement_id])
+    award_retroactively.delay_on_commit(achievement_id)
 
 
 @admin.register(Achievement)

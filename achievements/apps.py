@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class AchievementsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "achievements"
+
+    def ready(self) -> None:
+        from achievements import subscribers  # imports services, hence models: after setup
+
+        subscribers.subscribe()

@@ -12,7 +12,6 @@ from django.utils import timezone
 from achievements import rules
 from achievements.models import Achievement, AchievementUnlock, RuleKind
 from learning_platform.db import insert_ignoring_conflicts
-from learning_platform.outbox import publish_on_commit
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +92,7 @@ def queue_evaluation(*, user_id: int, trigger: str) -> None:
 
     if trigger not in TRIGGER_KINDS:
         raise ValueError(f"Unknown trigger {trigger!r}; expected one of {sorted(TRIGGER_KINDS)}")
-    publish_on_commit(evaluate_for_user, args=[user_id], kwargs={"trigger": trigger})
+    evaluate_for_user.delay_on_commit(user_id, trigger=trigger)
 
 
 def award_achievement_to_batch(

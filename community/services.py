@@ -20,8 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.exceptions import NotFound, ValidationError
 
-from achievements import services as achievements
-from community import selectors
+from community import events, selectors
 from community.models import (
     COMMENT_MAX_LENGTH,
     REPORT_MESSAGE_MAX_LENGTH,
@@ -34,7 +33,6 @@ from community.models import (
 )
 from learning_platform import page_cache
 from learning_platform.markdown import render_markdown
-from learning_platform.outbox import publish_on_commit
 from learning_platform.text import single_line
 from lessons.selectors import lesson_slugs
 
@@ -152,8 +150,10 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
             body=body,
             body_html=render_markdown(body, profile="comment"),
         )
-        publish_on_commit(tasks.notify_about_comment, args=[comment.id])
-        achievements.queue_evaluation(user_id=author.id, trigger="comment_posted")
+        tasks.notify_about_comment.delay_on_commit(comment.id)
+        events.comment_posted.announce(
+            events.CommentPosted(user_id=author.id, comment_id=comment.id)
+        )
     return comment
 
 
@@ -673,9 +673,11 @@ def change_report_status(*, report: IssueReport, status: str, assignee=None) -> 
         report.save(update_fields=["status", "assignee", "resolved_at", "updated_at"])
         if status == IssueReport.Status.RESOLVED and previous != status:
             report_id, reporter_id = report.pk, report.reporter_id
-            publish_on_commit(tasks.notify_report_resolved, args=[report_id])
+            tasks.notify_report_resolved.delay_on_commit(report_id)
             if reporter_id is not None:
-                achievements.queue_evaluation(user_id=reporter_id, trigger="report_accepted")
+                events.report_accepted.announce(
+                    events.ReportAccepted(user_id=reporter_id, report_id=report_id)
+                )
     return report
 
 
@@ -702,7 +704,7 @@ def notify_report_resolved(*, report_id: int) -> None:
             email=report.reporter.email_notifications,
         )
         if created is not None and created.email_state == EmailState.PENDING:
-            publish_on_commit(tasks.send_notification_emails, args=[report.reporter_id])
+            tasks.send_notification_emails.delay_on_commit(report.reporter_id)
         return
     if not report.contact_email:
         return

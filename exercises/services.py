@@ -16,7 +16,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Max, Prefetch, Q
 from django.utils import timezone
 
-from exercises import grading, parsing
+from exercises import events, grading, parsing
 from exercises.models import (
     Exercise,
     ExerciseColumn,
@@ -619,7 +619,9 @@ def _finish_graded(job: _Job, result: grading.GradeResult, unwritten: list | Non
     elif not _write_result(job, values):
         return "skipped"
     if awarded:
-        _evaluate_achievements(job.user_id)
+        events.exercise_passed.announce(
+            events.ExercisePassed(user_id=job.user_id, exercise_id=exercise.id)
+        )
     _notify_if_slow(job, graded_at, result.summary)
     return "graded"
 
@@ -658,17 +660,6 @@ def _commit_asynchronously() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
-
-
-def _evaluate_achievements(user_id: int) -> None:
-    from achievements.services import evaluate_achievements
-
-    # The grade stands whatever happens here; evaluation is idempotent and runs again on the
-    # learner's next event.
-    try:
-        evaluate_achievements(user_id=user_id, trigger="exercise_passed")
-    except Exception:
-        logger.exception("Evaluating achievements for user %s failed", user_id)
 
 
 def _waited_long(job: _Job, graded_at: datetime) -> bool:

@@ -6,10 +6,28 @@ Workers: `celery -A learning_platform worker`; beat: `celery -A learning_platfor
 import os
 
 from celery import Celery, signals
+from celery.contrib.django.task import DjangoTask
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "learning_platform.settings")
 
-app = Celery("learning_platform")
+
+class Task(DjangoTask):
+    """Every task of the project: Celery's Django task, whose `delay_on_commit` and
+    `apply_async_on_commit` go through the outbox, so a broker outage at commit keeps the task
+    for the sweep instead of losing it (learning_platform/outbox.py)."""
+
+    def delay_on_commit(self, *args, **kwargs) -> None:
+        self.apply_async_on_commit(args=args, kwargs=kwargs)
+
+    def apply_async_on_commit(self, args=None, kwargs=None, **options) -> None:
+        # The outbox stores UnsentTask rows: its module needs Django's app registry, which is
+        # not ready when this module is imported (by Django's settings, through __init__).
+        from learning_platform.outbox import publish_on_commit
+
+        publish_on_commit(self, args=args or (), kwargs=kwargs, options=options or None)
+
+
+app = Celery("learning_platform", task_cls=Task)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

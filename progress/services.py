@@ -25,7 +25,7 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import User
 from learning_platform.db import insert_ignoring_conflicts, update_rows
 from lessons.models import Lesson
-from progress import boards, selectors, summary_cache
+from progress import boards, events, selectors, summary_cache
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
 
 MAX_SYNC_EVENTS = 500
@@ -370,6 +370,12 @@ def award_xp_to_learners(
     return paid
 
 
+def _announce_completions(*, user_id: int) -> list[dict[str, Any]]:
+    """Tell the apps above progress, inside the open transaction; what it unlocked."""
+    unlocked = events.lessons_completed.announce(events.LessonsCompleted(user_id=user_id))
+    return [item for items in unlocked for item in items]
+
+
 @dataclass(frozen=True)
 class CompletionOutcome:
     lesson_slug: str
@@ -393,8 +399,6 @@ def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
     later calls change nothing and report `created=False`, `xp_awarded=0`.
     Raises LessonNotFound for unknown and draft lessons.
     """
-    from achievements.services import evaluate_achievements
-
     lesson = Lesson.objects.published().filter(slug=lesson_slug).values("id", "xp").first()
     if lesson is None:
         raise LessonNotFound(lesson_slug)
@@ -407,9 +411,7 @@ def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
         if created:
             awarded = writer.award([_Award(XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)])
             writer.flush()
-            new_achievements = list(
-                evaluate_achievements(user_id=user.pk, trigger="lesson_completed")
-            )
+            new_achievements = _announce_completions(user_id=user.pk)
             completed_at = now
             xp_awarded = sum(a.amount for a in awarded)
             xp_after = selectors.xp_total(user_id=user.pk)
@@ -500,8 +502,6 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
     (malformed, future_time, unknown_lesson, draft_lesson) and the rest still applies.
     Raises TooManyEvents above MAX_SYNC_EVENTS.
     """
-    from achievements.services import evaluate_achievements
-
     if len(events) > MAX_SYNC_EVENTS:
         raise TooManyEvents(len(events))
     now = timezone.now()
@@ -558,7 +558,7 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
             for lesson_id, at in sorted(earliest.items())
         )
         writer.flush()
-        new_achievements = list(evaluate_achievements(user_id=user.pk, trigger="lesson_completed"))
+        new_achievements = _announce_completions(user_id=user.pk)
     return SyncOutcome(
         rejected=rejected,
         new_achievements=new_achievements,

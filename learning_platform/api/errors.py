@@ -20,6 +20,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from learning_platform import errors as domain
 from learning_platform.admin_pages import admin_error_page, is_admin_request
 from learning_platform.api.csrf import CSRF_HINT, CsrfFailed
 
@@ -94,6 +95,32 @@ def _first_message(messages: Any) -> str | None:
     return None
 
 
+# Each kind of the project's own exceptions (learning_platform/errors.py), mapped here once.
+DOMAIN_STATUS: dict[type[domain.DomainError], int] = {
+    domain.InvalidInput: status.HTTP_400_BAD_REQUEST,
+    domain.NotAllowed: status.HTTP_403_FORBIDDEN,
+    domain.NotFound: status.HTTP_404_NOT_FOUND,
+    domain.Conflict: status.HTTP_409_CONFLICT,
+    domain.TooLarge: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    domain.Unavailable: status.HTTP_503_SERVICE_UNAVAILABLE,
+}
+
+
+def domain_status(exc: domain.DomainError) -> int:
+    for kind in type(exc).__mro__:
+        if kind in DOMAIN_STATUS:
+            return DOMAIN_STATUS[kind]
+    return status.HTTP_400_BAD_REQUEST
+
+
+def domain_response(exc: domain.DomainError) -> Response:
+    status_code = domain_status(exc)
+    return Response(
+        error_body(status_code=status_code, code=exc.code, detail=exc.detail, errors=exc.errors),
+        status=status_code,
+    )
+
+
 def _code_for(exc: exceptions.APIException) -> str:
     if isinstance(exc, exceptions.ValidationError):
         return "validation_error"
@@ -104,6 +131,8 @@ def _code_for(exc: exceptions.APIException) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, domain.DomainError):
+        return domain_response(exc)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(exc.args[0] if exc.args else None)
     elif isinstance(exc, PermissionDenied):

@@ -2,7 +2,8 @@
 
 import pytest
 
-from learning_platform.api.errors import exception_handler
+from learning_platform import errors as domain
+from learning_platform.api.errors import TITLES, exception_handler
 
 ERROR_KEYS = {"type", "title", "status", "detail", "errors"}
 
@@ -138,3 +139,32 @@ def test_json_nested_too_deeply_is_a_400_not_a_crash(user_client):
 
     assert response.status_code == 400
     assert response.json()["type"] == "parse_error"
+
+
+@pytest.mark.parametrize(
+    ("kind", "status"),
+    [
+        (domain.InvalidInput, 400),
+        (domain.NotAllowed, 403),
+        (domain.NotFound, 404),
+        (domain.Conflict, 409),
+        (domain.TooLarge, 413),
+        (domain.Unavailable, 503),
+    ],
+)
+def test_each_kind_of_domain_error_answers_its_status_in_the_error_shape(kind, status):
+    class Specific(kind):
+        code = "something_specific"
+
+    response = exception_handler(
+        Specific("Said why.", errors={"field": ["bad"]}), {"view": None}
+    )
+
+    assert response.status_code == status
+    assert response.data == {
+        "type": "something_specific",
+        "title": TITLES[status],
+        "status": status,
+        "detail": "Said why.",
+        "errors": {"field": ["bad"]},
+    }

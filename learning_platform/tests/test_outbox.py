@@ -66,3 +66,29 @@ def test_the_sweep_runs_from_the_beat_schedule(settings):
     entry = settings.CELERY_BEAT_SCHEDULE["learning_platform.send_unsent_tasks"]
 
     assert entry["task"] in app.tasks
+
+
+def test_delay_on_commit_keeps_the_task_for_the_sweep_when_the_broker_is_down(
+    unreachable_broker, django_capture_on_commit_callbacks
+):
+    task = app.tasks["achievements.evaluate_for_user"]
+
+    with django_capture_on_commit_callbacks(execute=True):
+        task.delay_on_commit(7, trigger="comment_posted")
+
+    kept = UnsentTask.objects.get()
+    assert (kept.task, kept.args, kept.kwargs) == (
+        "achievements.evaluate_for_user",
+        [7],
+        {"trigger": "comment_posted"},
+    )
+
+
+def test_delay_on_commit_publishes_nothing_when_the_transaction_rolls_back(
+    unreachable_broker, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        app.tasks["achievements.evaluate_for_user"].delay_on_commit(7)
+
+    assert len(callbacks) == 1  # runs only at commit
+    assert not UnsentTask.objects.exists()

@@ -1,0 +1,46 @@
+"""How achievements react to what happens below them: each event re-measures the rules it can
+move. Subscribed in AchievementsConfig.ready()."""
+
+from __future__ import annotations
+
+import logging
+
+from achievements import services
+from community import events as community_events
+from exercises import events as exercise_events
+from progress import events as progress_events
+
+logger = logging.getLogger(__name__)
+
+
+def on_lessons_completed(
+    event: progress_events.LessonsCompleted,
+) -> list[services.UnlockedAchievement]:
+    # In the completion's transaction: the answer lists what unlocked, and a bonus is paid
+    # with the completion or not at all.
+    return services.evaluate_achievements(user_id=event.user_id, trigger="lesson_completed")
+
+
+def on_exercise_passed(event: exercise_events.ExercisePassed) -> None:
+    # The grade stands whatever happens here; evaluation is idempotent and runs again on the
+    # learner's next event.
+    try:
+        services.evaluate_achievements(user_id=event.user_id, trigger="exercise_passed")
+    except Exception:
+        logger.exception("Evaluating achievements for user %s failed", event.user_id)
+
+
+def on_comment_posted(event: community_events.CommentPosted) -> None:
+    # The comment's answer does not wait for the unlock: a worker measures it after commit.
+    services.queue_evaluation(user_id=event.user_id, trigger="comment_posted")
+
+
+def on_report_accepted(event: community_events.ReportAccepted) -> None:
+    services.queue_evaluation(user_id=event.user_id, trigger="report_accepted")
+
+
+def subscribe() -> None:
+    progress_events.lessons_completed.subscribe(on_lessons_completed)
+    exercise_events.exercise_passed.subscribe(on_exercise_passed)
+    community_events.comment_posted.subscribe(on_comment_posted)
+    community_events.report_accepted.subscribe(on_report_accepted)

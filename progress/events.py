@@ -1,0 +1,21 @@
+"""What progress announces to the apps above it (learning_platform/hooks.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from learning_platform.hooks import Hook
+
+
+@dataclass(frozen=True)
+class LessonsCompleted:
+    """The learner completed one or more lessons; their XP is paid, in the open transaction."""
+
+    user_id: int
+
+
+# Subscribers return what the event unlocked for the learner (shown in the answer as
+# `new_achievements`); they run inside the completion's transaction, so what they pay lands
+# with the completion or not at all.
+lessons_completed: Hook[LessonsCompleted, list[dict[str, Any]]] = Hook("progress.lessons_completed")
