@@ -156,9 +156,7 @@ def test_each_kind_of_domain_error_answers_its_status_in_the_error_shape(kind, s
     class Specific(kind):
         code = "something_specific"
 
-    response = exception_handler(
-        Specific("Said why.", errors={"field": ["bad"]}), {"view": None}
-    )
+    response = exception_handler(Specific("Said why.", errors={"field": ["bad"]}), {"view": None})
 
     assert response.status_code == status
     assert response.data == {
