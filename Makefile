@@ -75,9 +75,10 @@ e2e: venv  ## browser tests (Playwright, Debian's chromium) on a real server + C
 web-lint: venv  ## lint (ESLint) and type-check (tsc --noEmit) the web app
 	@rc=0; scripts/web.sh lint || rc=$$?; scripts/web.sh typecheck || rc=$$?; exit $$rc
 
-lint: venv  ## ruff lint and format check
+lint: venv  ## ruff lint and format check, and the apps' import graph (lint-imports)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 format: venv  ## apply ruff fixes and formatting
 	$(VENV)/bin/ruff check --fix .
