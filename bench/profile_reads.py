@@ -66,13 +66,13 @@ def main() -> int:
     from django.core.handlers.wsgi import WSGIHandler
 
     from accounts.models import User
-    from bench import stack
+    from bench import stack_data
 
-    stack.seed(learners=50, rng=random.Random(11))
-    token = stack.session_token_for(User.objects.get(email=stack.EMAIL))
+    stack_data.seed(learners=50, rng=random.Random(11))
+    token = stack_data.session_token_for(User.objects.get(email=stack_data.EMAIL))
     signed_in = {"HTTP_X_SESSION_TOKEN": token}
     quest = settings.DEMO_QUEST_SLUG
-    lesson = f"/api/v1/lessons/{stack.LESSON}/"
+    lesson = f"/api/v1/lessons/{stack_data.LESSON}/"
     reads = {
         "healthz": ("/healthz", {}),
         "lesson-out": (lesson, {}),

@@ -29,16 +29,11 @@ import argparse
 import json
 import os
 import random
-import re
 import shutil
 import statistics
 import subprocess
 import sys
-import threading
 import time
-import uuid
-from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,49 +42,18 @@ sys.path.insert(0, str(ROOT))
 from bench import bench_grading  # noqa: E402
 from bench.bench_progress import free_port, request, stop, wait_for_server  # noqa: E402
 from bench.postgres import ensure_database  # noqa: E402
+from bench.stack_data import EMAIL, LESSON, PASSWORD, seed, sync_body, sync_learners  # noqa: E402
+from bench.stack_load import (  # noqa: E402
+    Figure,
+    median_figure,
+    queries_per_request,
+    run_threads,
+    run_wrk,
+    workers_cpu_seconds,
+)
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_perf_bench"
-EMAIL = "bench-stack@example.com"
-PASSWORD = "bench-stack-Passw0rd!"
-LESSON = "embedding-dimension"
 HEALTHZ = "/healthz"
-WRK_SCRIPT = ROOT / "bench" / "wrk_report.lua"
-
-
-@dataclass
-class Figure:
-    name: str
-    requests_per_second: float
-    p50_ms: float
-    p99_ms: float
-    bad: int
-    queries: int | str = "-"
-    target: float | None = None
-    ratio: float | None = None
-    cpu_ms: float | None = None  # CPU of the gunicorn workers per request
-    cpu_ratio: float | None = None
-
-
-def median_figure(name: str, runs: list[Figure]) -> Figure:
-    figure = Figure(
-        name,
-        statistics.median(run.requests_per_second for run in runs),
-        statistics.median(run.p50_ms for run in runs),
-        statistics.median(run.p99_ms for run in runs),
-        sum(run.bad for run in runs),
-    )
-    cpu = [run.cpu_ms for run in runs if run.cpu_ms is not None]
-    figure.cpu_ms = statistics.median(cpu) if cpu else None
-    return figure
-
-
-def workers_cpu_seconds(master_pid: int) -> float:
-    """CPU time used so far by gunicorn's worker processes (the master's children)."""
-    return sum(
-        seconds
-        for role, seconds in bench_grading.cpu_seconds_by_process(master_pid).values()
-        if role == "worker pool"
-    )
 
 
 # --- The stack ------------------------------------------------------------------------------
@@ -119,253 +83,6 @@ def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.P
         env=env,
         start_new_session=True,
     )  # fmt: skip
-
-
-# --- Data -----------------------------------------------------------------------------------
-
-
-def seed(*, learners: int, rng: random.Random) -> dict:
-    """The curriculum, `learners` learners with progress and comments, the signed-in learner."""
-    from django.conf import settings
-    from django.contrib.auth.hashers import make_password
-    from django.core.management import call_command
-    from django.db import connection
-    from django.utils import timezone
-
-    from accounts.models import User
-    from community.models import Comment
-    from learning_platform.markdown import render_markdown
-    from lessons.models import Lesson
-    from progress import services
-    from progress.models import LearnerStats, LessonCompletion, XPAward
-
-    call_command("migrate", verbosity=0)
-    call_command("load_curriculum", str(ROOT / "content"), verbosity=0)
-    quest = settings.DEMO_QUEST_SLUG
-    lessons = list(Lesson.objects.published().filter(quest__slug=quest).order_by("position"))
-    lesson = next(item for item in lessons if item.slug == LESSON)
-
-    already = User.objects.filter(email__startswith="bench-stack-learner-").count()
-    now = timezone.now()
-    if already < learners:
-        password = make_password(None)
-        made = User.objects.bulk_create(
-            User(email=f"bench-stack-learner-{n}@example.com", password=password)
-            for n in range(already, learners)
-        )
-        completions, awards, stats = [], [], []
-        for user in made:
-            # Most learners are early in the quest; a few went far.
-            done = min(len(lessons), int(rng.expovariate(1 / 18)))
-            xp = 0
-            for position, item in enumerate(lessons[:done]):
-                at = now - timedelta(days=30) + timedelta(days=30 * position / max(done, 1))
-                completions.append(
-                    LessonCompletion(user=user, lesson=item, completed_at=at, device_id="web")
-                )
-                awards.append(
-                    XPAward(
-                        user=user, source_type="lesson", source_id=item.id, amount=item.xp,
-                        awarded_at=at,
-                    )
-                )  # fmt: skip
-                xp += item.xp
-            stats.append(LearnerStats(user=user, xp_total=xp, streak_current=done % 5))
-        LessonCompletion.objects.bulk_create(completions, batch_size=5000)
-        XPAward.objects.bulk_create(awards, batch_size=5000)
-        LearnerStats.objects.bulk_create(stats, batch_size=5000)
-        bodies = [
-            "Why is `d_model` a multiple of the head count?",
-            "Great explanation, **thanks**!",
-            "See [the paper](https://arxiv.org/abs/1706.03762) for the details.",
-            "I think the table has a typo in the second row.",
-        ]
-        comments = [
-            Comment(lesson=rng.choice(lessons), author=rng.choice(made), body=body,
-                    body_html=render_markdown(body, profile="comment"))
-            for body in (rng.choice(bodies) for _ in range(max(learners // 2, 10)))
-        ]  # fmt: skip
-        Comment.objects.bulk_create(comments, batch_size=5000)
-
-    # The measured lesson's discussion: 10 threads of 3 replies, as in the issue.
-    Comment.objects.filter(lesson=lesson).delete()
-    authors = list(User.objects.filter(email__startswith="bench-stack-learner-")[:40])
-    for thread in range(10):
-        body = f"Thread {thread}: how does *this* scale?"
-        top = Comment.objects.create(
-            lesson=lesson, author=authors[thread % len(authors)], body=body,
-            body_html=render_markdown(body, profile="comment"),
-        )  # fmt: skip
-        for reply in range(3):
-            body = f"Reply {reply}: linearly, see `n_embd`."
-            Comment.objects.create(
-                lesson=lesson, author=authors[(thread + reply + 1) % len(authors)], parent=top,
-                reply_to=top, body=body, body_html=render_markdown(body, profile="comment"),
-            )  # fmt: skip
-
-    learner = User.objects.filter(email=EMAIL).first()
-    if learner is None:
-        learner = User.objects.create_user(EMAIL, PASSWORD, display_name="Bench Learner")
-        events = [
-            {
-                "id": str(uuid.uuid4()),
-                "type": "lesson_completed",
-                "lesson": item.slug,
-                "occurred_at": (now - timedelta(days=7 - i * 8 // 40)).isoformat(),
-            }
-            for i, item in enumerate(lessons[:40])
-        ]
-        services.sync_progress(user=learner, device_id="bench-phone", events=events)
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
-    return {"lessons": [item.slug for item in lessons], "learners": learners}
-
-
-def session_token_for(user) -> str:
-    """An app session for `user`, made as allauth makes one at sign-in (without paying for a
-    password hash per learner)."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.cached_db import SessionStore
-
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "accounts.backends.AuthenticationBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return session.session_key
-
-
-def sync_learners(count: int) -> list[str]:
-    """Tokens of `count` new learners, each about to sync for the first time."""
-    from accounts.models import User
-
-    run = uuid.uuid4().hex[:8]
-    users = User.objects.bulk_create(
-        User(email=f"bench-stack-sync-{run}-{n}@example.com") for n in range(count)
-    )
-    return [session_token_for(user) for user in users]
-
-
-def sync_body(lessons: list[str]) -> bytes:
-    now = time.time()
-    events = [
-        {
-            "id": str(uuid.uuid4()),
-            "type": "lesson_completed",
-            "lesson": slug,
-            "occurred_at": time.strftime(
-                "%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - 86400 * 10 + index * 3600)
-            ),
-        }
-        for index, slug in enumerate(lessons)
-    ]
-    return json.dumps({"device_id": "bench-laptop", "events": events}).encode()
-
-
-# --- Load -----------------------------------------------------------------------------------
-
-
-def run_wrk(port: int, path: str, headers: dict, *, seconds: float, connections: int) -> Figure:
-    duration = max(1, round(seconds))
-    command = ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "-s", str(WRK_SCRIPT)]
-    for name, value in headers.items():
-        command += ["-H", f"{name}: {value}"]
-    output = subprocess.run(
-        [*command, f"http://127.0.0.1:{port}{path}"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=duration + 60,
-    ).stdout
-    match = re.search(
-        r"WRK requests=(\d+) duration_us=(\d+) bad=(\d+) socket_errors=(\d+) "
-        r"p50_us=(\d+) p99_us=(\d+)",
-        output,
-    )
-    if match is None:
-        raise RuntimeError(f"wrk printed no report for {path}:\n{output}")
-    done, duration, bad, socket_errors, p50, p99 = map(int, match.groups())
-    # gunicorn's sync workers close every connection: wrk counts the close as a read error
-    # on some platforms, so only answers that were not 2xx/3xx count as failures.
-    del socket_errors
-    return Figure(path, done / (duration / 1e6), p50 / 1e3, p99 / 1e3, bad)
-
-
-def run_threads(
-    port: int,
-    method: str,
-    path: str,
-    make_request,
-    *,
-    seconds: float | None,
-    connections: int,
-    total: int | None = None,
-) -> Figure:
-    """Drive `path` from `connections` threads for `seconds` (or `total` requests);
-    `make_request(i)` answers (headers, body) of the i-th request."""
-    latencies: list[float] = []
-    bad = [0]
-    counter = iter(range(10**9))
-    lock = threading.Lock()
-    deadline = [0.0]
-
-    def worker() -> None:
-        while True:
-            with lock:
-                index = next(counter)
-            if total is not None and index >= total:
-                return
-            if total is None and time.perf_counter() > deadline[0]:
-                return
-            headers, body = make_request(index)
-            started = time.perf_counter()
-            try:
-                status, _ = request(port, method, path, headers=headers, body=body)
-            except OSError:
-                status = 0
-            elapsed = time.perf_counter() - started
-            with lock:
-                latencies.append(elapsed)
-                if not 200 <= status < 400:
-                    bad[0] += 1
-
-    threads = [threading.Thread(target=worker) for _ in range(connections)]
-    began = time.perf_counter()
-    deadline[0] = began + (seconds or 0)
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    wall = time.perf_counter() - began
-    latencies.sort()
-    return Figure(
-        path,
-        len(latencies) / wall,
-        latencies[len(latencies) // 2] * 1e3,
-        latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1e3,
-        bad[0],
-    )
-
-
-def queries_per_request(path: str, headers: dict, *, method: str = "GET", body=None) -> int:
-    """SQL queries of one request through the whole stack (middleware, authentication), in
-    this process on the same database and cache, after a first request warmed them."""
-    from django.db import connection
-    from django.test import Client
-    from django.test.utils import CaptureQueriesContext
-
-    client = Client(HTTP_HOST="127.0.0.1")
-    extra = {f"HTTP_{k.upper().replace('-', '_')}": v for k, v in headers.items()}
-    if method == "GET":
-        client.get(path, **extra)
-        with CaptureQueriesContext(connection) as queries:
-            response = client.get(path, **extra)
-    else:
-        with CaptureQueriesContext(connection) as queries:
-            response = client.generic(method, path, body, content_type="application/json", **extra)
-    if response.status_code >= 400:
-        raise RuntimeError(f"{method} {path} answered {response.status_code} in-process")
-    return len(queries)
 
 
 # --- The run --------------------------------------------------------------------------------
