@@ -1,0 +1,132 @@
+"""The soak's learners (bench/soak.py): what each does, through a client that retries as an app
+does, and the log of what they got (the checks read it)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import random
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+
+GOOD_CSV = (
+    "model,d_model,n_layers,n_heads,vocab_size,intermediate_size\n"
+    "GPT-2,768,12,12,50257,3072\n"
+    "Mistral-7B-v0.1,4096,32,32,32000,14336\n"
+)
+
+
+# --- The learners ----------------------------------------------------------------------------
+
+
+@dataclass
+class Log:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    answers: list[tuple[float, str, int]] = field(default_factory=list)
+    outages: list[tuple[str, float, float]] = field(default_factory=list)
+    completed: dict[int, set[str]] = field(default_factory=dict)
+    replies: list[int] = field(default_factory=list)
+
+    def answer(self, what: str, status: int) -> None:
+        with self.lock:
+            self.answers.append((time.monotonic(), what, status))
+
+
+class Client:
+    def __init__(self, port: int, token: str, log: Log) -> None:
+        self.port, self.token, self.log = port, token, log
+
+    def call(self, method: str, path: str, body=None, what: str = "") -> tuple[int, dict]:
+        """One request; retried while the answer is 500/502/503 or the connection fails (a
+        client retries; every write here is idempotent or keyed)."""
+        for attempt in range(20):
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn.request(
+                    method,
+                    path,
+                    body=json.dumps(body) if body is not None else None,
+                    headers={"X-Session-Token": self.token, "Content-Type": "application/json"},
+                )
+                response = conn.getresponse()
+                status, raw = response.status, response.read()
+                conn.close()
+            except OSError:
+                self.log.answer(what or path, 599)
+                time.sleep(0.5)
+                continue
+            self.log.answer(what or path, status)
+            if status == 429:
+                time.sleep(1 + attempt * 0.2)
+                continue
+            if status >= 500:
+                time.sleep(0.5)
+                continue
+            try:
+                return status, json.loads(raw) if raw else {}
+            except ValueError:
+                return status, {}
+        return status, {}
+
+
+def learner_session(user_id: int, *, learner) -> str:
+    """A signed-in app session for the learner (what allauth's app login makes), without
+    going through the login rate limit 200 times from one address."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    session = SessionStore()
+    session[SESSION_KEY] = str(user_id)
+    session[BACKEND_SESSION_KEY] = "accounts.backends.AuthenticationBackend"
+    session[HASH_SESSION_KEY] = learner.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def work(learner_id: int, client: Client, lessons: list[str], exercise_id: int, log: Log,
+         peers: list[tuple[int, Client]], rng: random.Random) -> None:  # fmt: skip
+    done: set[str] = set()
+    for slug in rng.sample(lessons, 3):
+        status, _ = client.call("POST", f"/api/v1/lessons/{slug}/complete", what="complete")
+        if status in (200, 201):
+            done.add(slug)
+    # Two devices with overlapping offline histories: shared events (same ids), and the same
+    # lessons under other ids, sent from both devices, each batch twice.
+    offline = rng.sample(lessons, 5)
+    now = time.time()
+    events = {
+        slug: {"id": str(uuid.uuid4()), "type": "lesson_completed", "lesson": slug,
+               "occurred_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - 3600 * i))}
+        for i, slug in enumerate(offline)
+    }  # fmt: skip
+    phone = [events[s] for s in offline[:4]]
+    tablet = [events[s] for s in offline[2:]] + [dict(events[offline[1]], id=str(uuid.uuid4()))]
+    for device, batch in (("phone", phone), ("tablet", tablet), ("phone", phone)):
+        status, _ = client.call(
+            "POST", "/api/v1/me/progress/sync", {"device_id": device, "events": batch}, "sync"
+        )
+        if status == 200:
+            done.update(e["lesson"] for e in batch)
+    client.call(
+        "POST", f"/api/v1/exercises/{exercise_id}/submissions/",
+        {"format": "csv", "content": GOOD_CSV}, "submit",
+    )  # fmt: skip
+    slug = rng.choice(lessons)
+    status, comment = client.call(
+        "POST", f"/api/v1/lessons/{slug}/comments/", {"body": f"Notes from {learner_id}"}, "comment"
+    )
+    if status == 201 and peers:
+        _, peer = rng.choice(peers)
+        status, reply = peer.call(
+            "POST", f"/api/v1/lessons/{slug}/comments/",
+            {"body": "Good point", "parent": comment["id"]}, "reply",
+        )  # fmt: skip
+        if status == 201:
+            with log.lock:
+                log.replies.append(reply["id"])
+    client.call("GET", "/api/v1/me/progress", what="progress")
+    client.call("GET", "/api/v1/me/", what="me")
+    with log.lock:
+        log.completed.setdefault(learner_id, set()).update(done)

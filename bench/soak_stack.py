@@ -1,0 +1,171 @@
+"""The soak's stack (bench/soak.py): TCP proxies in front of Redis that it can cut, and gunicorn
+and a Celery worker it can kill."""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.bench_progress import stop as stop_process
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+
+
+# --- A TCP proxy that can be cut -------------------------------------------------------------
+
+
+class Proxy:
+    """Forwards 127.0.0.1:port to a backend; `cut()` drops every connection and refuses new
+    ones until `restore()`."""
+
+    def __init__(self, port: int, backend: tuple[str, int]) -> None:
+        self.port, self.backend = port, backend
+        self.up = True
+        self._lock = threading.Lock()
+        self._sockets: set[socket.socket] = set()
+        self._listener: socket.socket | None = None
+        self._listen()
+        threading.Thread(target=self._accept_loop, daemon=True).start()
+
+    def _listen(self) -> None:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(256)
+        self._listener = listener
+
+    def _accept_loop(self) -> None:
+        while True:
+            listener = self._listener
+            if listener is None:
+                time.sleep(0.05)
+                continue
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                time.sleep(0.05)
+                continue
+            if not self.up:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(self.backend, timeout=2)
+                upstream.settimeout(None)
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._sockets |= {client, upstream}
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, target: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, target):
+                self._close(s)
+
+    def _close(self, s: socket.socket) -> None:
+        with self._lock:
+            self._sockets.discard(s)
+        with contextlib.suppress(OSError):
+            s.shutdown(socket.SHUT_RDWR)
+        s.close()
+
+    def cut(self) -> None:
+        """Connections reset, new ones refused (the listener is closed: connection refused)."""
+        self.up = False
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.close()
+        with self._lock:
+            sockets = list(self._sockets)
+        for s in sockets:
+            self._close(s)
+
+    def restore(self) -> None:
+        self._listen()
+        self.up = True
+
+
+# --- Processes -------------------------------------------------------------------------------
+
+
+def free_port(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) != 0
+
+
+def wait_http(port: int, path: str = "/healthz", timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", path)
+            if conn.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise RuntimeError(f"nothing answers on port {port}")
+
+
+@dataclass
+class Stack:
+    env: dict[str, str]
+    port: int
+    queue: str
+    log_dir: Path
+    worker: subprocess.Popen | None = None
+    server: subprocess.Popen | None = None
+    worker_starts: int = 0
+
+    def _log(self, name: str):
+        return (self.log_dir / name).open("a")
+
+    def start_server(self) -> None:
+        self.server = subprocess.Popen(
+            [str(VENV_BIN / "gunicorn"), "learning_platform.wsgi:application",
+             "--bind", f"127.0.0.1:{self.port}", "--workers", "2", "--threads", "4",
+             "--worker-class", "gthread", "--log-level", "warning", "--timeout", "60"],
+            cwd=BASE_DIR, env=self.env, stdout=self._log("server.log"),
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+        wait_http(self.port)
+
+    def start_worker(self) -> None:
+        self.worker_starts += 1
+        self.worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "learning_platform", "worker",
+             "--pool=prefork", "--concurrency=2", "--loglevel=INFO", "-Q", self.queue,
+             "--without-gossip", "--without-mingle", "--without-heartbeat",
+             "-n", f"soak{self.worker_starts}-{self.queue}@%h"],
+            cwd=BASE_DIR, env=self.env, stdout=self._log("worker.log"),
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+
+    def kill_worker(self) -> None:
+        """kill -9 the worker and its pool processes (its process group), then a new one."""
+        assert self.worker is not None
+        os.killpg(self.worker.pid, signal.SIGKILL)
+        self.worker.wait()
+        self.start_worker()
+
+    def stop(self) -> None:
+        for process in (self.server, self.worker):
+            if process is not None:
+                stop_process(process)
