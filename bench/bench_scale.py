@@ -39,7 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.postgres import in_process_environment  # noqa: E402
+from bench.postgres import drop_database, in_process_environment, recreate_database  # noqa: E402
+from bench.redis_keys import delete_keys  # noqa: E402
 from bench.scale_workload import Bench  # noqa: E402
 
 
@@ -160,7 +161,7 @@ def run_one(args: argparse.Namespace) -> None:
         )
     )
     os.environ.pop("ENV_FILE", None)
-    recreate_database(args.database_host, database)
+    recreate_database(f"{args.database_host}/{database}")
     import django
 
     django.setup()
@@ -175,39 +176,13 @@ def run_one(args: argparse.Namespace) -> None:
     try:
         Bench(n=n, args=args, result=result).run()
     finally:
-        clean_redis(args.redis_url, prefix)
+        delete_keys(args.redis_url, f"{prefix}*")
         from django.db import connections
 
         connections.close_all()
         if not args.keep:
-            drop_database(args.database_host, database)
+            drop_database(f"{args.database_host}/{database}")
     Path(args.json).write_text(json.dumps(result))
-
-
-def _admin_connection(host: str):
-    import psycopg
-
-    return psycopg.connect(f"{host}/postgres", autocommit=True)
-
-
-def recreate_database(host: str, name: str) -> None:
-    with _admin_connection(host) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def drop_database(host: str, name: str) -> None:
-    with _admin_connection(host) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def clean_redis(url: str, prefix: str) -> None:
-    import redis
-
-    client = redis.Redis.from_url(url)
-    keys = list(client.scan_iter(match=f"{prefix}*", count=5000))
-    for start in range(0, len(keys), 5000):
-        client.delete(*keys[start : start + 5000])
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.postgres import ensure_database  # noqa: E402
+from bench.redis_keys import delete_keys  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_profile_reads"
 
@@ -135,12 +136,7 @@ def main() -> int:
             stats.sort_stats("cumulative").print_stats(45)
             stats.sort_stats("tottime").print_stats(25)
     finally:
-        import redis
-
-        client = redis.Redis.from_url(redis_url)
-        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
-        if keys:
-            client.delete(*keys)
+        delete_keys(redis_url, f"{prefix}:*")
     return 0
 
 

@@ -48,6 +48,7 @@ from urllib.parse import urlparse
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
+from bench.postgres import database_name, recreate_database  # noqa: E402
 from bench.soak_checks import invariants, print_table, settled  # noqa: E402
 from bench.soak_learners import Client, Log, learner_session, work  # noqa: E402
 from bench.soak_stack import Proxy, Stack, free_port  # noqa: E402
@@ -55,22 +56,14 @@ from bench.soak_stack import Proxy, Stack, free_port  # noqa: E402
 # --- The run ---------------------------------------------------------------------------------
 
 
-def recreate_database(database_url: str) -> None:
+def recreate_soak_database(database_url: str) -> None:
     """The soak's own database, dropped and created afresh (never the project's others)."""
-    import psycopg
-
-    url = urlparse(database_url)
-    name = url.path.lstrip("/")
+    name = database_name(database_url)
     if "soak" not in name:
         raise SystemExit(
             f"refusing to recreate {name!r}: the soak's database name has 'soak' in it"
         )
-    with psycopg.connect(
-        host=url.hostname or "127.0.0.1", port=url.port or 5432, user=url.username or "postgres",
-        password=url.password, dbname="postgres", autocommit=True,
-    ) as conn:  # fmt: skip
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+    recreate_database(database_url)
 
 
 def sweep() -> None:
@@ -128,7 +121,7 @@ def main() -> int:
     rng = random.Random(args.seed)
     began = time.monotonic()
 
-    recreate_database(args.database_url)
+    recreate_soak_database(args.database_url)
     redis = urlparse(args.redis_url)
     redis_db = redis.path.lstrip("/") or "0"
     cache_port, broker_port, server_port = args.port, args.port + 1, args.port + 2

@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from bench import bench_grading  # noqa: E402
 from bench.bench_progress import free_port, request, stop, wait_for_server  # noqa: E402
 from bench.postgres import ensure_database  # noqa: E402
+from bench.redis_keys import delete_keys  # noqa: E402
 from bench.stack_data import EMAIL, LESSON, PASSWORD, seed, sync_body, sync_learners  # noqa: E402
 from bench.stack_load import (  # noqa: E402
     Figure,
@@ -222,11 +223,8 @@ def main() -> int:
         stop(worker)
         import redis
 
-        client = redis.Redis.from_url(redis_url)
-        client.delete(queue)
-        keys = list(client.scan_iter(match=f"{env['CACHE_KEY_PREFIX']}:*", count=1000))
-        if keys:
-            client.delete(*keys)
+        redis.Redis.from_url(redis_url).delete(queue)
+        delete_keys(redis_url, f"{env['CACHE_KEY_PREFIX']}:*")
 
     healthz = median_figure("/healthz (bare JsonResponse, same middleware)", baselines)
     healthz.queries, healthz.ratio, healthz.cpu_ratio = 0, 1.0, 1.0
