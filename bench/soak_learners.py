@@ -71,20 +71,6 @@ class Client:
         return status, {}
 
 
-def learner_session(user_id: int, *, learner) -> str:
-    """A signed-in app session for the learner (what allauth's app login makes), without
-    going through the login rate limit 200 times from one address."""
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
-    session = SessionStore()
-    session[SESSION_KEY] = str(user_id)
-    session[BACKEND_SESSION_KEY] = "accounts.backends.AuthenticationBackend"
-    session[HASH_SESSION_KEY] = learner.get_session_auth_hash()
-    session.create()
-    return session.session_key
-
-
 def work(learner_id: int, client: Client, lessons: list[str], exercise_id: int, log: Log,
          peers: list[tuple[int, Client]], rng: random.Random) -> None:  # fmt: skip
     done: set[str] = set()

@@ -4,7 +4,6 @@ and a Celery worker it can kill."""
 from __future__ import annotations
 
 import contextlib
-import http.client
 import os
 import signal
 import socket
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bench_progress import stop as stop_process
+from bench.bench_progress import wait_for_server
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
@@ -105,23 +105,9 @@ class Proxy:
 # --- Processes -------------------------------------------------------------------------------
 
 
-def free_port(port: int) -> bool:
+def port_is_free(port: int) -> bool:
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) != 0
-
-
-def wait_http(port: int, path: str = "/healthz", timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", path)
-            if conn.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.3)
-    raise RuntimeError(f"nothing answers on port {port}")
 
 
 @dataclass
@@ -145,7 +131,7 @@ class Stack:
             cwd=BASE_DIR, env=self.env, stdout=self._log("server.log"),
             stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
-        wait_http(self.port)
+        wait_for_server(self.port, self.server, timeout=60)
 
     def start_worker(self) -> None:
         self.worker_starts += 1
