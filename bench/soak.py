@@ -353,9 +353,9 @@ def recreate_database(database_url: str) -> None:
 
 def sweep() -> None:
     """What beat does: publish kept tasks, re-enqueue stale submissions, send due digests."""
-    from community.tasks import send_overdue_emails
     from exercises.services import requeue_stale_submissions
     from learning_platform.outbox import send_unsent_tasks
+    from notifications.tasks import send_overdue_emails
 
     for job in (send_unsent_tasks, requeue_stale_submissions, send_overdue_emails.delay):
         try:
@@ -523,9 +523,9 @@ def main() -> int:
 
 
 def settled() -> bool:
-    from community.models import EmailDelivery, EmailState, Notification
     from exercises.models import Submission, SubmissionStatus
     from learning_platform.models import UnsentTask
+    from notifications.models import EmailDelivery, EmailState, Notification
 
     return not (
         UnsentTask.objects.exists()
@@ -550,9 +550,10 @@ def drain(limit: float) -> bool:
 def invariants(log: Log, mail_dir: Path, drained: bool) -> list[tuple[str, bool, str]]:
     from django.db.models import Count, Sum
 
-    from community.models import Comment, EmailDelivery, EmailState, Notification
+    from community.models import Comment
     from exercises.models import Submission, SubmissionStatus
     from learning_platform.models import UnsentTask
+    from notifications.models import EmailDelivery, EmailState, Notification
     from progress.models import LearnerStats, LessonCompletion, XPAward
 
     rows: list[tuple[str, bool, str]] = []
