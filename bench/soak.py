@@ -75,9 +75,9 @@ def recreate_soak_database(database_url: str) -> None:
 
 def sweep() -> None:
     """What beat does: publish kept tasks, re-enqueue stale submissions, send due digests."""
-    from community.tasks import send_overdue_emails
     from exercises.services import requeue_stale_submissions
     from learning_platform.outbox import send_unsent_tasks
+    from notifications.tasks import send_overdue_emails
 
     for job in (send_unsent_tasks, requeue_stale_submissions, send_overdue_emails.delay):
         try:

@@ -10,9 +10,9 @@ from bench.soak_learners import Log
 
 
 def settled() -> bool:
-    from community.models import EmailDelivery, EmailState, Notification
     from exercises.models import Submission, SubmissionStatus
     from learning_platform.models import UnsentTask
+    from notifications.models import EmailDelivery, EmailState, Notification
 
     return not (
         UnsentTask.objects.exists()

@@ -1,4 +1,4 @@
-"""Staff tools: moderate comments, triage issue reports, look at notifications and e-mails.
+"""Staff tools: moderate comments, triage issue reports, look at follows.
 
 Every change of state goes through community.services (actions and the change form alike),
 so resolving a report in the form notifies the reporter exactly as the action does.
@@ -15,13 +15,7 @@ from django.utils.text import Truncator
 from django.utils.timesince import timesince
 
 from community import services
-from community.models import (
-    Comment,
-    EmailDelivery,
-    IssueReport,
-    LessonSubscription,
-    Notification,
-)
+from community.models import Comment, IssueReport, LessonSubscription
 from learning_platform.admin_lists import LargeTableAdmin
 
 
@@ -238,7 +232,7 @@ class IssueReportAdmin(admin.ModelAdmin):
         self.message_user(request, f"Rejected {len(queryset)} report(s).", messages.SUCCESS)
 
 
-# --- Follows, notifications, e-mails (read-mostly) ------------------------------------------
+# --- Follows (read-mostly) -----------------------------------------------------------------
 
 
 @admin.register(LessonSubscription)
@@ -248,37 +242,3 @@ class LessonSubscriptionAdmin(admin.ModelAdmin):
     search_fields = ("user__email", "lesson__slug")
     list_select_related = ("user", "lesson")
     raw_id_fields = ("user", "lesson")
-
-
-@admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
-    list_display = ("id", "recipient", "kind", "title", "created_at", "read_at", "email_state")
-    list_filter = ("kind", "email_state")
-    search_fields = ("recipient__email", "title", "dedupe_key")
-    list_select_related = ("recipient",)
-    date_hierarchy = "created_at"
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-
-@admin.register(EmailDelivery)
-class EmailDeliveryAdmin(admin.ModelAdmin):
-    list_display = (
-        "id", "key", "to_address", "subject", "created_at", "sent_at", "failed_at", "attempts",
-    )  # fmt: skip
-    list_filter = (
-        ("sent_at", admin.EmptyFieldListFilter),
-        ("failed_at", admin.EmptyFieldListFilter),
-    )
-    search_fields = ("to_address", "key", "subject")
-    date_hierarchy = "created_at"
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False

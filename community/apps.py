@@ -6,11 +6,19 @@ class CommunityConfig(AppConfig):
     name = "community"
 
     def ready(self) -> None:
+        # Imported here, not at the top: models and the modules importing them need Django's
+        # app registry, which is ready only now.
         from django.db.models.signals import post_delete, post_save
 
         from community.models import Comment, IssueReport
+        from community.services import follows
         from learning_platform import page_cache
         from lessons.selectors import lesson_slug
+        from notifications import events as notification_events
+
+        # A lesson-scoped unsubscribe link (in a digest e-mail) stops following that lesson.
+        notification_events.describe_followed_topic.subscribe(follows.describe_followed_lesson)
+        notification_events.unfollow_topic.subscribe(follows.unfollow_lesson)
 
         # Every write to a comment (posted, edited, deleted, hidden or shown, by a service or
         # in the admin) changes its lesson's comment page and count, and what its author's

@@ -1,21 +1,24 @@
-"""Reads of comments, follows, notifications and issue reports."""
+"""Reads of comments, follows and issue reports."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from community.models import (
-    Comment,
-    EmailDelivery,
-    EmailState,
-    IssueReport,
-    LessonSubscription,
-    Notification,
-)
+from community.models import Comment, IssueReport, LessonSubscription
+from learning_platform.errors import NotFound
+from lessons.selectors import visible_lessons
+
+
+class CommentNotFound(NotFound):
+    code = "not_found"
+
+
+class ReportNotFound(NotFound):
+    code = "not_found"
 
 
 def count_comments_posted_by_user(*, user_ids: list[int]) -> dict[int, int]:
@@ -129,6 +132,22 @@ def threads_in_lessons(*, lessons: QuerySet) -> QuerySet[Comment]:
     return Comment.objects.filter(lesson__in=lessons, parent__isnull=True, is_hidden=False)
 
 
+def get_visible_comment(*, pk: int, user) -> Comment:
+    """A comment that is up, on a lesson `user` may see (CommentNotFound otherwise)."""
+    comment = comments_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
+    if comment is None:
+        raise CommentNotFound("No such comment.")
+    return comment
+
+
+def get_visible_thread(*, pk: int, user) -> Comment:
+    """A thread's top-level comment on a lesson `user` may see (CommentNotFound otherwise)."""
+    parent = threads_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
+    if parent is None:
+        raise CommentNotFound("No such thread.")
+    return parent
+
+
 # --- Follows --------------------------------------------------------------------------------
 
 
@@ -139,18 +158,20 @@ def lesson_followers(*, lesson_id: int, as_of_comment_id: int | None = None) -> 
     followers: a notification task that runs late must not tell later commenters about an
     earlier comment.
     """
-    from accounts.models import User
-
     explicit = LessonSubscription.objects.filter(user=OuterRef("pk"), lesson_id=lesson_id)
     commented = Comment.objects.filter(author=OuterRef("pk"), lesson_id=lesson_id, is_deleted=False)
     if as_of_comment_id is not None:
         commented = commented.filter(id__lt=as_of_comment_id)
-    return User.objects.filter(is_active=True).filter(
-        Exists(explicit.filter(subscribed=True))
-        | (
-            Q(reply_notifications=True)
-            & Exists(commented)
-            & ~Exists(explicit.filter(subscribed=False))
+    return (
+        get_user_model()
+        .objects.filter(is_active=True)
+        .filter(
+            Exists(explicit.filter(subscribed=True))
+            | (
+                Q(reply_notifications=True)
+                & Exists(commented)
+                & ~Exists(explicit.filter(subscribed=False))
+            )
         )
     )
 
@@ -168,63 +189,6 @@ def subscription_state(*, user, lesson) -> dict[str, Any]:
     }
 
 
-# --- Notifications and e-mails --------------------------------------------------------------
-
-
-def notifications_for(*, user, unread_only: bool = False) -> QuerySet[Notification]:
-    """The learner's own notifications, newest first."""
-    notifications = Notification.objects.filter(recipient=user).order_by("-created_at", "-id")
-    if unread_only:
-        notifications = notifications.filter(read_at__isnull=True)
-    return notifications
-
-
-def unread_notification_count(*, user) -> int:
-    return Notification.objects.filter(recipient=user, read_at__isnull=True).count()
-
-
-def unsent_delivery_ids(*, recipient_id: int) -> list[int]:
-    return list(
-        EmailDelivery.objects.filter(
-            recipient_id=recipient_id, sent_at__isnull=True, failed_at__isnull=True
-        )
-        .order_by("id")
-        .values_list("id", flat=True)
-    )
-
-
-# A delivery that failed this often is marked failed (`failed_at`), for a person to look at.
-MAX_DELIVERY_ATTEMPTS = 20
-
-
-def users_with_overdue_notifications(*, before: datetime, limit: int) -> list[int]:
-    """Users with notifications waiting for an e-mail since before `before`, or with a
-    per-user e-mail left unsent since then."""
-    waiting = Notification.objects.filter(
-        email_state=EmailState.PENDING, created_at__lt=before
-    ).values_list("recipient_id", flat=True)
-    stuck = EmailDelivery.objects.filter(
-        recipient__isnull=False,
-        sent_at__isnull=True,
-        failed_at__isnull=True,
-        created_at__lt=before,
-    ).values_list("recipient_id", flat=True)
-    return sorted(set(waiting.distinct()[:limit]) | set(stuck.distinct()[:limit]))[:limit]
-
-
-def overdue_anonymous_delivery_ids(*, before: datetime, limit: int) -> list[int]:
-    return list(
-        EmailDelivery.objects.filter(
-            recipient__isnull=True,
-            sent_at__isnull=True,
-            failed_at__isnull=True,
-            created_at__lt=before,
-        )
-        .order_by("id")
-        .values_list("id", flat=True)[:limit]
-    )
-
-
 # --- Issue reports --------------------------------------------------------------------------
 
 
@@ -235,6 +199,14 @@ def reports_for(*, user) -> QuerySet[IssueReport]:
         .select_related("lesson")
         .order_by("-created_at", "-id")
     )
+
+
+def get_report_for(*, user, pk: int) -> IssueReport:
+    """One of the learner's own reports (ReportNotFound for anyone else's)."""
+    report = reports_for(user=user).filter(pk=pk).first()
+    if report is None:
+        raise ReportNotFound("No such report.")
+    return report
 
 
 OPEN_REPORT_STATUSES = (IssueReport.Status.NEW, IssueReport.Status.TRIAGED)

@@ -118,48 +118,6 @@ class SubscriptionSerializer(serializers.Serializer):
     )
 
 
-# --- Notifications --------------------------------------------------------------------------
-
-
-class NotificationSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    kind = serializers.CharField(
-        help_text="comment_reply, lesson_comment, report_resolved, or another app's kind."
-    )
-    title = serializers.CharField()
-    body = serializers.CharField()
-    url = serializers.CharField(help_text="Path in the app to open, e.g. /lessons/<slug>.")
-    data = serializers.DictField(help_text="Kind-specific details, e.g. lesson, comment_id.")
-    created_at = serializers.DateTimeField()
-    read_at = serializers.DateTimeField(allow_null=True)
-    is_read = serializers.SerializerMethodField()
-
-    def get_is_read(self, notification) -> bool:
-        return notification.read_at is not None
-
-
-class ReadAllSerializer(serializers.Serializer):
-    marked_read = serializers.IntegerField(help_text="How many notifications were unread.")
-    unread_count = serializers.IntegerField()
-
-
-# --- Unsubscribe ----------------------------------------------------------------------------
-
-
-class UnsubscribeLessonSerializer(serializers.Serializer):
-    slug = serializers.CharField()
-    title = serializers.CharField()
-
-
-class UnsubscribeSerializer(serializers.Serializer):
-    scope = serializers.ChoiceField(
-        choices=["lesson", "email"],
-        help_text="lesson: stop following one lesson; email: stop all notification e-mails.",
-    )
-    lesson = UnsubscribeLessonSerializer(allow_null=True)
-    done = serializers.BooleanField(help_text="False on GET (a confirmation), true after POST.")
-
-
 # --- Issue reports --------------------------------------------------------------------------
 
 

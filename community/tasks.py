@@ -1,26 +1,16 @@
-"""Background work of the community app. Each task takes ids, calls one service, is idempotent."""
+"""Background work of the community app. Each task takes ids, calls one service, is idempotent.
+
+The e-mails these tasks lead to are sent by the notifications app's tasks.
+"""
 
 from __future__ import annotations
-
-from smtplib import SMTPException
 
 from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from community import services
-
-# A mail server that is down or refuses for a while: retry with growing, jittered delays, each
-# under the broker's visibility timeout; after the last one the e-mail waits, unsent, for the
-# periodic sweep (send_overdue_emails), which tries it again every minute.
-MAIL_ERRORS = (SMTPException, OSError, OperationalError)
-MAIL_RETRY = {
-    "autoretry_for": MAIL_ERRORS,
-    "retry_backoff": 30,
-    "retry_backoff_max": settings.CELERY_RETRY_BACKOFF_MAX,
-    "retry_jitter": True,
-    "max_retries": 10,
-}
+from community.services import fanout, reports
+from notifications.tasks import MAIL_RETRY
 
 
 @shared_task(
@@ -32,34 +22,11 @@ MAIL_RETRY = {
     max_retries=5,
 )
 def notify_about_comment(comment_id: int) -> None:
-    """Create the in-app notifications for a new comment and schedule the digest e-mails."""
-    services.notify_about_comment(comment_id=comment_id)
-
-
-@shared_task(name="community.send_notification_emails", **MAIL_RETRY)
-def send_notification_emails(user_id: int) -> None:
-    """Send the user one e-mail covering all their notifications not e-mailed yet."""
-    services.send_notification_emails(user_id=user_id)
-
-
-@shared_task(name="community.send_email_delivery", **MAIL_RETRY)
-def send_email_delivery(delivery_id: int) -> None:
-    """Send one recorded e-mail unless it was sent already."""
-    services.send_email_delivery(delivery_id=delivery_id)
+    """Create the in-app notifications for a new comment (the digest e-mails follow)."""
+    fanout.notify_about_comment(comment_id=comment_id)
 
 
 @shared_task(name="community.notify_report_resolved", **MAIL_RETRY)
 def notify_report_resolved(report_id: int) -> None:
     """Tell a reporter their issue report was resolved (in-app and/or e-mail)."""
-    services.notify_report_resolved(report_id=report_id)
-
-
-@shared_task(name="community.send_overdue_emails")
-def send_overdue_emails() -> None:
-    """Periodic (every minute): enqueue the digests now due, and e-mails whose own task was
-    lost or gave up."""
-    user_ids, delivery_ids = services.overdue_email_work()
-    for user_id in user_ids:
-        send_notification_emails.delay(user_id)
-    for delivery_id in delivery_ids:
-        send_email_delivery.delay(delivery_id)
+    reports.notify_report_resolved(report_id=report_id)

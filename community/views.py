@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
-from django.template.loader import render_to_string
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, renderers, serializers, status
-from rest_framework.parsers import FormParser, JSONParser
+from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -18,27 +16,21 @@ from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from community import selectors, services
-from community.models import Comment
-from community.pagination import NotificationPagination
 from community.serializers import (
     CommentEditSerializer,
     CommentInputSerializer,
     CommentSerializer,
-    NotificationSerializer,
-    ReadAllSerializer,
     ReportInputSerializer,
     ReportSerializer,
     SubscriptionSerializer,
     ThreadSerializer,
-    UnsubscribeSerializer,
 )
 from community.throttling import ReportAnonThrottle, ReportUserThrottle
 from learning_platform import page_cache
 from learning_platform.api.cached_reads import ReadAheadMixin
 from learning_platform.api.errors import PayloadTooLarge
 from learning_platform.api.query import QuerySerializer
-from lessons.models import sees_drafts
-from lessons.selectors import get_visible_lesson, visible_lessons
+from lessons.selectors import get_visible_lesson, sees_drafts
 
 # How long a cached first page of comments lives at most (see LessonCommentsView.get).
 COMMENT_PAGE_TIMEOUT = 300
@@ -52,24 +44,10 @@ class ThreadQuerySerializer(QuerySerializer):
     )
 
 
-class NotificationQuerySerializer(QuerySerializer):
-    unread = serializers.BooleanField(default=False, help_text="Only unread notifications.")
-
-
 def _query(serializer_class, request: Request) -> dict:
     query = serializer_class(data=request.query_params)
     query.is_valid(raise_exception=True)
     return query.validated_data
-
-
-def _visible_comment(*, pk: int, user) -> Comment:
-    """A comment that is up, on a lesson `user` may see, or 404."""
-    comment = (
-        selectors.comments_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
-    )
-    if comment is None:
-        raise Http404("No such comment.")
-    return comment
 
 
 # --- Comments -------------------------------------------------------------------------------
@@ -197,7 +175,7 @@ class LessonCommentsView(ReadAheadMixin, generics.ListAPIView):
         comment = services.post_comment(
             author=request.user, lesson=lesson, body=data["body"], parent_id=data.get("parent")
         )
-        comment = _visible_comment(pk=comment.pk, user=request.user)
+        comment = selectors.get_visible_comment(pk=comment.pk, user=request.user)
         return Response(
             CommentSerializer(comment, context={"request": request}).data,
             status=status.HTTP_201_CREATED,
@@ -207,7 +185,7 @@ class LessonCommentsView(ReadAheadMixin, generics.ListAPIView):
 class CommentDetailView(APIView):
     @extend_schema(tags=["community"], responses={200: CommentSerializer})
     def get(self, request: Request, pk: int) -> Response:
-        comment = _visible_comment(pk=pk, user=request.user)
+        comment = selectors.get_visible_comment(pk=pk, user=request.user)
         return Response(CommentSerializer(comment, context={"request": request}).data)
 
     @extend_schema(
@@ -218,7 +196,7 @@ class CommentDetailView(APIView):
         "without `body` changes nothing and answers the comment as it is.",
     )
     def patch(self, request: Request, pk: int) -> Response:
-        comment = _visible_comment(pk=pk, user=request.user)
+        comment = selectors.get_visible_comment(pk=pk, user=request.user)
         data = _valid(CommentEditSerializer, request, partial=True)
         if "body" in data:
             comment = services.edit_comment(comment=comment, editor=request.user, body=data["body"])
@@ -233,7 +211,7 @@ class CommentDetailView(APIView):
         description='Delete your own comment. One with replies stays as "[deleted]".',
     )
     def delete(self, request: Request, pk: int) -> Response:
-        comment = _visible_comment(pk=pk, user=request.user)
+        comment = selectors.get_visible_comment(pk=pk, user=request.user)
         services.delete_comment(comment=comment, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -244,13 +222,7 @@ class CommentRepliesView(generics.ListAPIView):
     serializer_class = CommentSerializer
 
     def get_queryset(self):
-        parent = (
-            selectors.threads_in_lessons(lessons=visible_lessons(user=self.request.user))
-            .filter(pk=self.kwargs["pk"])
-            .first()
-        )
-        if parent is None:
-            raise Http404("No such thread.")
+        parent = selectors.get_visible_thread(pk=self.kwargs["pk"], user=self.request.user)
         return selectors.thread_replies(parent=parent)
 
     @extend_schema(tags=["community"], operation_id="comment_replies_list")
@@ -296,99 +268,6 @@ class LessonSubscriptionView(APIView):
         lesson = get_visible_lesson(slug=slug, user=request.user)
         services.set_lesson_subscription(user=request.user, lesson=lesson, subscribed=False)
         return self._answer(request, lesson)
-
-
-# --- Notifications --------------------------------------------------------------------------
-
-
-class NotificationListView(generics.ListAPIView):
-    """The learner's notifications, newest first, with `unread_count` in the page."""
-
-    permission_classes = [IsAuthenticated]
-    serializer_class = NotificationSerializer
-    pagination_class = NotificationPagination
-
-    def get_queryset(self):
-        unread_only = _query(NotificationQuerySerializer, self.request)["unread"]
-        return selectors.notifications_for(user=self.request.user, unread_only=unread_only)
-
-    @extend_schema(
-        tags=["notifications"],
-        operation_id="notifications_list",
-        parameters=[NotificationQuerySerializer],
-    )
-    def get(self, request: Request, *args, **kwargs) -> Response:
-        return super().get(request, *args, **kwargs)
-
-
-class NotificationReadView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(
-        tags=["notifications"],
-        request=None,
-        responses={200: NotificationSerializer},
-        description="Mark one of your notifications read. Anyone else's: 404.",
-    )
-    def post(self, request: Request, pk: int) -> Response:
-        notification = services.mark_notification_read(user=request.user, notification_id=pk)
-        return Response(NotificationSerializer(notification).data)
-
-
-class NotificationReadAllView(APIView):
-    permission_classes = [IsAuthenticated]
-
-    @extend_schema(tags=["notifications"], request=None, responses={200: ReadAllSerializer})
-    def post(self, request: Request) -> Response:
-        changed = services.mark_all_notifications_read(user=request.user)
-        return Response(ReadAllSerializer({"marked_read": changed, "unread_count": 0}).data)
-
-
-# --- Unsubscribe ----------------------------------------------------------------------------
-
-
-class UnsubscribePageRenderer(renderers.BaseRenderer):
-    """A tiny page for people who open the link in a browser: a button that POSTs."""
-
-    media_type = "text/html"
-    format = "html"
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None) -> str:
-        request = (renderer_context or {}).get("request")
-        return render_to_string(
-            "community/unsubscribe.html",
-            {"data": data or {}, "action": request.get_full_path() if request else ""},
-        )
-
-
-class UnsubscribeView(APIView):
-    """One-click unsubscribe from an e-mail: the signed token is the only credential.
-
-    GET describes what the link does (a confirmation; mail scanners prefetch links, so GET
-    changes nothing). POST does it: the RFC 8058 `List-Unsubscribe-Post` one-click request,
-    or the button of the page a browser gets.
-    """
-
-    authentication_classes: list = []
-    permission_classes = [AllowAny]
-    parser_classes = [JSONParser, FormParser]
-    renderer_classes = [renderers.JSONRenderer, UnsubscribePageRenderer]
-
-    @extend_schema(tags=["notifications"], responses={200: UnsubscribeSerializer})
-    def get(self, request: Request, token: str) -> Response:
-        scope = services.unsubscribe_scope(token=token)
-        return Response(UnsubscribeSerializer({**scope, "done": False}).data)
-
-    @extend_schema(
-        tags=["notifications"],
-        request=None,
-        responses={200: UnsubscribeSerializer},
-        description="Unsubscribe (idempotent). No sign-in needed: the token is signed.",
-    )
-    def post(self, request: Request, token: str) -> Response:
-        result = services.unsubscribe(token=token)
-        return Response(UnsubscribeSerializer({**result, "done": True}).data)
 
 
 # --- Issue reports --------------------------------------------------------------------------
@@ -447,9 +326,7 @@ class MyReportDetailView(APIView):
         description="One of your reports. Anyone else's: 404.",
     )
     def get(self, request: Request, pk: int) -> Response:
-        report = selectors.reports_for(user=request.user).filter(pk=pk).first()
-        if report is None:
-            raise Http404("No such report.")
+        report = selectors.get_report_for(user=request.user, pk=pk)
         return Response(ReportSerializer(report).data)
 
 

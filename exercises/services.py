@@ -669,7 +669,7 @@ def _waited_long(job: _Job, graded_at: datetime) -> bool:
 def _notify_if_slow(job: _Job, graded_at: datetime, summary: str) -> None:
     if not _waited_long(job, graded_at):
         return
-    from community.services import create_notification
+    from notifications.services import create_notification
 
     exercise = job.exercise
     try:

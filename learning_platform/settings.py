@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "achievements",
     "exercises",
     "community",
+    "notifications",
     "insights",
 ]
 

@@ -20,6 +20,7 @@ api_v1 = [
     path("", include("achievements.urls")),
     path("", include("exercises.urls")),
     path("", include("community.urls")),
+    path("", include("notifications.urls")),
 ]
 
 urlpatterns = [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
@@ -59,6 +60,11 @@ def lesson_slug(*, lesson_id: int) -> str | None:
 
 def lesson_slugs(*, lesson_ids: set[int]) -> list[str]:
     return list(Lesson.objects.filter(pk__in=lesson_ids).values_list("slug", flat=True))
+
+
+def lesson_summary(*, lesson_id: int) -> dict[str, Any] | None:
+    """{"id", "slug", "title"} of any lesson, drafts included (None when there is none)."""
+    return Lesson.objects.filter(pk=lesson_id).values("id", "slug", "title").first()
 
 
 def get_visible_lesson(*, slug: str, user=None) -> Lesson:

@@ -1,7 +1,7 @@
 import factory
 
 from accounts.tests.factories import UserFactory
-from community.models import Comment, IssueReport, LessonSubscription, Notification
+from community.models import Comment, IssueReport, LessonSubscription
 from learning_platform.markdown import render_markdown
 from lessons.tests.factories import LessonFactory
 
@@ -32,16 +32,6 @@ class LessonSubscriptionFactory(factory.django.DjangoModelFactory):
     user = factory.SubFactory(UserFactory)
     lesson = factory.SubFactory(LessonFactory)
     subscribed = True
-
-
-class NotificationFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Notification
-
-    recipient = factory.SubFactory(UserFactory)
-    kind = "comment_reply"
-    title = factory.Sequence(lambda n: f"Notification {n}")
-    dedupe_key = factory.Sequence(lambda n: f"test:{n}")
 
 
 class IssueReportFactory(factory.django.DjangoModelFactory):

@@ -4,9 +4,10 @@ import pytest
 from django.urls import reverse
 
 from accounts.tests.factories import UserFactory
-from community.models import Comment, IssueReport, Notification
+from community.models import Comment, IssueReport
 from community.tests.factories import CommentFactory, IssueReportFactory, ReplyFactory
 from lessons.tests.factories import LessonFactory
+from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db
 
@@ -160,9 +161,7 @@ def test_unhide_action_shows_a_comment_again(admin_client):
     assert Comment.objects.get(pk=comment.id).is_hidden is False
 
 
-@pytest.mark.parametrize(
-    "model", ["comment", "issuereport", "notification", "emaildelivery", "lessonsubscription"]
-)
+@pytest.mark.parametrize("model", ["comment", "issuereport", "lessonsubscription"])
 def test_admin_changelists_render(admin_client, model):
     CommentFactory()
     IssueReportFactory()
@@ -300,7 +299,7 @@ def test_editor_cannot_delete_reports_but_a_superuser_can(client, editor):
 
 def test_editor_does_not_see_superuser_only_admin_pages(client, editor):
     index = client.get(reverse("admin:index")).content.decode()
-    emails = client.get(reverse("admin:community_emaildelivery_changelist"))
+    emails = client.get(reverse("admin:notifications_emaildelivery_changelist"))
     users = client.get(reverse("admin:accounts_user_changelist"))
 
     assert "Issue reports" in index

@@ -2,20 +2,19 @@ import re
 
 import pytest
 from django.conf import settings
-from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.tests.factories import UserFactory
-from community.models import Comment, IssueReport, LessonSubscription, Notification
+from community.models import Comment, IssueReport, LessonSubscription
 from community.tests.factories import (
     CommentFactory,
     IssueReportFactory,
     LessonSubscriptionFactory,
-    NotificationFactory,
     ReplyFactory,
 )
 from community.tests.xss import XSS_PAYLOADS, assert_harmless
 from lessons.tests.factories import LessonFactory, ProseBlockFactory
+from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db
 
@@ -354,77 +353,6 @@ def test_subscription_needs_sign_in(api_client, lesson):
     assert api_client.put(f"/api/v1/lessons/{lesson.slug}/subscription").status_code in (401, 403)
 
 
-# --- Notifications --------------------------------------------------------------------------
-
-
-def test_notifications_list_is_newest_first_with_unread_count(user_client, user):
-    older = NotificationFactory(recipient=user, read_at=timezone.now())
-    newer = NotificationFactory(recipient=user)
-    NotificationFactory()  # someone else's
-
-    body = user_client.get("/api/v1/me/notifications/").json()
-
-    assert [n["id"] for n in body["results"]] == [newer.id, older.id]
-    assert body["unread_count"] == 1
-    assert body["count"] == 2
-
-
-def test_notifications_list_can_show_only_unread(user_client, user):
-    NotificationFactory(recipient=user, read_at=timezone.now())
-    unread = NotificationFactory(recipient=user)
-
-    body = user_client.get("/api/v1/me/notifications/?unread=true").json()
-
-    assert [n["id"] for n in body["results"]] == [unread.id]
-
-
-def test_mark_one_notification_read(user_client, user):
-    notification = NotificationFactory(recipient=user)
-
-    response = user_client.post(f"/api/v1/me/notifications/{notification.id}/read")
-
-    assert response.status_code == 200
-    assert response.json()["is_read"] is True
-    notification.refresh_from_db()
-    assert notification.read_at is not None
-
-
-def test_someone_elses_notification_is_404(user_client):
-    theirs = NotificationFactory()
-
-    response = user_client.post(f"/api/v1/me/notifications/{theirs.id}/read")
-
-    assert response.status_code == 404
-    theirs.refresh_from_db()
-    assert theirs.read_at is None
-
-
-def test_read_all_marks_only_my_notifications(user_client, user):
-    NotificationFactory.create_batch(2, recipient=user)
-    theirs = NotificationFactory()
-
-    response = user_client.post("/api/v1/me/notifications/read-all")
-
-    assert response.json() == {"marked_read": 2, "unread_count": 0}
-    assert not Notification.objects.filter(recipient=user, read_at__isnull=True).exists()
-    theirs.refresh_from_db()
-    assert theirs.read_at is None
-
-
-def test_notifications_need_sign_in(api_client):
-    assert api_client.get("/api/v1/me/notifications/").status_code in (401, 403)
-
-
-def test_notification_list_runs_a_fixed_number_of_queries(
-    user_client, user, django_assert_num_queries
-):
-    NotificationFactory.create_batch(15, recipient=user)
-
-    # unread count, page count, page
-    with django_assert_num_queries(3):
-        user_client.get("/api/v1/me/notifications/")
-
-
 # --- Issue reports --------------------------------------------------------------------------
 
 
@@ -551,37 +479,8 @@ def test_learner_reads_own_reports_only(user_client, user):
 # --- Unsubscribe ----------------------------------------------------------------------------
 
 
-def test_unsubscribe_get_confirms_and_changes_nothing(api_client, user):
-    from community.services import make_unsubscribe_token
-
-    token = make_unsubscribe_token(user_id=user.id)
-
-    response = api_client.get(f"/api/v1/unsubscribe/{token}")
-
-    assert response.json() == {"scope": "email", "lesson": None, "done": False}
-    user.refresh_from_db()
-    assert user.email_notifications is True
-
-
-def test_one_click_unsubscribe_post_turns_emails_off_without_sign_in(api_client, user):
-    from community.services import make_unsubscribe_token
-
-    token = make_unsubscribe_token(user_id=user.id)
-
-    response = api_client.post(
-        f"/api/v1/unsubscribe/{token}",
-        "List-Unsubscribe=One-Click",
-        content_type="application/x-www-form-urlencoded",
-    )
-
-    assert response.status_code == 200
-    assert response.json()["done"] is True
-    user.refresh_from_db()
-    assert user.email_notifications is False
-
-
 def test_lesson_unsubscribe_link_unfollows_that_lesson_only(api_client, user, lesson):
-    from community.services import make_unsubscribe_token
+    from notifications.services import make_unsubscribe_token
 
     LessonSubscriptionFactory(user=user, lesson=lesson, subscribed=True)
     token = make_unsubscribe_token(user_id=user.id, lesson_id=lesson.id)
@@ -592,22 +491,6 @@ def test_lesson_unsubscribe_link_unfollows_that_lesson_only(api_client, user, le
     assert LessonSubscription.objects.get(user=user, lesson=lesson).subscribed is False
     user.refresh_from_db()
     assert user.email_notifications is True
-
-
-@pytest.mark.parametrize("token", ["garbage", "eyJ1IjoxfQ:1xXuSU:forged-signature"])
-def test_forged_unsubscribe_token_is_404(api_client, token):
-    assert api_client.post(f"/api/v1/unsubscribe/{token}").status_code == 404
-
-
-def test_unsubscribe_page_for_browsers_is_html_with_a_button(api_client, user):
-    from community.services import make_unsubscribe_token
-
-    token = make_unsubscribe_token(user_id=user.id)
-
-    response = api_client.get(f"/api/v1/unsubscribe/{token}", HTTP_ACCEPT="text/html")
-
-    assert response["Content-Type"].startswith("text/html")
-    assert b'<form method="post"' in response.content
 
 
 def test_a_pathologically_nested_comment_is_refused_and_the_list_still_reads(user_client, lesson):
@@ -696,14 +579,6 @@ def test_patching_someone_elses_comment_with_no_fields_is_still_403(lesson):
     response = client_for(UserFactory()).patch(f"/api/v1/comments/{comment.id}/", {}, format="json")
 
     assert response.status_code == 403
-
-
-@pytest.mark.parametrize("method", ["get", "post"])
-def test_an_unsubscribe_link_that_names_nothing_is_404_for_either_method(api_client, method):
-    response = getattr(api_client, method)("/api/v1/unsubscribe/not-a-token")
-
-    assert response.status_code == 404
-    assert response.json()["type"] == "not_found"
 
 
 @pytest.mark.parametrize("website", [0, 1.5, True, ["x"], {"a": 1}])

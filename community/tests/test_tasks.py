@@ -8,15 +8,20 @@ from rest_framework.test import APIClient
 
 from accounts.tests.factories import UserFactory
 from community import tasks
-from community.models import EmailDelivery, EmailState, Notification
-from community.tests.factories import CommentFactory, NotificationFactory, ReplyFactory
+from community.tests.factories import CommentFactory, ReplyFactory
+from notifications import tasks as notification_tasks
+from notifications.models import EmailDelivery, EmailState, Notification
 
 # --- Task contracts -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     "task",
-    [tasks.send_notification_emails, tasks.send_email_delivery, tasks.notify_report_resolved],
+    [
+        notification_tasks.send_notification_emails,
+        notification_tasks.send_email_delivery,
+        tasks.notify_report_resolved,
+    ],
 )
 def test_mail_tasks_retry_mail_server_errors_with_backoff_and_jitter(task):
     assert SMTPException in task.autoretry_for
@@ -27,7 +32,7 @@ def test_mail_tasks_retry_mail_server_errors_with_backoff_and_jitter(task):
 
 def test_tasks_have_explicit_names():
     assert tasks.notify_about_comment.name == "community.notify_about_comment"
-    assert tasks.send_notification_emails.name == "community.send_notification_emails"
+    assert notification_tasks.send_notification_emails.name == "community.send_notification_emails"
 
 
 @pytest.mark.django_db
@@ -52,56 +57,10 @@ def test_notify_task_run_twice_sends_one_notification_and_one_email(mailoutbox):
 
     tasks.notify_about_comment(reply.id)
     tasks.notify_about_comment(reply.id)
-    tasks.send_notification_emails(reply.parent.author_id)
+    notification_tasks.send_notification_emails(reply.parent.author_id)
 
     assert Notification.objects.count() == 1
     assert len(mailoutbox) == 1
-
-
-@pytest.mark.django_db
-def test_overdue_sweep_enqueues_waiting_digests(monkeypatch):
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    user = UserFactory()
-    waiting = NotificationFactory(recipient=user, email_state=EmailState.PENDING)
-    Notification.objects.filter(pk=waiting.pk).update(
-        created_at=timezone.now() - timedelta(hours=1)
-    )
-    enqueued: list[int] = []
-    monkeypatch.setattr(tasks.send_notification_emails, "delay", enqueued.append)
-
-    tasks.send_overdue_emails()
-
-    assert enqueued == [user.id]
-
-
-@pytest.mark.django_db
-def test_a_failing_mail_server_is_retried_and_the_email_survives(monkeypatch, mailoutbox):
-    from django.core.mail import EmailMultiAlternatives
-
-    user = UserFactory()
-    NotificationFactory(recipient=user, email_state=EmailState.PENDING)
-    real_send = EmailMultiAlternatives.send
-    attempts = {"n": 0}
-
-    def flaky(self, fail_silently=False):
-        attempts["n"] += 1
-        if attempts["n"] < 3:
-            raise SMTPException("4.3.0 try again later")
-        return real_send(self, fail_silently)
-
-    monkeypatch.setattr(EmailMultiAlternatives, "send", flaky)
-
-    # Eager mode runs the retries in-process, one after the other.
-    tasks.send_notification_emails.apply(args=(user.id,))
-
-    assert attempts["n"] == 3
-    assert len(mailoutbox) == 1
-    delivery = EmailDelivery.objects.get()
-    assert delivery.sent_at is not None
-    assert delivery.attempts == 3
 
 
 # --- With a real worker ---------------------------------------------------------------------
@@ -131,7 +90,7 @@ def _sweep_when_due(worker, *, recipients: int) -> None:
         worker,
     )
     time.sleep(2.5)
-    tasks.send_overdue_emails.delay()
+    notification_tasks.send_overdue_emails.delay()
 
 
 def _wait_for(condition, worker, timeout: float = 30.0) -> None:
@@ -176,9 +135,9 @@ def test_reply_gives_one_notification_and_one_email_even_when_tasks_run_twice(
     # when: the fan-out, the digest and the sweep run again
     done = _succeeded(community_worker, "community.send_notification_emails")
     tasks.notify_about_comment.delay(reply_id)
-    tasks.send_notification_emails.delay(author.id)
-    tasks.send_notification_emails.delay(author.id)
-    tasks.send_overdue_emails.delay()
+    notification_tasks.send_notification_emails.delay(author.id)
+    notification_tasks.send_notification_emails.delay(author.id)
+    notification_tasks.send_overdue_emails.delay()
     _wait_for(
         lambda: (
             _succeeded(community_worker, "community.send_notification_emails") >= done + 2
@@ -278,11 +237,11 @@ def test_the_periodic_sweep_sends_a_digest_once_its_window_has_passed(settings, 
     assert Notification.objects.get().email_state == EmailState.PENDING
 
     with time_machine.travel(start + timedelta(seconds=299), tick=False):
-        tasks.send_overdue_emails()
+        notification_tasks.send_overdue_emails()
     assert mailoutbox == []
 
     with time_machine.travel(start + timedelta(seconds=301), tick=False):
-        tasks.send_overdue_emails()
-        tasks.send_overdue_emails()
+        notification_tasks.send_overdue_emails()
+        notification_tasks.send_overdue_emails()
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == [reply.parent.author.email]

@@ -8,11 +8,11 @@ import pytest
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from community.selectors import notifications_for
 from exercises import services
 from exercises.models import Submission
 from exercises.tests.conftest import FAILING_CSV, GOOD_CSV
 from exercises.tests.factories import ExerciseFactory, SubmissionFactory
+from notifications.selectors import notifications_for
 from progress.selectors import xp_total
 
 pytestmark = pytest.mark.django_db

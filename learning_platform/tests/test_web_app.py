@@ -10,6 +10,7 @@ from django.core import mail
 from accounts.tests.factories import UserFactory
 from community import services
 from lessons.tests.factories import LessonFactory
+from notifications import services as notification_services
 
 INDEX = b'<!doctype html><html><head><script type="module" src="/assets/index-BVWHmVHu.js"></script></head><body><div id="root"></div></body></html>'
 SCRIPT = b"console.log('app');"
@@ -243,7 +244,7 @@ def test_reply_notification_email_links_to_the_apps_lesson_page_at_the_comment(
     )
     services.notify_about_comment(comment_id=reply.id)
 
-    delivery = services.prepare_notification_digest(user_id=author.id)
+    delivery = notification_services.prepare_notification_digest(user_id=author.id)
 
     link = f"{settings.FRONTEND_URL}/lessons/embedding-dimension#comment-{reply.id}"
     assert link in delivery.text_body

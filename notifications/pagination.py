@@ -1,4 +1,5 @@
 from learning_platform.api.pagination import PageNumberPagination
+from notifications.selectors import unread_notification_count
 
 
 class NotificationPagination(PageNumberPagination):
@@ -6,8 +7,6 @@ class NotificationPagination(PageNumberPagination):
     the learner's notifications are unread in all (not only on this page)."""
 
     def paginate_queryset(self, queryset, request, view=None):
-        from community.selectors import unread_notification_count
-
         self.unread_count = unread_notification_count(user=request.user)
         return super().paginate_queryset(queryset, request, view)
 

@@ -1,0 +1,54 @@
+from smtplib import SMTPException
+
+import pytest
+
+from accounts.tests.factories import UserFactory
+from notifications import tasks
+from notifications.models import EmailDelivery, EmailState, Notification
+from notifications.tests.factories import NotificationFactory
+
+
+@pytest.mark.django_db
+def test_overdue_sweep_enqueues_waiting_digests(monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    user = UserFactory()
+    waiting = NotificationFactory(recipient=user, email_state=EmailState.PENDING)
+    Notification.objects.filter(pk=waiting.pk).update(
+        created_at=timezone.now() - timedelta(hours=1)
+    )
+    enqueued: list[int] = []
+    monkeypatch.setattr(tasks.send_notification_emails, "delay", enqueued.append)
+
+    tasks.send_overdue_emails()
+
+    assert enqueued == [user.id]
+
+
+@pytest.mark.django_db
+def test_a_failing_mail_server_is_retried_and_the_email_survives(monkeypatch, mailoutbox):
+    from django.core.mail import EmailMultiAlternatives
+
+    user = UserFactory()
+    NotificationFactory(recipient=user, email_state=EmailState.PENDING)
+    real_send = EmailMultiAlternatives.send
+    attempts = {"n": 0}
+
+    def flaky(self, fail_silently=False):
+        attempts["n"] += 1
+        if attempts["n"] < 3:
+            raise SMTPException("4.3.0 try again later")
+        return real_send(self, fail_silently)
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", flaky)
+
+    # Eager mode runs the retries in-process, one after the other.
+    tasks.send_notification_emails.apply(args=(user.id,))
+
+    assert attempts["n"] == 3
+    assert len(mailoutbox) == 1
+    delivery = EmailDelivery.objects.get()
+    assert delivery.sent_at is not None
+    assert delivery.attempts == 3

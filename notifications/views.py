@@ -1,0 +1,117 @@
+"""HTTP endpoints of the notifications app: thin views over services and selectors."""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, renderers, serializers
+from rest_framework.parsers import FormParser, JSONParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from learning_platform.api.query import QuerySerializer
+from notifications import selectors, services
+from notifications.pagination import NotificationPagination
+from notifications.serializers import (
+    NotificationSerializer,
+    ReadAllSerializer,
+    UnsubscribeSerializer,
+)
+
+
+class NotificationQuerySerializer(QuerySerializer):
+    unread = serializers.BooleanField(default=False, help_text="Only unread notifications.")
+
+
+class NotificationListView(generics.ListAPIView):
+    """The learner's notifications, newest first, with `unread_count` in the page."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = NotificationSerializer
+    pagination_class = NotificationPagination
+
+    def get_queryset(self):
+        query = NotificationQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        unread_only = query.validated_data["unread"]
+        return selectors.notifications_for(user=self.request.user, unread_only=unread_only)
+
+    @extend_schema(
+        tags=["notifications"],
+        operation_id="notifications_list",
+        parameters=[NotificationQuerySerializer],
+    )
+    def get(self, request: Request, *args, **kwargs) -> Response:
+        return super().get(request, *args, **kwargs)
+
+
+class NotificationReadView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["notifications"],
+        request=None,
+        responses={200: NotificationSerializer},
+        description="Mark one of your notifications read. Anyone else's: 404.",
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        notification = services.mark_notification_read(user=request.user, notification_id=pk)
+        return Response(NotificationSerializer(notification).data)
+
+
+class NotificationReadAllView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(tags=["notifications"], request=None, responses={200: ReadAllSerializer})
+    def post(self, request: Request) -> Response:
+        changed = services.mark_all_notifications_read(user=request.user)
+        return Response(ReadAllSerializer({"marked_read": changed, "unread_count": 0}).data)
+
+
+# --- Unsubscribe ----------------------------------------------------------------------------
+
+
+class UnsubscribePageRenderer(renderers.BaseRenderer):
+    """A tiny page for people who open the link in a browser: a button that POSTs."""
+
+    media_type = "text/html"
+    format = "html"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> str:
+        request = (renderer_context or {}).get("request")
+        return render_to_string(
+            "notifications/unsubscribe.html",
+            {"data": data or {}, "action": request.get_full_path() if request else ""},
+        )
+
+
+class UnsubscribeView(APIView):
+    """One-click unsubscribe from an e-mail: the signed token is the only credential.
+
+    GET describes what the link does (a confirmation; mail scanners prefetch links, so GET
+    changes nothing). POST does it: the RFC 8058 `List-Unsubscribe-Post` one-click request,
+    or the button of the page a browser gets.
+    """
+
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    parser_classes = [JSONParser, FormParser]
+    renderer_classes = [renderers.JSONRenderer, UnsubscribePageRenderer]
+
+    @extend_schema(tags=["notifications"], responses={200: UnsubscribeSerializer})
+    def get(self, request: Request, token: str) -> Response:
+        scope = services.unsubscribe_scope(token=token)
+        return Response(UnsubscribeSerializer({**scope, "done": False}).data)
+
+    @extend_schema(
+        tags=["notifications"],
+        request=None,
+        responses={200: UnsubscribeSerializer},
+        description="Unsubscribe (idempotent). No sign-in needed: the token is signed.",
+    )
+    def post(self, request: Request, token: str) -> Response:
+        result = services.unsubscribe(token=token)
+        return Response(UnsubscribeSerializer({**result, "done": True}).data)
