@@ -27,9 +27,10 @@ def settled() -> bool:
 def invariants(log: Log, mail_dir: Path, drained: bool) -> list[tuple[str, bool, str]]:
     from django.db.models import Count, Sum
 
-    from community.models import Comment, EmailDelivery, EmailState, Notification
+    from community.models import Comment
     from exercises.models import Submission, SubmissionStatus
     from learning_platform.models import UnsentTask
+    from notifications.models import EmailDelivery, EmailState, Notification
     from progress.models import LearnerStats, LessonCompletion, XPAward
 
     rows: list[tuple[str, bool, str]] = []
