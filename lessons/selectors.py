@@ -145,3 +145,37 @@ def quest_outline(*, quest: Quest, user=None) -> dict:
             for lesson in lessons
         ],
     }
+
+
+# --- For the editors' analytics (insights): every lesson, drafts included ------------------
+
+
+def quest_heading(*, quest_id: int) -> dict:
+    """The quest's id, title and slug (1 query); raises QuestNotFound."""
+    try:
+        return Quest.objects.values("id", "title", "slug").get(pk=quest_id)
+    except Quest.DoesNotExist:
+        raise QuestNotFound("No such quest.") from None
+
+
+def quest_lesson_rows(*, quest_id: int) -> list[dict]:
+    """Every lesson of the quest, drafts included, in order: id, title, position, published
+    (1 query)."""
+    return list(
+        Lesson.objects.filter(quest_id=quest_id)
+        .order_by("position", "id")
+        .values("id", "title", "position", "published")
+    )
+
+
+def lesson_quest_id(*, lesson_id: int) -> int:
+    """The id of the lesson's quest, drafts included (1 query); raises LessonNotFound."""
+    try:
+        return Lesson.objects.values_list("quest_id", flat=True).get(pk=lesson_id)
+    except Lesson.DoesNotExist:
+        raise LessonNotFound("No such lesson.") from None
+
+
+def lesson_with_quest(*, lesson_id: int) -> Lesson | None:
+    """The lesson, drafts included, with its quest (1 query); None when there is none."""
+    return Lesson.objects.select_related("quest").filter(pk=lesson_id).first()
