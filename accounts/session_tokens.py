@@ -6,9 +6,10 @@ signed-in read. Here a session is loaded once (the store drops the key of a sess
 cannot find), and once this process has seen a token, it knows the user the session belongs
 to (a session never changes hands), so the session and that user's cached row come in one
 `get_many`; a page view that reads ahead (`learning_platform.api.cached_reads`) adds its own
-keys to that round trip (`prefetch_keys`). Everything else is unchanged: the session must still be in the store (a signed-out
-or expired token is refused on the next request), and Django still checks the user's
-session hash and `is_active` against the row.
+keys to that round trip (the strategy's `prefetch_keys`: cached_reads finds it on the strategy
+the settings name, the kernel does not import accounts). Everything else is unchanged: the
+session must still be in the store (a signed-out or expired token is refused on the next
+request), and Django still checks the user's session hash and `is_active` against the row.
 """
 
 from __future__ import annotations
@@ -63,6 +64,15 @@ def _store_for(session_token: str) -> SessionBase:
 
 
 class SessionTokenStrategy(BaseStrategy):
+    """allauth's session tokens, read with one round trip; also a
+    learning_platform.api.cached_reads.SessionReadAhead."""
+
+    def prefetch_keys(self, session_token: str) -> tuple[list[str], str | None]:
+        return prefetch_keys(session_token)
+
+    def forget_read_ahead(self) -> None:
+        forget_read_ahead()
+
     def lookup_session(self, session_token: str) -> SessionBase | None:
         store = _store_for(session_token)
         user_id = _session_users.get(session_token)

@@ -41,3 +41,7 @@ class CommunityConfig(AppConfig):
         for signal in (post_save, post_delete):
             signal.connect(comment_changed, sender=Comment, weak=False)
             signal.connect(report_changed, sender=IssueReport, weak=False)
+
+        from community import subscribers  # imports services, hence models: after setup
+
+        subscribers.subscribe()

@@ -230,3 +230,8 @@ def latest_open_reports(*, lesson_id: int, limit: int = 10) -> list[dict[str, An
         .order_by("-created_at", "-id")
         .values("id", "kind", "status", "message", "created_at")[:limit]
     )
+
+
+def report_choice_labels() -> tuple[dict[str, str], dict[str, str]]:
+    """How report kinds and statuses read in a page: ({kind: label}, {status: label})."""
+    return dict(IssueReport.Kind.choices), dict(IssueReport.Status.choices)

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from community.models import IssueReport
+from community.selectors import report_choice_labels
 from exercises.selectors import RECENT_SUBMISSIONS_PER_EXERCISE
 from insights import charts, selectors
 from insights.models import QuestAnalytics
-from lessons.models import Lesson
+from lessons.selectors import lesson_with_quest
 from progress.admin import ReadOnlyAdmin
 
 REPORT_CHART_SIZE = 15
@@ -168,7 +168,9 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
         ]
 
     def lesson_view(self, request: HttpRequest, lesson_id: int) -> TemplateResponse:
-        lesson = get_object_or_404(Lesson.objects.select_related("quest"), pk=lesson_id)
+        lesson = lesson_with_quest(lesson_id=lesson_id)
+        if lesson is None:
+            raise Http404("No such lesson.")
         context = self._context(request, f"How “{lesson.title}” is doing")
         data = selectors.lesson_analytics(lesson_id=lesson.pk, refresh="refresh" in request.GET)
         row = data["lesson"]
@@ -191,7 +193,7 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
             )
             exercises.append(exercise)
         analytics_url = _url_for_ids("admin:insights_questanalytics_lesson")
-        kinds, statuses = dict(IssueReport.Kind.choices), dict(IssueReport.Status.choices)
+        kinds, statuses = report_choice_labels()
         reports = [
             {**r, "kind": kinds.get(r["kind"], r["kind"]), "status": statuses.get(r["status"])}
             for r in data["reports"]

@@ -1,3 +1,5 @@
+# A proxy model must subclass the concrete model itself (a string does not do): the one
+# place insights imports lessons.models (pyproject.toml's lessons-models contract allows it).
 from lessons.models import Quest
 
 

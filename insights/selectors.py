@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from community import selectors as community_selectors
 from exercises import selectors as exercise_selectors
-from lessons.models import Lesson, Quest
+from lessons import selectors as lesson_selectors
 from progress import selectors as progress_selectors
 
 logger = logging.getLogger(__name__)
@@ -73,12 +73,8 @@ def quest_analytics(*, quest_id: int, refresh: bool = False) -> dict[str, Any]:
 
 def _compute_quest(quest_id: int) -> dict[str, Any]:
     now = timezone.now()
-    quest = Quest.objects.values("id", "title", "slug").get(pk=quest_id)
-    lessons = list(
-        Lesson.objects.filter(quest_id=quest_id)
-        .order_by("position", "id")
-        .values("id", "title", "position", "published")
-    )
+    quest = lesson_selectors.quest_heading(quest_id=quest_id)
+    lessons = lesson_selectors.quest_lesson_rows(quest_id=quest_id)
     lesson_ids = [lesson["id"] for lesson in lessons]
     exercises = exercise_selectors.exercises_with_columns(lesson_ids=lesson_ids)
     exercise_ids = [exercise["id"] for exercise in exercises]
@@ -132,7 +128,7 @@ def _compute_quest(quest_id: int) -> dict[str, Any]:
 def lesson_analytics(*, lesson_id: int, refresh: bool = False) -> dict[str, Any]:
     """One lesson's figures: its row of the quest's figures (shared, cached), its completions
     per week and its newest open reports (2 more queries when computed, 1 to find the quest)."""
-    quest_id = Lesson.objects.values_list("quest_id", flat=True).get(pk=lesson_id)
+    quest_id = lesson_selectors.lesson_quest_id(lesson_id=lesson_id)
     quest = quest_analytics(quest_id=quest_id, refresh=refresh)
 
     def compute() -> dict[str, Any]:

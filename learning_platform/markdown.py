@@ -26,6 +26,7 @@ more often than it changes.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from html.parser import HTMLParser
@@ -36,7 +37,28 @@ import markdown
 import nh3
 from markdown.extensions import Extension
 
+from learning_platform.hooks import Hook
+
 Profile = Literal["lesson", "comment"]
+
+
+@dataclass(frozen=True)
+class RerenderStoredHtml:
+    """Render every stored Markdown again (after a change of the renderer or the sanitizer's
+    rules: `manage.py rerender_markdown`)."""
+
+    batch_size: int = 500
+
+
+@dataclass(frozen=True)
+class Rerendered:
+    what: str  # what an app stores rendered, singular ("block"): the command's report
+    changed: int
+
+
+# Each app that stores rendered Markdown subscribes the service that renders it all again, in
+# its AppConfig.ready() (INSTALLED_APPS order is the report's order).
+stored_html: Hook[RerenderStoredHtml, Rerendered] = Hook("learning_platform.stored_html")
 
 URL_SCHEMES = frozenset({"http", "https", "mailto"})
 

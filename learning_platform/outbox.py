@@ -101,10 +101,16 @@ def _try_publish(
     global _paused_until
     from learning_platform.celery import app
 
-    if not app.conf.task_always_eager and _paused_until > time.monotonic():
+    task = app.tasks[task_name]
+    if app.conf.task_always_eager:
+        # Nothing to publish: the task runs here, now. What it raises is its own error, not the
+        # broker's (tests propagate it, CELERY_TASK_EAGER_PROPAGATES), so it is not kept.
+        task.apply_async(args=list(args), kwargs=kwargs or {}, **(options or {}))
+        return None
+    if _paused_until > time.monotonic():
         return "broker unreachable (paused)"
     try:
-        app.tasks[task_name].apply_async(
+        task.apply_async(
             args=list(args),
             kwargs=kwargs or {},
             retry=True,

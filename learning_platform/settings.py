@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "community",
     "notifications",
     "insights",
+    "pages",
 ]
 
 MIDDLEWARE = [
@@ -279,7 +280,9 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery
 # Embedded mode (no broker): tasks run in-process. Tests run them in-process too, except the
 # integration tests, which start a real worker on Redis (see conftest `celery_worker_process`).
 CELERY_TASK_ALWAYS_EAGER = not BROKER_URL or TESTING
-CELERY_TASK_EAGER_PROPAGATES = False
+# Under tests a task's exception fails the test that ran it (a swallowed one hid bugs). The
+# embedded mode keeps answering: a side task failing there is logged, never the request's error.
+CELERY_TASK_EAGER_PROPAGATES = TESTING
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]

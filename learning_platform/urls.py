@@ -16,6 +16,7 @@ api_v1 = [
     path("", ApiIndexView.as_view(), name="api-index"),
     path("", include("accounts.urls")),
     path("", include("lessons.urls")),
+    path("", include("pages.urls")),
     path("", include("progress.urls")),
     path("", include("achievements.urls")),
     path("", include("exercises.urls")),

@@ -5,11 +5,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
-from django.http import Http404
+from django.db.models import Prefetch, Q, QuerySet
 
+from learning_platform.errors import NotFound
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.models import sees_drafts as sees_drafts  # public: who sees drafts, for other apps
+
+
+class LessonNotFound(NotFound):
+    """No lesson with that slug, or a draft asked for by someone who does not see drafts."""
+
+
+class QuestNotFound(NotFound):
+    pass
 
 
 def visible_lessons(*, user=None) -> QuerySet[Lesson]:
@@ -31,14 +39,13 @@ def lesson_list(
     if tag:
         lessons = lessons.filter(tags__slug=tag)
     if search:
-        from django.db.models import Q
-
         lessons = lessons.filter(Q(title__icontains=search) | Q(summary__icontains=search))
     return lessons
 
 
 def get_lesson(*, slug: str, user=None) -> Lesson:
-    """The whole lesson (quest, tags, blocks, links) in a fixed number of queries, or 404."""
+    """The whole lesson (quest, tags, blocks, links) in a fixed number of queries; raises
+    LessonNotFound."""
     lessons = (
         visible_lessons(user=user)
         .select_related("quest")
@@ -51,7 +58,7 @@ def get_lesson(*, slug: str, user=None) -> Lesson:
     try:
         return lessons.get(slug=slug)
     except Lesson.DoesNotExist:
-        raise Http404("No such lesson.") from None
+        raise LessonNotFound("No such lesson.") from None
 
 
 def lesson_slug(*, lesson_id: int) -> str | None:
@@ -68,11 +75,12 @@ def lesson_summary(*, lesson_id: int) -> dict[str, Any] | None:
 
 
 def get_visible_lesson(*, slug: str, user=None) -> Lesson:
-    """Just the lesson row, for commands on a lesson (complete, comment, report), or 404."""
+    """Just the lesson row, for commands on a lesson (complete, comment, report); raises
+    LessonNotFound."""
     try:
         return visible_lessons(user=user).get(slug=slug)
     except Lesson.DoesNotExist:
-        raise Http404("No such lesson.") from None
+        raise LessonNotFound("No such lesson.") from None
 
 
 @dataclass(frozen=True)
@@ -107,15 +115,13 @@ def get_quest(*, slug: str) -> Quest:
     try:
         return Quest.objects.get(slug=slug)
     except Quest.DoesNotExist:
-        raise Http404("No such quest.") from None
+        raise QuestNotFound("No such quest.") from None
 
 
 def quest_outline(*, quest: Quest, user=None) -> dict:
-    """The quest page: the quest and its lessons in order, with, for a signed-in learner,
-    whether each is completed and how many of the published ones are, in count and percent
-    (null when anonymous). Three queries."""
-    from progress.selectors import completed_lesson_ids, percent_complete
-
+    """The quest and its lessons in order, as `user` may see them (drafts for staff). The
+    learner's part (`lessons_completed`, `percent_complete`, each lesson's `completed`) is
+    null: content knows nothing of who read it (pages fills it in). Two queries."""
     lessons = list(
         visible_lessons(user=user)
         .filter(quest=quest)
@@ -123,20 +129,15 @@ def quest_outline(*, quest: Quest, user=None) -> dict:
         .order_by("position", "id")
         .only("id", "slug", "title", "estimated_minutes", "xp", "position", "published", "quest_id")
     )
-    signed_in = user is not None and user.is_authenticated
-    completed = completed_lesson_ids(user_id=user.id, quest_id=quest.id) if signed_in else None
-    published = [lesson.id for lesson in lessons if lesson.published]
-    done = None if completed is None else len(completed.intersection(published))
     return {
         "slug": quest.slug,
         "title": quest.title,
         "description": quest.description,
         "lesson_count": len(lessons),
-        "lessons_completed": done,
-        "percent_complete": (
-            None if done is None else percent_complete(done=done, total=len(published))
-        ),
+        "lessons_completed": None,
+        "percent_complete": None,
         "lesson_ids": [lesson.id for lesson in lessons],
+        "published_lesson_ids": [lesson.id for lesson in lessons if lesson.published],
         "lessons": [
             {
                 "slug": lesson.slug,
@@ -145,8 +146,42 @@ def quest_outline(*, quest: Quest, user=None) -> dict:
                 "xp": lesson.xp,
                 "tags": [tag.slug for tag in lesson.tags.all()],
                 "published": lesson.published,
-                "completed": None if completed is None else lesson.id in completed,
+                "completed": None,
             }
             for lesson in lessons
         ],
     }
+
+
+# --- For the editors' analytics (insights): every lesson, drafts included ------------------
+
+
+def quest_heading(*, quest_id: int) -> dict:
+    """The quest's id, title and slug (1 query); raises QuestNotFound."""
+    try:
+        return Quest.objects.values("id", "title", "slug").get(pk=quest_id)
+    except Quest.DoesNotExist:
+        raise QuestNotFound("No such quest.") from None
+
+
+def quest_lesson_rows(*, quest_id: int) -> list[dict]:
+    """Every lesson of the quest, drafts included, in order: id, title, position, published
+    (1 query)."""
+    return list(
+        Lesson.objects.filter(quest_id=quest_id)
+        .order_by("position", "id")
+        .values("id", "title", "position", "published")
+    )
+
+
+def lesson_quest_id(*, lesson_id: int) -> int:
+    """The id of the lesson's quest, drafts included (1 query); raises LessonNotFound."""
+    try:
+        return Lesson.objects.values_list("quest_id", flat=True).get(pk=lesson_id)
+    except Lesson.DoesNotExist:
+        raise LessonNotFound("No such lesson.") from None
+
+
+def lesson_with_quest(*, lesson_id: int) -> Lesson | None:
+    """The lesson, drafts included, with its quest (1 query); None when there is none."""
+    return Lesson.objects.select_related("quest").filter(pk=lesson_id).first()

@@ -3,6 +3,7 @@
 from unittest import mock
 
 import pytest
+from celery.exceptions import Retry
 from django.conf import settings
 
 from exercises import services, tasks
@@ -36,6 +37,13 @@ def test_a_submission_that_crashes_the_grader_every_time_ends_invalid(exercise):
     submission = SubmissionFactory(exercise=exercise, content=GOOD_CSV)
 
     with mock.patch("exercises.grading.grade", side_effect=RuntimeError("bug")) as grade:
+        # Each crash asks to be delivered again (eager mode raises Celery's Retry: tests
+        # propagate task errors, CELERY_TASK_EAGER_PROPAGATES); the delivery after the last
+        # allowed attempt sets the submission aside.
+        for _ in range(services.MAX_GRADING_ATTEMPTS):
+            with pytest.raises(Retry) as retry:
+                tasks.grade_submission.delay(submission.id)
+            assert isinstance(retry.value.exc, services.GraderCrashed)
         tasks.grade_submission.delay(submission.id)
 
     submission.refresh_from_db()

@@ -1,5 +1,4 @@
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
-from allauth.headless.internal.sessionkit import authenticate_by_x_session_token
 from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import SessionAuthentication
@@ -16,17 +15,23 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):
     falling back to an anonymous request, so a device knows to sign in again.
     """
 
+    # allauth's public class refuses both (with its own messages); the token's lookup goes
+    # through the configured strategy (HEADLESS_TOKEN_STRATEGY), as everywhere in allauth.
+    allow_anonymous_users = False
     allow_invalid_session_tokens = False
 
     def authenticate(self, request):
-        token = self.get_session_token(request)
-        if not token:
-            return None
-        result = authenticate_by_x_session_token(token)
-        if result is None or result.user is None:
-            raise AuthenticationFailed("The session token is invalid or has expired.")
-        record_session_activity(request._request, user=result.user, session=result.session)
-        return result.user, result.session
+        try:
+            authenticated = super().authenticate(request)
+        except AuthenticationFailed:
+            raise AuthenticationFailed("The session token is invalid or has expired.") from None
+        if authenticated is None:
+            return None  # no token: another authentication (or none) decides
+        user, session = authenticated
+        # allauth's own activity tracking is off (USERSESSIONS_TRACK_ACTIVITY): ours writes
+        # once per interval (learning_platform/activity.py).
+        record_session_activity(request._request, user=user, session=session)
+        return user, session
 
 
 class CsrfSessionAuthentication(SessionAuthentication):

@@ -1,0 +1,90 @@
+"""The composite pages' answers: the lesson page and the quest outline, built on the
+lessons' own serializers."""
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from lessons.serializers import (
+    BlocksField,
+    LessonListSerializer,
+    LinkSerializer,
+    NeighbourSerializer,
+)
+
+
+class ExerciseSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    kind = serializers.CharField()
+    xp = serializers.IntegerField()
+
+
+class LessonDetailSerializer(LessonListSerializer):
+    """The whole lesson page. Context: previous, next, exercise, comment_count."""
+
+    blocks = BlocksField()
+    links = LinkSerializer(many=True)
+    exercise = serializers.SerializerMethodField()
+    comment_count = serializers.SerializerMethodField()
+    previous = serializers.SerializerMethodField()
+    next = serializers.SerializerMethodField()
+
+    class Meta(LessonListSerializer.Meta):
+        fields = (
+            *LessonListSerializer.Meta.fields,
+            "updated_at",
+            "blocks",
+            "links",
+            "exercise",
+            "comment_count",
+            "previous",
+            "next",
+        )
+        read_only_fields = fields
+
+    @extend_schema_field(ExerciseSummarySerializer(allow_null=True))
+    def get_exercise(self, lesson):
+        return self.context["exercise"]
+
+    def get_comment_count(self, lesson) -> int:
+        return self.context["comment_count"]
+
+    @extend_schema_field(NeighbourSerializer(allow_null=True))
+    def get_previous(self, lesson):
+        neighbour = self.context["previous"]
+        return {"slug": neighbour.slug, "title": neighbour.title} if neighbour else None
+
+    @extend_schema_field(NeighbourSerializer(allow_null=True))
+    def get_next(self, lesson):
+        neighbour = self.context["next"]
+        return {"slug": neighbour.slug, "title": neighbour.title} if neighbour else None
+
+
+class OutlineLessonSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    estimated_minutes = serializers.IntegerField()
+    xp = serializers.IntegerField()
+    tags = serializers.ListField(child=serializers.CharField())
+    published = serializers.BooleanField()
+    completed = serializers.BooleanField(
+        allow_null=True,
+        help_text="Whether the signed-in learner completed it; null when anonymous.",
+    )
+
+
+class QuestDetailSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    title = serializers.CharField()
+    description = serializers.CharField()
+    lesson_count = serializers.IntegerField()
+    lessons_completed = serializers.IntegerField(
+        allow_null=True,
+        help_text="Published lessons of the quest the signed-in learner completed; null when "
+        "anonymous.",
+    )
+    percent_complete = serializers.IntegerField(
+        allow_null=True,
+        help_text="0-100, rounded down, of the published lessons; null when anonymous.",
+    )
+    lessons = OutlineLessonSerializer(many=True)
