@@ -354,7 +354,7 @@ def recreate_database(database_url: str) -> None:
 def sweep() -> None:
     """What beat does: publish kept tasks, re-enqueue stale submissions, send due digests."""
     from community.tasks import send_overdue_emails
-    from exercises.services import requeue_stale_submissions
+    from exercises.services.queueing import requeue_stale_submissions
     from learning_platform.outbox import send_unsent_tasks
 
     for job in (send_unsent_tasks, requeue_stale_submissions, send_overdue_emails.delay):

@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "exercises",
     "community",
     "insights",
+    "curriculum",
 ]
 
 MIDDLEWARE = [
