@@ -77,5 +77,5 @@ def slug(
         or (max_length is not None and len(value) > max_length)
     ):
         report(key, "must be lowercase letters, digits and single hyphens")
-        return None
+        return default
     return value
