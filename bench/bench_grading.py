@@ -15,7 +15,7 @@ postgres://postgres@127.0.0.1:5432/lp_bench_grading, created if missing, migrate
 (REDIS_URL, default redis://127.0.0.1:6379/0), twice (the project settings, then
 GRADING_BATCH_SIZE=1), each time one `celery worker` (prefork, concurrency BENCH_CONCURRENCY,
 default 1, DEBUG off, a private queue), in alternating rounds: VACUUM ANALYZE, store `--tasks`
-submissions and publish their grading tasks (through `exercises.services.enqueue_grading`, the
+submissions and publish their grading tasks (through `exercises.services.queueing.enqueue_grading`, the
 production path), then `--tasks` no-op tasks; each round followed by a marker task, and
 lasting from the first publish until the marker ran. Prints tasks per second of each (median
 of the rounds), their ratio (median of the rounds' ratios, target >= 0.5), the SQL queries
@@ -311,7 +311,7 @@ def prepare_learners(count: int = 200) -> tuple:
 
     from accounts.models import User
     from exercises.models import Submission
-    from exercises.services import upsert_exercise
+    from exercises.services.content import upsert_exercise
     from lessons.models import Lesson, Quest
 
     call_command("migrate", verbosity=0)
@@ -363,7 +363,7 @@ def queries_per_grade(submission_id: int) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from exercises.services import grade_submission
+    from exercises.services.pipeline import grade_submission
 
     with CaptureQueriesContext(connection) as captured:
         grade_submission(submission_id=submission_id)
@@ -407,7 +407,9 @@ def measure(
     from django.db.models import Count, F
 
     from exercises.models import Submission
-    from exercises.services import NOTIFY_WHEN_SLOWER_THAN, current_catalogue, enqueue_grading
+    from exercises.services.grading_cache import current_catalogue
+    from exercises.services.pipeline import NOTIFY_WHEN_SLOWER_THAN
+    from exercises.services.queueing import enqueue_grading
     from learning_platform.celery import app
 
     exercise, learners = prepare_learners()

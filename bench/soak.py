@@ -75,7 +75,7 @@ def recreate_soak_database(database_url: str) -> None:
 
 def sweep() -> None:
     """What beat does: publish kept tasks, re-enqueue stale submissions, send due digests."""
-    from exercises.services import requeue_stale_submissions
+    from exercises.services.queueing import requeue_stale_submissions
     from learning_platform.outbox import send_unsent_tasks
     from notifications.tasks import send_overdue_emails
 

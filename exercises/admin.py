@@ -3,10 +3,13 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html
 
-from exercises import services
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission
+from exercises.services.grading_cache import forget_catalogue
+from exercises.services.queueing import enqueue_grading
 from exercises.specs import REFERENCE_FIELDS
 from learning_platform.admin_lists import LearnerSearchAdmin
+from lessons.admin import LessonAdmin
+from lessons.models import Lesson
 
 
 class ExerciseColumnInline(admin.TabularInline):
@@ -41,6 +44,16 @@ class ExerciseInline(admin.StackedInline):
         names = ", ".join(c.name for c in exercise.columns.all()) or "none yet"
         url = reverse("admin:exercises_exercise_change", args=[exercise.pk])
         return format_html('{} — <a href="{}">edit columns</a>', names, url)
+
+
+# The lesson's page edits its exercises too: lessons knows nothing of exercises, so exercises
+# (above it) registers the lesson's admin again with its inline added.
+admin.site.unregister(Lesson)
+
+
+@admin.register(Lesson)
+class LessonWithExercisesAdmin(LessonAdmin):
+    inlines = [*LessonAdmin.inlines, ExerciseInline]
 
 
 @admin.register(Exercise)
@@ -87,15 +100,15 @@ class ModelReferenceAdmin(admin.ModelAdmin):
     # Graders elsewhere notice an edit within seconds; one in this process, at once.
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        services.forget_catalogue()
+        forget_catalogue()
 
     def delete_model(self, request, obj):
         super().delete_model(request, obj)
-        services.forget_catalogue()
+        forget_catalogue()
 
     def delete_queryset(self, request, queryset):
         super().delete_queryset(request, queryset)
-        services.forget_catalogue()
+        forget_catalogue()
 
 
 @admin.register(Submission)
@@ -124,7 +137,7 @@ class SubmissionAdmin(LearnerSearchAdmin):
     @admin.action(description="Grade again the selected queued submissions", permissions=["view"])
     def requeue(self, request, queryset):
         ids = list(queryset.filter(status="queued").values_list("id", flat=True))
-        sent = sum(services.enqueue_grading(submission_id=i) for i in ids)
+        sent = sum(enqueue_grading(submission_id=i) for i in ids)
         self.message_user(
             request, f"Enqueued {sent} of {len(ids)} queued submission(s).", messages.INFO
         )

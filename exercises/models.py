@@ -10,7 +10,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
-from lessons.models import Lesson, slug_validator
+from learning_platform.slugs import slug_validator
 
 
 def validate_name_list(value) -> None:
@@ -73,7 +73,7 @@ class Exercise(models.Model):
     class Kind(models.TextChoices):
         TABLE = "table", "Table"
 
-    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="exercises")
+    lesson = models.ForeignKey("lessons.Lesson", on_delete=models.CASCADE, related_name="exercises")
     slug = models.SlugField(max_length=100, unique=True, validators=[slug_validator])
     title = models.CharField(max_length=200)
     prompt = models.TextField(help_text="Markdown.")

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.db import connection
 from django.db.models import Count, Prefetch, QuerySet
 
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission, SubmissionStatus
+from learning_platform.errors import NotFound
+from lessons.selectors import sees_drafts
+
+
+class ExerciseNotFound(NotFound):
+    default_detail = "No such exercise."
+
+
+class SubmissionNotFound(NotFound):
+    default_detail = "No such submission."
 
 
 def count_passed_exercises_by_user(*, user_ids: list[int]) -> dict[int, int]:
@@ -41,22 +52,29 @@ def exercise_summaries_for_lesson(*, lesson_id: int) -> list[dict[str, Any]]:
 
 def visible_exercises(*, user) -> QuerySet[Exercise]:
     """Exercises whose lesson the user may see: published ones, and drafts for staff."""
-    from lessons.models import sees_drafts
-
     exercises = Exercise.objects.all()
     return exercises if sees_drafts(user) else exercises.filter(lesson__published=True)
 
 
 def get_exercise(*, exercise_id: int, user) -> Exercise:
-    """The exercise with its columns and lesson, if the user may see it (Exercise.DoesNotExist)."""
-    return (
-        visible_exercises(user=user)
-        .select_related("lesson")
-        .prefetch_related(
-            Prefetch("columns", queryset=ExerciseColumn.objects.order_by("position", "id"))
+    """The exercise with its columns and lesson, if the user may see it (else ExerciseNotFound)."""
+    try:
+        return (
+            visible_exercises(user=user)
+            .select_related("lesson")
+            .prefetch_related(
+                Prefetch("columns", queryset=ExerciseColumn.objects.order_by("position", "id"))
+            )
+            .get(pk=exercise_id)
         )
-        .get(pk=exercise_id)
-    )
+    except Exercise.DoesNotExist:
+        raise ExerciseNotFound() from None
+
+
+def check_exercise_visible(*, exercise_id: int, user) -> None:
+    """ExerciseNotFound unless the exercise exists and the user may see it (one query)."""
+    if not visible_exercises(user=user).filter(pk=exercise_id).exists():
+        raise ExerciseNotFound()
 
 
 def has_passed(*, user_id: int, exercise_id: int) -> bool:
@@ -82,13 +100,62 @@ def submissions_for_learner(*, user_id: int, exercise_id: int) -> QuerySet[Submi
 
 
 def get_own_submission(*, submission_id: int, user_id: int) -> Submission:
-    """The learner's own submission (Submission.DoesNotExist for anyone else's)."""
-    return Submission.objects.select_related("exercise").get(pk=submission_id, user_id=user_id)
+    """The learner's own submission (SubmissionNotFound for anyone else's)."""
+    try:
+        return Submission.objects.select_related("exercise").get(pk=submission_id, user_id=user_id)
+    except Submission.DoesNotExist:
+        raise SubmissionNotFound() from None
 
 
 def known_model_names() -> list[str]:
     """Every model name in the reference catalogue, for learners choosing their models."""
     return list(ModelReference.objects.order_by("name").values_list("name", flat=True))
+
+
+# --- Exercises as curriculum files (the `exercise:` key of a lesson file) -------------------
+
+
+def column_as_spec(column: ExerciseColumn) -> dict[str, Any]:
+    tolerance = Decimal(column.tolerance)
+    return {
+        "name": column.name,
+        "field": column.reference_field,
+        "synonyms": list(column.synonyms),
+        "tolerance": int(tolerance)
+        if tolerance == tolerance.to_integral_value()
+        else float(tolerance),
+    }
+
+
+def exercise_spec(exercise: Exercise) -> dict[str, Any]:
+    """The exercise as the `exercise:` key of a lesson file (what upsert_exercise reads)."""
+    return {
+        "slug": exercise.slug,
+        "title": exercise.title,
+        "prompt": exercise.prompt,
+        "kind": exercise.kind,
+        "key_column": {"name": exercise.key_column, "synonyms": list(exercise.key_synonyms)},
+        "columns": [column_as_spec(c) for c in exercise.columns.all()],
+        "rows_required": exercise.rows_required,
+        "pass_mark": float(exercise.pass_mark),
+        "xp": exercise.xp,
+    }
+
+
+def exercise_specs_for_lessons(*, lesson_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """{lesson_id: spec} of each lesson's first exercise, for the curriculum exporter (2 queries).
+
+    A lesson file holds one exercise; further exercises of a lesson stay admin-only.
+    """
+    exercises = (
+        Exercise.objects.filter(lesson_id__in=lesson_ids)
+        .order_by("lesson_id", "position", "id")
+        .prefetch_related("columns")
+    )
+    specs: dict[int, dict[str, Any]] = {}
+    for exercise in exercises:
+        specs.setdefault(exercise.lesson_id, exercise_spec(exercise))
+    return specs
 
 
 # --- Analytics (the admin's "how each lesson is doing") -------------------------------------

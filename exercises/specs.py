@@ -5,9 +5,10 @@ No Django here: the curriculum reader can check every file before anything is wr
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
+
+from learning_platform import plain_data
 
 REFERENCE_FIELDS = (
     "d_model",
@@ -32,7 +33,6 @@ SPEC_KEYS = {
 REQUIRED_KEYS = {"title", "prompt", "columns"}
 COLUMN_KEYS = {"name", "field", "synonyms", "tolerance"}
 MAX_COLUMNS = 32
-_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
 class SpecError(ValueError):
@@ -59,11 +59,12 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
     if missing:
         problems.append(f"exercise: missing keys {sorted(missing)}")
 
-    slug = spec.get("slug", default_slug)
-    if not isinstance(slug, str) or not _SLUG.match(slug) or len(slug) > 100:
-        problems.append("exercise.slug: lowercase letters, digits and single hyphens")
-    title = _text(spec, "title", 200, problems)
-    prompt = _text(spec, "prompt", 20_000, problems)
+    def report(key: str, message: str) -> None:
+        problems.append(f"exercise.{key}: {message}")
+
+    slug = plain_data.slug(spec, "slug", report, max_length=100, default=default_slug)
+    title = (plain_data.text(spec, "title", report, max_length=200) or "").strip()
+    prompt = plain_data.text(spec, "prompt", report, max_length=20_000) or ""
     kind = spec.get("kind", "table")
     if kind not in KINDS:
         problems.append(f"exercise.kind: one of {list(KINDS)}")
@@ -79,8 +80,8 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
         key_synonyms = _synonyms(key.get("synonyms", []), "exercise.key_column", problems)
 
     columns = _columns(spec.get("columns", []), problems)
-    rows_required = _integer(spec, "rows_required", 3, 1, 200, problems)
-    xp = _integer(spec, "xp", 50, 0, 10_000, problems)
+    rows_required = plain_data.integer(spec, "rows_required", report, low=1, high=200, default=3)
+    xp = plain_data.integer(spec, "xp", report, low=0, high=10_000, default=50)
     pass_mark = _decimal(spec.get("pass_mark", 0.8), "exercise.pass_mark", problems)
     if pass_mark is not None and not (0 <= pass_mark <= 1):
         problems.append("exercise.pass_mark: between 0 and 1")
@@ -99,16 +100,6 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
     }
 
 
-def _text(spec: dict, key: str, max_length: int, problems: list[str]) -> str:
-    value = spec.get(key, "")
-    if not isinstance(value, str) or not value.strip():
-        problems.append(f"exercise.{key}: non-empty text")
-        return ""
-    if len(value) > max_length:
-        problems.append(f"exercise.{key}: at most {max_length} characters")
-    return value.strip() if key == "title" else value
-
-
 def _name(value: Any, where: str, problems: list[str]) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > 60:
         problems.append(f"{where}: a name of 1 to 60 characters")
@@ -123,14 +114,6 @@ def _synonyms(value: Any, where: str, problems: list[str]) -> list[str]:
         problems.append(f"{where}.synonyms: a list of names")
         return []
     return [s.strip() for s in value]
-
-
-def _integer(spec: dict, key: str, default: int, low: int, high: int, problems: list[str]) -> int:
-    value = spec.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        problems.append(f"exercise.{key}: a whole number from {low} to {high}")
-        return default
-    return value
 
 
 def _decimal(value: Any, where: str, problems: list[str]) -> Decimal | None:

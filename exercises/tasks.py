@@ -5,10 +5,10 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from exercises import services
+from exercises.services import pipeline, queueing
 
 # Under the broker's visibility timeout, so a running grade is never handed out twice.
-_TIME_LIMIT = services.grading_time_limit()
+_TIME_LIMIT = queueing.grading_time_limit()
 
 
 @shared_task(
@@ -17,18 +17,18 @@ _TIME_LIMIT = services.grading_time_limit()
     reject_on_worker_lost=True,
     soft_time_limit=max(1, _TIME_LIMIT - 1),
     time_limit=_TIME_LIMIT,
-    autoretry_for=(services.GraderCrashed,),
-    max_retries=services.MAX_GRADING_ATTEMPTS,
+    autoretry_for=(pipeline.GraderCrashed,),
+    max_retries=pipeline.MAX_GRADING_ATTEMPTS,
     retry_backoff=2,
     retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
 )
 def grade_submission(submission_id: int) -> str:
     """Grade one submission; idempotent (a graded or invalid submission is left as it is)."""
-    return services.grade_submission(submission_id=submission_id)
+    return pipeline.grade_submission(submission_id=submission_id)
 
 
 @shared_task(name="exercises.requeue_stale_submissions", acks_late=True)
 def requeue_stale_submissions() -> int:
     """Periodic: enqueue again the submissions left queued or grading for too long."""
-    return services.requeue_stale_submissions()
+    return queueing.requeue_stale_submissions()

@@ -1,7 +1,6 @@
 from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
@@ -9,8 +8,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from exercises import selectors, services
-from exercises.models import Exercise, Submission
+from exercises import selectors
 from exercises.serializers import (
     ExerciseDetailSerializer,
     SubmissionAcceptedSerializer,
@@ -18,16 +16,10 @@ from exercises.serializers import (
     SubmissionInputSerializer,
     SubmissionListItemSerializer,
 )
+from exercises.services import submissions
 from learning_platform.api.errors import PayloadTooLarge
 
 NOT_FOUND = OpenApiResponse(description="No such exercise (or its lesson is a draft).")
-
-
-def _get_exercise(request: Request, exercise_id: int) -> Exercise:
-    try:
-        return selectors.get_exercise(exercise_id=exercise_id, user=request.user)
-    except Exercise.DoesNotExist:
-        raise NotFound("No such exercise.") from None
 
 
 class ExerciseDetailView(APIView):
@@ -43,7 +35,7 @@ class ExerciseDetailView(APIView):
         "of the models the grader knows.",
     )
     def get(self, request: Request, exercise_id: int) -> Response:
-        exercise = _get_exercise(request, exercise_id)
+        exercise = selectors.get_exercise(exercise_id=exercise_id, user=request.user)
         passed = (
             selectors.has_passed(user_id=request.user.id, exercise_id=exercise.id)
             if request.user.is_authenticated
@@ -75,8 +67,7 @@ class ExerciseSubmissionsView(GenericAPIView):
         "per-cell feedback: read one submission for that).",
     )
     def get(self, request: Request, exercise_id: int) -> Response:
-        if not selectors.visible_exercises(user=request.user).filter(pk=exercise_id).exists():
-            raise NotFound("No such exercise.")
+        selectors.check_exercise_visible(exercise_id=exercise_id, user=request.user)
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(SubmissionListItemSerializer(page, many=True).data)
 
@@ -121,22 +112,17 @@ class ExerciseSubmissionsView(GenericAPIView):
             raise PayloadTooLarge(
                 "The request body is too large; tables are limited to 64 KiB."
             ) from None
-        exercise = _get_exercise(request, exercise_id)
+        exercise = selectors.get_exercise(exercise_id=exercise_id, user=request.user)
         serializer = SubmissionInputSerializer(data=data)
         serializer.is_valid(raise_exception=True)
         values = serializer.validated_data
-        try:
-            submission = services.submit_solution(
-                user_id=request.user.id,
-                exercise=exercise,
-                table_format=values["format"],
-                content=values["content"],
-                notes=values["notes"],
-            )
-        except services.SubmissionTooLarge as exc:
-            raise PayloadTooLarge(str(exc)) from None
-        except services.SubmissionRejected as exc:
-            raise ValidationError({exc.field: [str(exc)]}) from None
+        submission = submissions.submit_solution(
+            user_id=request.user.id,
+            exercise=exercise,
+            table_format=values["format"],
+            content=values["content"],
+            notes=values["notes"],
+        )
         # Whatever a worker did meanwhile, the answer is the state at submission time.
         data = SubmissionAcceptedSerializer(submission, context={"request": request}).data
         # str(): the field is DRF's Hyperlink, a str subclass that WSGI servers refuse as a header.
@@ -160,11 +146,8 @@ class SubmissionDetailView(APIView):
         "shown once the learner has passed the exercise. Other learners' submissions: 404.",
     )
     def get(self, request: Request, submission_id: int) -> Response:
-        try:
-            submission = selectors.get_own_submission(
-                submission_id=submission_id, user_id=request.user.id
-            )
-        except Submission.DoesNotExist:
-            raise NotFound("No such submission.") from None
+        submission = selectors.get_own_submission(
+            submission_id=submission_id, user_id=request.user.id
+        )
         reveal = selectors.reveals_expected_values(submission=submission)
         return Response(SubmissionDetailSerializer(submission, context={"reveal": reveal}).data)

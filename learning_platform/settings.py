@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "notifications",
     "insights",
     "pages",
+    "curriculum",
 ]
 
 MIDDLEWARE = [

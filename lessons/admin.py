@@ -13,7 +13,6 @@ from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
-from exercises.admin import ExerciseInline
 from learning_platform.api.errors import error_body
 from learning_platform.markdown import markdown_problems, render_markdown
 from lessons import services
@@ -65,7 +64,7 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
         ("Settings", {"fields": (("estimated_minutes", "xp", "position"), "tags", "published")}),
         ("Status", {"fields": ("updated_at", "preview")}),
     )
-    inlines = [BlockInline, LinkInline, ExerciseInline]
+    inlines = [BlockInline, LinkInline]  # exercises.admin adds its ExerciseInline
     change_form_template = "admin/lessons/lesson/change_form.html"
 
     class Media:

@@ -1,13 +1,10 @@
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from learning_platform.slugs import slug_validator
 from lessons.blocks import block_errors, link_url_error
-
-slug_validator = RegexValidator(
-    r"^[a-z0-9]+(?:-[a-z0-9]+)*$", "Use lowercase letters, digits and single hyphens."
-)
 
 
 class Quest(models.Model):

@@ -8,6 +8,7 @@ from typing import Any
 from django.db.models import Prefetch, Q, QuerySet
 
 from learning_platform.errors import NotFound
+from lessons.blocks import KIND_FIELDS
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.models import sees_drafts as sees_drafts  # public: who sees drafts, for other apps
 
@@ -185,3 +186,59 @@ def lesson_quest_id(*, lesson_id: int) -> int:
 def lesson_with_quest(*, lesson_id: int) -> Lesson | None:
     """The lesson, drafts included, with its quest (1 query); None when there is none."""
     return Lesson.objects.select_related("quest").filter(pk=lesson_id).first()
+
+
+# --- The curriculum as files (what the exporter writes) ------------------------------------
+
+
+def quests_as_files(*, quest_slugs: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every quest (or those named), by slug, as curriculum files hold it: {"slug", "title",
+    "description", "lessons": [...]}, each lesson {"id", "slug", "title", "summary", "minutes",
+    "xp", "tags", "published", "blocks", "links"} in the quest's order (drafts included)."""
+    quests = Quest.objects.order_by("slug")
+    if quest_slugs:
+        quests = quests.filter(slug__in=quest_slugs)
+    result = []
+    for quest in quests:
+        lessons = quest.lessons.order_by("position", "id").prefetch_related(
+            "tags", "blocks", "links"
+        )
+        result.append(
+            {
+                "slug": quest.slug,
+                "title": quest.title,
+                "description": quest.description,
+                "lessons": [_lesson_as_file(lesson) for lesson in lessons],
+            }
+        )
+    return result
+
+
+def _lesson_as_file(lesson: Lesson) -> dict[str, Any]:
+    return {
+        "id": lesson.id,
+        "slug": lesson.slug,
+        "title": lesson.title,
+        "summary": lesson.summary,
+        "minutes": lesson.estimated_minutes,
+        "xp": lesson.xp,
+        "tags": sorted(t.slug for t in lesson.tags.all()),
+        "published": lesson.published,
+        "blocks": [block_as_dict(b) for b in sorted(lesson.blocks.all(), key=_in_order)],
+        "links": [
+            {"title": link.title, "url": link.url}
+            for link in sorted(lesson.links.all(), key=_in_order)
+        ],
+    }
+
+
+def block_as_dict(block: Block) -> dict[str, Any]:
+    """A block as it stands in a lesson file: its kind and the fields that kind uses."""
+    data: dict[str, Any] = {"kind": block.kind}
+    for name in KIND_FIELDS[block.kind]:
+        data[name] = getattr(block, name)
+    return data
+
+
+def _in_order(item: Block | Link) -> tuple[int, int]:
+    return (item.position, item.id)

@@ -6,7 +6,7 @@ from exercises.tests.factories import ExerciseFactory
 @pytest.fixture(autouse=True)
 def _fresh_catalogue():
     """Each test reads the catalogue of its own database, not one cached by an earlier test."""
-    from exercises.services import forget_catalogue
+    from exercises.services.grading_cache import forget_catalogue
 
     forget_catalogue()
     yield
@@ -16,7 +16,7 @@ def _fresh_catalogue():
 @pytest.fixture
 def catalogue(db):
     """The shipped reference catalogue (the seed migration's rows; transactional tests flush it)."""
-    from exercises.services import load_reference_catalogue
+    from exercises.services.catalogue import load_reference_catalogue
 
     load_reference_catalogue()
 

@@ -4,7 +4,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from exercises.models import Exercise
-from exercises.services import exercise_spec, exercise_specs_for_lessons, upsert_exercise
+from exercises.selectors import exercise_spec, exercise_specs_for_lessons
+from exercises.services.content import upsert_exercise
 from exercises.specs import SpecError, clean_spec
 from lessons.tests.factories import LessonFactory
 

@@ -16,7 +16,7 @@ from exercises.tests.conftest import GOOD_CSV
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 # The fixture's worker runs with CELERY_VISIBILITY_TIMEOUT=10, hence a grading time limit of 5 s
-# (services.grading_time_limit) and kombu restoring unacked messages every 10 s.
+# (queueing.grading_time_limit) and kombu restoring unacked messages every 10 s.
 WORKER_VISIBILITY_TIMEOUT = 10
 SLOW_GRADE_SECONDS = 3  # under the worker's 4 s soft time limit
 
@@ -111,13 +111,13 @@ def test_a_burst_is_graded_in_batches_through_a_real_worker_each_submission_once
     from django.utils import timezone
 
     from accounts.tests.factories import UserFactory
-    from exercises import services
+    from exercises.services import pipeline, queueing
     from exercises.tests.factories import SubmissionFactory
     from progress.selectors import xp_total
 
     # given twelve submissions by three learners, waiting in the queue (the workers are behind)
     learners = UserFactory.create_batch(3)
-    waited_since = timezone.now() - services.BACKLOG_AFTER - timedelta(seconds=1)
+    waited_since = timezone.now() - pipeline.BACKLOG_AFTER - timedelta(seconds=1)
     submissions = [
         SubmissionFactory(exercise=exercise, user=learners[i % 3], content=GOOD_CSV)
         for i in range(12)
@@ -127,7 +127,7 @@ def test_a_burst_is_graded_in_batches_through_a_real_worker_each_submission_once
     )
     # when their messages reach the worker
     for submission in submissions:
-        assert services.enqueue_grading(submission_id=submission.id)
+        assert queueing.enqueue_grading(submission_id=submission.id)
 
     # then every one is graded once, the first task grading the others as a batch
     wait_for(

@@ -6,8 +6,9 @@ import pytest
 from celery.exceptions import Retry
 from django.conf import settings
 
-from exercises import services, tasks
+from exercises import tasks
 from exercises.models import Submission
+from exercises.services import pipeline, queueing
 from exercises.tests.conftest import GOOD_CSV
 from exercises.tests.factories import SubmissionFactory
 
@@ -40,21 +41,21 @@ def test_a_submission_that_crashes_the_grader_every_time_ends_invalid(exercise):
         # Each crash asks to be delivered again (eager mode raises Celery's Retry: tests
         # propagate task errors, CELERY_TASK_EAGER_PROPAGATES); the delivery after the last
         # allowed attempt sets the submission aside.
-        for _ in range(services.MAX_GRADING_ATTEMPTS):
+        for _ in range(pipeline.MAX_GRADING_ATTEMPTS):
             with pytest.raises(Retry) as retry:
                 tasks.grade_submission.delay(submission.id)
-            assert isinstance(retry.value.exc, services.GraderCrashed)
+            assert isinstance(retry.value.exc, pipeline.GraderCrashed)
         tasks.grade_submission.delay(submission.id)
 
     submission.refresh_from_db()
     assert submission.status == "invalid"
-    assert grade.call_count == services.MAX_GRADING_ATTEMPTS
-    assert submission.attempts == services.MAX_GRADING_ATTEMPTS + 1
+    assert grade.call_count == pipeline.MAX_GRADING_ATTEMPTS
+    assert submission.attempts == pipeline.MAX_GRADING_ATTEMPTS + 1
     assert "set aside" in submission.summary
 
 
 def test_sweep_task_calls_the_service():
-    with mock.patch.object(services, "requeue_stale_submissions", return_value=3) as sweep:
+    with mock.patch.object(queueing, "requeue_stale_submissions", return_value=3) as sweep:
         assert tasks.requeue_stale_submissions.delay().get() == 3
     sweep.assert_called_once_with()
 
@@ -78,7 +79,7 @@ def test_grading_time_limit_sits_below_the_visibility_timeout():
 def test_grading_time_limit_follows_a_short_visibility_timeout(settings):
     settings.CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 10}
 
-    assert services.grading_time_limit() == 5
+    assert queueing.grading_time_limit() == 5
 
 
 def test_the_sweep_is_scheduled_every_minute():
@@ -89,7 +90,7 @@ def test_the_sweep_is_scheduled_every_minute():
 
 
 def test_the_sweep_threshold_is_longer_than_a_grade():
-    assert settings.SUBMISSION_REQUEUE_AFTER.total_seconds() > services.grading_time_limit()
+    assert settings.SUBMISSION_REQUEUE_AFTER.total_seconds() > queueing.grading_time_limit()
 
 
 def test_no_submission_is_left_queued_after_the_task_ran(exercise):
@@ -103,7 +104,7 @@ def test_no_submission_is_left_queued_after_the_task_ran(exercise):
 
 def test_grading_messages_carry_no_time_limit_so_the_worker_applies_its_own():
     with mock.patch.object(tasks.grade_submission, "apply_async") as apply_async:
-        assert services.enqueue_grading(submission_id=7)
+        assert queueing.enqueue_grading(submission_id=7)
 
     options = apply_async.call_args.kwargs
     assert options["args"] == [7]

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client, override_settings
 
 from exercises.models import Submission
-from exercises.services import load_reference_catalogue
+from exercises.services.catalogue import load_reference_catalogue
 from exercises.tests.conftest import GOOD_CSV
 from exercises.tests.factories import ExerciseFactory
 from lessons.tests.factories import LessonFactory

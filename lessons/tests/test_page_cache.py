@@ -5,8 +5,10 @@ import pytest
 from django.urls import reverse
 
 from accounts.tests.factories import UserFactory
+from curriculum.services import load_curriculum
+from curriculum.tests.test_curriculum import lesson_file, write_content
 from lessons.models import Block
-from lessons.services import load_curriculum, set_published
+from lessons.services import set_published
 from lessons.tests.factories import (
     LessonFactory,
     LinkFactory,
@@ -15,7 +17,6 @@ from lessons.tests.factories import (
     TableBlockFactory,
 )
 from lessons.tests.test_admin import change_form_data
-from lessons.tests.test_curriculum import lesson_file, write_content
 from progress.services import complete_lesson
 
 pytestmark = pytest.mark.django_db

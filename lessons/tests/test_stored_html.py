@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from curriculum.services import load_curriculum
 from learning_platform.markdown import render_markdown
 from lessons.models import Block, Lesson
-from lessons.services import load_curriculum
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from exercises.services import load_reference_catalogue
+from exercises.services.catalogue import load_reference_catalogue
 
 
 class Command(BaseCommand):

@@ -1,15 +1,13 @@
-"""Submitting, grading, re-enqueueing: the services behind the API and the worker."""
+"""Grading: one submission, a backlog, what a pass pays and who is told."""
 
-import time
 from datetime import timedelta
 from unittest import mock
 
 import pytest
 from django.utils import timezone
-from kombu.exceptions import OperationalError
 
-from exercises import services
 from exercises.models import Submission
+from exercises.services import grading_cache, pipeline, queueing
 from exercises.tests.conftest import FAILING_CSV, GOOD_CSV
 from exercises.tests.factories import ExerciseFactory, SubmissionFactory
 from notifications.selectors import notifications_for
@@ -18,180 +16,10 @@ from progress.selectors import xp_total
 pytestmark = pytest.mark.django_db
 
 
-def submit(user, exercise, content=GOOD_CSV, fmt="csv"):
-    return services.submit_solution(
-        user_id=user.id, exercise=exercise, table_format=fmt, content=content
-    )
-
-
-# --- submit_solution ---------------------------------------------------------------------
-
-
-def test_submit_stores_the_submission_queued_and_enqueues_after_commit(
-    user, exercise, django_capture_on_commit_callbacks
-):
-    with (
-        mock.patch.object(services, "enqueue_grading") as enqueue,
-        django_capture_on_commit_callbacks(execute=True) as callbacks,
-    ):
-        submission = submit(user, exercise)
-        assert not enqueue.called  # not before the commit
-
-    assert len(callbacks) == 1
-    enqueue.assert_called_once_with(submission_id=submission.id)
-    submission.refresh_from_db()
-    assert submission.status == "queued"
-    assert submission.enqueued_at is not None
-
-
-def test_submit_then_commit_grades_it_in_process_when_tasks_run_eagerly(
-    user, exercise, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        submission = submit(user, exercise)
-
-    submission.refresh_from_db()
-    assert submission.status == "graded"
-    assert submission.passed
-
-
-def test_submit_refuses_content_over_64_kib(user, exercise):
-    with pytest.raises(services.SubmissionTooLarge, match="64 KiB"):
-        submit(user, exercise, content="model,d_model\n" + "GPT-2,768\n" * 7000)
-    assert not Submission.objects.exists()
-
-
-def test_submit_refuses_an_unreadable_table_with_the_parsers_sentence(user, exercise):
-    with pytest.raises(services.SubmissionRejected, match="Row 1 has 3 cells"):
-        submit(user, exercise, content="model,d_model\nLlama 3 8B,4,096\n")
-    assert not Submission.objects.exists()
-
-
-def test_submit_refuses_overlong_notes(user, exercise):
-    with pytest.raises(services.SubmissionRejected) as raised:
-        services.submit_solution(
-            user_id=user.id, exercise=exercise, table_format="csv", content=GOOD_CSV,
-            notes="x" * 2001,
-        )  # fmt: skip
-    assert raised.value.field == "notes"
-
-
-# --- enqueue_grading and the broker being down ---------------------------------------------
-
-
-def test_enqueue_grading_when_the_broker_is_unreachable_logs_and_returns_false(caplog):
-    from exercises.tasks import grade_submission
-
-    with mock.patch.object(
-        grade_submission, "apply_async", side_effect=OperationalError("Connection refused")
-    ):
-        assert services.enqueue_grading(submission_id=123) is False
-    assert "Could not enqueue grading of submission 123" in caplog.text
-
-
-def test_submit_with_the_broker_down_stores_the_submission_queued(
-    user, exercise, django_capture_on_commit_callbacks, unreachable_broker
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        submission = submit(user, exercise)
-
-    submission.refresh_from_db()
-    assert submission.status == "queued"
-    assert submission.attempts == 0
-
-
-# --- requeue_stale_submissions ---------------------------------------------------------------
-
-
 def _aged(submission, **fields):
     Submission.objects.filter(pk=submission.pk).update(**fields)
     submission.refresh_from_db()
     return submission
-
-
-def test_sweep_enqueues_submissions_queued_too_long_and_only_those(settings, exercise):
-    now = timezone.now()
-    old = now - settings.SUBMISSION_REQUEUE_AFTER - timedelta(seconds=1)
-    stale = _aged(SubmissionFactory(exercise=exercise), enqueued_at=old)
-    fresh = _aged(SubmissionFactory(exercise=exercise), enqueued_at=now)
-    graded = _aged(SubmissionFactory(exercise=exercise), enqueued_at=old, status="graded")
-
-    with mock.patch.object(services, "enqueue_grading", return_value=True) as enqueue:
-        assert services.requeue_stale_submissions(now=now) == 1
-
-    enqueue.assert_called_once_with(submission_id=stale.id)
-    stale.refresh_from_db()
-    assert stale.enqueued_at == now
-    assert fresh.id != graded.id
-
-
-def test_sweep_enqueues_submissions_whose_grading_outlived_the_time_limit(settings, exercise):
-    now = timezone.now()
-    old = now - settings.SUBMISSION_REQUEUE_AFTER - timedelta(seconds=1)
-    limit = timedelta(seconds=services.grading_time_limit())
-    dead = _aged(
-        SubmissionFactory(exercise=exercise),
-        status="grading",
-        enqueued_at=old,
-        grading_started_at=now - limit - timedelta(seconds=1),
-    )
-    _aged(
-        SubmissionFactory(exercise=exercise),
-        status="grading",
-        enqueued_at=old,
-        grading_started_at=now - timedelta(seconds=1),
-    )
-
-    with mock.patch.object(services, "enqueue_grading", return_value=True) as enqueue:
-        assert services.requeue_stale_submissions(now=now) == 1
-
-    enqueue.assert_called_once_with(submission_id=dead.id)
-
-
-def test_sweep_works_in_bounded_batches_oldest_first(settings, exercise):
-    now = timezone.now()
-    old = now - settings.SUBMISSION_REQUEUE_AFTER
-    submissions = [
-        _aged(SubmissionFactory(exercise=exercise), enqueued_at=old - timedelta(minutes=i))
-        for i in range(5)
-    ]
-
-    with mock.patch.object(services, "enqueue_grading", return_value=True) as enqueue:
-        assert services.requeue_stale_submissions(now=now, batch_size=2) == 2
-
-    assert [c.kwargs["submission_id"] for c in enqueue.call_args_list] == [
-        submissions[4].id,
-        submissions[3].id,
-    ]
-
-
-def test_sweep_stops_at_the_first_failed_publish_and_keeps_the_rest_stale(settings, exercise):
-    now = timezone.now()
-    old = now - settings.SUBMISSION_REQUEUE_AFTER - timedelta(seconds=1)
-    for _ in range(3):
-        _aged(SubmissionFactory(exercise=exercise), enqueued_at=old)
-
-    with mock.patch.object(services, "enqueue_grading", return_value=False) as enqueue:
-        assert services.requeue_stale_submissions(now=now) == 0
-
-    assert enqueue.call_count == 1
-    assert Submission.objects.filter(enqueued_at=old).count() == 3
-
-
-def test_broker_down_then_back_the_sweep_gets_the_submission_graded(
-    user, exercise, settings, django_capture_on_commit_callbacks, unreachable_broker
-):
-    # given a submission stored while Redis was down
-    with django_capture_on_commit_callbacks(execute=True):
-        submission = submit(user, exercise)
-    # when Redis is back (in-process tasks here) and the sweep runs after the threshold
-    unreachable_broker.up()
-    later = timezone.now() + settings.SUBMISSION_REQUEUE_AFTER + timedelta(seconds=1)
-    assert services.requeue_stale_submissions(now=later) == 1
-    # then it is graded
-    submission.refresh_from_db()
-    assert submission.status == "graded"
-    assert submission.passed
 
 
 # --- grade_submission --------------------------------------------------------------------------
@@ -200,7 +28,7 @@ def test_broker_down_then_back_the_sweep_gets_the_submission_graded(
 def test_grading_a_passing_table_scores_it_and_pays_the_xp_once(user, exercise):
     submission = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
-    assert services.grade_submission(submission_id=submission.id) == "graded"
+    assert pipeline.grade_submission(submission_id=submission.id) == "graded"
 
     submission.refresh_from_db()
     assert (submission.status, submission.score, submission.passed) == ("graded", 1.0, True)
@@ -216,8 +44,8 @@ def test_passing_again_pays_nothing_more(user, exercise):
     first = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
     second = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
-    services.grade_submission(submission_id=first.id)
-    services.grade_submission(submission_id=second.id)
+    pipeline.grade_submission(submission_id=first.id)
+    pipeline.grade_submission(submission_id=second.id)
 
     second.refresh_from_db()
     assert second.passed
@@ -228,7 +56,7 @@ def test_passing_again_pays_nothing_more(user, exercise):
 def test_a_failing_table_is_graded_without_xp(user, exercise):
     submission = SubmissionFactory(user=user, exercise=exercise, content=FAILING_CSV)
 
-    services.grade_submission(submission_id=submission.id)
+    pipeline.grade_submission(submission_id=submission.id)
 
     submission.refresh_from_db()
     assert submission.status == "graded"
@@ -240,11 +68,11 @@ def test_a_failing_table_is_graded_without_xp(user, exercise):
 
 def test_grading_twice_gives_the_same_result_and_no_second_award(user, exercise):
     submission = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
-    services.grade_submission(submission_id=submission.id)
+    pipeline.grade_submission(submission_id=submission.id)
     submission.refresh_from_db()
     before = (submission.score, submission.feedback, submission.graded_at, submission.attempts)
 
-    assert services.grade_submission(submission_id=submission.id) == "skipped"
+    assert pipeline.grade_submission(submission_id=submission.id) == "skipped"
 
     submission.refresh_from_db()
     assert (
@@ -261,13 +89,13 @@ def test_a_submission_being_graded_right_now_is_left_alone(exercise):
         SubmissionFactory(exercise=exercise), status="grading", grading_started_at=timezone.now()
     )
 
-    assert services.grade_submission(submission_id=submission.id) == "skipped"
+    assert pipeline.grade_submission(submission_id=submission.id) == "skipped"
     submission.refresh_from_db()
     assert submission.status == "grading"
 
 
 def test_a_grading_abandoned_past_the_time_limit_is_taken_over(exercise):
-    started = timezone.now() - timedelta(seconds=services.grading_time_limit() + 1)
+    started = timezone.now() - timedelta(seconds=queueing.grading_time_limit() + 1)
     submission = _aged(
         SubmissionFactory(exercise=exercise, content=GOOD_CSV),
         status="grading",
@@ -275,7 +103,7 @@ def test_a_grading_abandoned_past_the_time_limit_is_taken_over(exercise):
         attempts=1,
     )
 
-    assert services.grade_submission(submission_id=submission.id) == "graded"
+    assert pipeline.grade_submission(submission_id=submission.id) == "graded"
     submission.refresh_from_db()
     assert submission.attempts == 2
 
@@ -286,10 +114,10 @@ def test_after_too_many_attempts_the_submission_ends_invalid_with_a_reason(exerc
         SubmissionFactory(exercise=exercise, content=GOOD_CSV),
         status="grading",
         grading_started_at=started,
-        attempts=services.MAX_GRADING_ATTEMPTS,
+        attempts=pipeline.MAX_GRADING_ATTEMPTS,
     )
 
-    assert services.grade_submission(submission_id=submission.id) == "invalid"
+    assert pipeline.grade_submission(submission_id=submission.id) == "invalid"
 
     submission.refresh_from_db()
     assert submission.status == "invalid"
@@ -300,7 +128,7 @@ def test_after_too_many_attempts_the_submission_ends_invalid_with_a_reason(exerc
 def test_a_submission_the_parser_now_refuses_is_graded_invalid_with_its_sentence(exercise):
     submission = SubmissionFactory(exercise=exercise, content="model,d_model\nGPT-2,768,1\n")
 
-    assert services.grade_submission(submission_id=submission.id) == "invalid"
+    assert pipeline.grade_submission(submission_id=submission.id) == "invalid"
 
     submission.refresh_from_db()
     assert submission.summary.startswith("Row 1 has 3 cells")
@@ -311,23 +139,23 @@ def test_a_grader_crash_puts_the_submission_back_in_the_queue(exercise):
 
     with (
         mock.patch("exercises.grading.grade", side_effect=RuntimeError("bug")),
-        pytest.raises(services.GraderCrashed),
+        pytest.raises(pipeline.GraderCrashed),
     ):
-        services.grade_submission(submission_id=submission.id)
+        pipeline.grade_submission(submission_id=submission.id)
 
     submission.refresh_from_db()
     assert (submission.status, submission.attempts) == ("queued", 1)
 
 
 def test_a_deleted_submission_is_skipped():
-    assert services.grade_submission(submission_id=999_999) == "skipped"
+    assert pipeline.grade_submission(submission_id=999_999) == "skipped"
 
 
 def test_a_new_pass_evaluates_achievements(user, exercise):
     submission = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
     with mock.patch("achievements.services.evaluate_achievements") as evaluate:
-        services.grade_submission(submission_id=submission.id)
+        pipeline.grade_submission(submission_id=submission.id)
 
     evaluate.assert_called_once_with(user_id=user.id, trigger="exercise_passed")
 
@@ -336,7 +164,7 @@ def test_a_failure_in_achievements_does_not_undo_the_grade(user, exercise):
     submission = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
     with mock.patch("achievements.services.evaluate_achievements", side_effect=RuntimeError):
-        assert services.grade_submission(submission_id=submission.id) == "graded"
+        assert pipeline.grade_submission(submission_id=submission.id) == "graded"
 
     assert xp_total(user_id=user.id) == exercise.xp
 
@@ -346,7 +174,7 @@ def test_a_fifth_passed_exercise_unlocks_the_exercises_achievement(user, catalog
 
     for _ in range(5):
         submission = SubmissionFactory(user=user, exercise=ExerciseFactory(), content=GOOD_CSV)
-        services.grade_submission(submission_id=submission.id)
+        pipeline.grade_submission(submission_id=submission.id)
 
     assert count_unlocked(user_id=user.id) >= 1
 
@@ -357,7 +185,7 @@ def test_a_slow_grade_notifies_the_learner_once(user, exercise):
         created_at=timezone.now() - timedelta(seconds=30)
     )
 
-    services.grade_submission(submission_id=submission.id)
+    pipeline.grade_submission(submission_id=submission.id)
 
     [notification] = notifications_for(user=user)
     assert notification.kind == "submission_graded"
@@ -368,7 +196,7 @@ def test_a_slow_grade_notifies_the_learner_once(user, exercise):
 def test_a_fast_grade_does_not_notify(user, exercise):
     submission = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
-    services.grade_submission(submission_id=submission.id)
+    pipeline.grade_submission(submission_id=submission.id)
 
     assert not notifications_for(user=user).exists()
 
@@ -376,12 +204,12 @@ def test_a_fast_grade_does_not_notify(user, exercise):
 def test_grading_reads_the_catalogue_as_edited(user, exercise):
     from exercises.models import ModelReference
 
-    services.current_catalogue()
+    grading_cache.current_catalogue()
     ModelReference.objects.filter(name="GPT-2").update(d_model=769, updated_at=timezone.now())
-    services.forget_catalogue()  # what the admin does in its process; workers wait 5 s
+    grading_cache.forget_catalogue()  # what the admin does in its process; workers wait 5 s
     submission = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
-    services.grade_submission(submission_id=submission.id)
+    pipeline.grade_submission(submission_id=submission.id)
 
     submission.refresh_from_db()
     assert submission.feedback["rows"][0]["cells"][0]["verdict"] == "incorrect"
@@ -392,11 +220,11 @@ def test_grading_without_a_payment_costs_two_statements_and_no_transaction(exerc
     from django.test.utils import CaptureQueriesContext
 
     warm_up = SubmissionFactory(exercise=exercise, content=FAILING_CSV)
-    services.grade_submission(submission_id=warm_up.id)  # the process caches the exercise
+    pipeline.grade_submission(submission_id=warm_up.id)  # the process caches the exercise
     submission = SubmissionFactory(exercise=exercise, content=FAILING_CSV)
 
     with CaptureQueriesContext(connection) as captured:
-        services.grade_submission(submission_id=submission.id)
+        pipeline.grade_submission(submission_id=submission.id)
 
     statements = [q["sql"].split()[0] for q in captured]
     # claim (reading the submission with it), write the result: each one statement that
@@ -410,7 +238,7 @@ def test_grading_without_a_payment_costs_two_statements_and_no_transaction(exerc
 
 def _waiting(exercise, count: int, **fields) -> list[Submission]:
     """Submissions that have waited in the queue longer than BACKLOG_AFTER, oldest first."""
-    long_ago = timezone.now() - services.BACKLOG_AFTER - timedelta(seconds=1)
+    long_ago = timezone.now() - pipeline.BACKLOG_AFTER - timedelta(seconds=1)
     return [
         _aged(
             SubmissionFactory(exercise=exercise, content=GOOD_CSV),
@@ -430,7 +258,7 @@ def test_a_grade_that_waited_in_the_queue_also_grades_the_oldest_waiting_ones(se
     settings.GRADING_BATCH_SIZE = 3
     submissions = _waiting(exercise, 5)
 
-    assert services.grade_submission(submission_id=submissions[2].id) == "graded"
+    assert pipeline.grade_submission(submission_id=submissions[2].id) == "graded"
 
     # its own, then the two oldest others; the rest wait for their own messages
     assert _statuses(submissions) == ["graded", "graded", "graded", "queued", "queued"]
@@ -442,12 +270,12 @@ def test_messages_of_submissions_graded_in_a_batch_skip_without_a_query(
 ):
     settings.GRADING_BATCH_SIZE = 2
     own, other = _waiting(exercise, 2)
-    services.grade_submission(submission_id=own.id)
+    pipeline.grade_submission(submission_id=own.id)
 
     with django_assert_num_queries(0):
-        assert services.grade_submission(submission_id=other.id) == "skipped"
+        assert pipeline.grade_submission(submission_id=other.id) == "skipped"
     # a second delivery asks the database, which says the same
-    assert services.grade_submission(submission_id=other.id) == "skipped"
+    assert pipeline.grade_submission(submission_id=other.id) == "skipped"
     assert Submission.objects.get(pk=other.pk).attempts == 1
 
 
@@ -456,12 +284,12 @@ def test_a_batch_is_claimed_in_one_statement_and_its_grades_written_in_one(setti
     from django.test.utils import CaptureQueriesContext
 
     settings.GRADING_BATCH_SIZE = 4
-    services.grade_submission(submission_id=SubmissionFactory(exercise=exercise).id)  # warm up
+    pipeline.grade_submission(submission_id=SubmissionFactory(exercise=exercise).id)  # warm up
     own, *others = _waiting(exercise, 4)
     Submission.objects.filter(pk__in=[own.pk, *(s.pk for s in others)]).update(content=FAILING_CSV)
 
     with CaptureQueriesContext(connection) as captured:
-        services.grade_submission(submission_id=own.id)
+        pipeline.grade_submission(submission_id=own.id)
 
     # its own claim and result, the batch's claim, the batch's three results
     assert [q["sql"].split()[0] for q in captured] == ["UPDATE", "UPDATE", "WITH", "UPDATE"]
@@ -473,7 +301,7 @@ def test_a_batch_pays_each_learners_first_pass_once(settings, user, exercise):
     submissions = _waiting(exercise, 3)
     Submission.objects.filter(pk__in=[s.pk for s in submissions]).update(user=user)
 
-    services.grade_submission(submission_id=submissions[0].id)
+    pipeline.grade_submission(submission_id=submissions[0].id)
 
     paid = list(Submission.objects.order_by("id").values_list("xp_awarded", flat=True))
     assert paid == [exercise.xp, 0, 0]
@@ -485,7 +313,7 @@ def test_a_grade_that_did_not_wait_grades_only_its_own(settings, exercise):
     waiting = _waiting(exercise, 2)
     fresh = SubmissionFactory(exercise=exercise, content=GOOD_CSV)
 
-    services.grade_submission(submission_id=fresh.id)
+    pipeline.grade_submission(submission_id=fresh.id)
 
     assert _statuses(waiting) == ["queued", "queued"]
 
@@ -502,7 +330,7 @@ def test_a_submission_tried_before_is_graded_alone(settings, exercise, tried_bef
     own, other = _waiting(exercise, 2)
     Submission.objects.filter(pk=(own if tried_before == "own" else other).pk).update(attempts=1)
 
-    services.grade_submission(submission_id=own.id)
+    pipeline.grade_submission(submission_id=own.id)
 
     assert _statuses([own, other]) == ["graded", "queued"]
 
@@ -511,7 +339,7 @@ def test_batch_size_one_grades_one_submission_per_task(settings, exercise):
     settings.GRADING_BATCH_SIZE = 1
     own, other = _waiting(exercise, 2)
 
-    services.grade_submission(submission_id=own.id)
+    pipeline.grade_submission(submission_id=own.id)
 
     assert _statuses([own, other]) == ["graded", "queued"]
 
@@ -519,7 +347,7 @@ def test_batch_size_one_grades_one_submission_per_task(settings, exercise):
 def test_a_batch_member_that_crashes_the_grader_is_queued_and_enqueued_again(settings, exercise):
     settings.GRADING_BATCH_SIZE = 3
     own, crashing, after = _waiting(exercise, 3)
-    real_grade = services.grading.grade
+    real_grade = pipeline.grading.grade
     calls = []
 
     def grade_crashing_on_the_second(*args, **kwargs):
@@ -530,9 +358,9 @@ def test_a_batch_member_that_crashes_the_grader_is_queued_and_enqueued_again(set
 
     with (
         mock.patch("exercises.grading.grade", side_effect=grade_crashing_on_the_second),
-        mock.patch.object(services, "enqueue_grading", return_value=True) as enqueue,
+        mock.patch.object(queueing, "enqueue_grading", return_value=True) as enqueue,
     ):
-        assert services.grade_submission(submission_id=own.id) == "graded"
+        assert pipeline.grade_submission(submission_id=own.id) == "graded"
 
     assert _statuses([own, crashing, after]) == ["graded", "queued", "graded"]
     enqueue.assert_called_once_with(submission_id=crashing.id)
@@ -544,10 +372,10 @@ def test_batch_members_not_reached_in_time_go_back_to_the_queue_untried(
 ):
     settings.GRADING_BATCH_SIZE = 3
     own, first, second = _waiting(exercise, 3)
-    monkeypatch.setattr(services, "grading_time_limit", lambda: 0)  # no time for a batch
+    monkeypatch.setattr(queueing, "grading_time_limit", lambda: 0)  # no time for a batch
 
-    with mock.patch.object(services, "enqueue_grading", return_value=True) as enqueue:
-        assert services.grade_submission(submission_id=own.id) == "graded"
+    with mock.patch.object(queueing, "enqueue_grading", return_value=True) as enqueue:
+        assert pipeline.grade_submission(submission_id=own.id) == "graded"
 
     assert _statuses([own, first, second]) == ["graded", "queued", "queued"]
     assert [c.kwargs["submission_id"] for c in enqueue.call_args_list] == [first.id, second.id]
@@ -555,29 +383,13 @@ def test_batch_members_not_reached_in_time_go_back_to_the_queue_untried(
     assert {(s.attempts, s.grading_started_at) for s in released} == {(0, None)}
 
 
-def test_load_reference_catalogue_is_idempotent(catalogue):
-    assert services.load_reference_catalogue() == {"created": 0, "updated": 0, "unchanged": 34}
-
-
-def test_the_catalogue_is_checked_again_after_a_few_seconds(catalogue, django_assert_num_queries):
-    services.current_catalogue()
-    with django_assert_num_queries(0):
-        services.current_catalogue()
-
-    with (
-        mock.patch.object(services.time, "monotonic", return_value=time.monotonic() + 6),
-        django_assert_num_queries(1),
-    ):
-        services.current_catalogue()
-
-
 def test_a_repeat_pass_does_not_ask_the_ledger_again(user, exercise):
     first = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
-    services.grade_submission(submission_id=first.id)
+    pipeline.grade_submission(submission_id=first.id)
     again = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
     with mock.patch("progress.services.award_xp") as award_xp:
-        services.grade_submission(submission_id=again.id)
+        pipeline.grade_submission(submission_id=again.id)
 
     assert not award_xp.called
     again.refresh_from_db()
@@ -585,15 +397,16 @@ def test_a_repeat_pass_does_not_ask_the_ledger_again(user, exercise):
 
 
 def test_an_edited_exercise_is_graded_by_its_new_columns(user, exercise):
-    from exercises.services import exercise_spec, upsert_exercise
+    from exercises.selectors import exercise_spec
+    from exercises.services.content import upsert_exercise
 
     first = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
-    services.grade_submission(submission_id=first.id)
+    pipeline.grade_submission(submission_id=first.id)
     spec = exercise_spec(exercise)
     upsert_exercise(lesson=exercise.lesson, spec={**spec, "columns": spec["columns"][:2]})
     second = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
-    services.grade_submission(submission_id=second.id)
+    pipeline.grade_submission(submission_id=second.id)
 
     second.refresh_from_db()
     assert [c["name"] for c in second.feedback["columns"]] == ["d_model", "n_layers"]

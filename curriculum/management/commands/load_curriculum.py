@@ -2,8 +2,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from lessons.curriculum import CurriculumError
-from lessons.services import load_curriculum
+from curriculum.files import CurriculumError
+from curriculum.services import load_curriculum
 
 
 class Command(BaseCommand):

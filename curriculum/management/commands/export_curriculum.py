@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from lessons.services import export_curriculum
+from curriculum.services import export_curriculum
 
 
 class Command(BaseCommand):

@@ -6,21 +6,21 @@ Layout, one folder per quest:
     content/<quest-slug>/lessons/<slug>.yaml     one lesson: metadata, blocks, links, exercise
 
 The order of `lessons:` in quest.yaml is the order of the quest. Nothing here touches the
-database: `lessons.services.load_curriculum` writes what `read_curriculum` returns.
+database: `curriculum.services.load_curriculum` writes what `read_curriculum` returns.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from learning_platform import plain_data
+from learning_platform.slugs import SLUG_RE
 from lessons.blocks import KINDS, block_errors, link_url_error
 
-SLUG_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 QUEST_KEYS = {"slug", "title", "description", "lessons"}
 LESSON_KEYS = {"slug", "title", "summary", "minutes", "xp", "tags", "published", "blocks", "links"}
 OPTIONAL_LESSON_KEYS = {"exercise"}
@@ -135,13 +135,14 @@ def _read_quest(path: Path, problems: list[Problem]) -> QuestSpec | None:
         return None
     where = str(path)
     _check_keys(data, required=QUEST_KEYS, optional=set(), where=where, problems=problems)
-    slug = _slug(data, "slug", where, problems)
+    report = _reporter(where, problems)
+    slug = plain_data.slug(data, "slug", report)
     if slug and slug != path.parent.name:
         problems.append(
             Problem(where, "slug", f"{slug!r} must match its folder {path.parent.name!r}")
         )
-    title = _text(data, "title", where, problems, max_length=200)
-    description = _text(data, "description", where, problems, allow_empty=True)
+    title = plain_data.text(data, "title", report, max_length=200)
+    description = plain_data.text(data, "description", report, allow_empty=True)
     order = data.get("lessons")
     if not isinstance(order, list) or not all(isinstance(s, str) for s in order):
         problems.append(Problem(where, "lessons", "must be a list of lesson slugs"))
@@ -174,13 +175,14 @@ def _read_lesson(path: Path, problems: list[Problem]) -> LessonSpec | None:
     _check_keys(
         data, required=LESSON_KEYS, optional=OPTIONAL_LESSON_KEYS, where=where, problems=problems
     )
-    slug = _slug(data, "slug", where, problems)
+    report = _reporter(where, problems)
+    slug = plain_data.slug(data, "slug", report)
     if slug and slug != path.stem:
         problems.append(Problem(where, "slug", f"{slug!r} must match its file name {path.stem!r}"))
-    title = _text(data, "title", where, problems, max_length=200)
-    summary = _text(data, "summary", where, problems, allow_empty=True)
-    minutes = _integer(data, "minutes", where, problems, low=1, high=600)
-    xp = _integer(data, "xp", where, problems, low=0, high=10_000)
+    title = plain_data.text(data, "title", report, max_length=200)
+    summary = plain_data.text(data, "summary", report, allow_empty=True)
+    minutes = plain_data.integer(data, "minutes", report, low=1, high=600)
+    xp = plain_data.integer(data, "xp", report, low=0, high=10_000)
     published = data.get("published")
     if "published" in data and not isinstance(published, bool):
         problems.append(Problem(where, "published", "must be true or false"))
@@ -218,39 +220,8 @@ def _check_keys(data, *, required, optional, where, problems) -> None:
         problems.append(Problem(where, str(key), "unknown field"))
 
 
-def _slug(data, key, where, problems) -> str | None:
-    value = data.get(key)
-    if key not in data:
-        return None
-    if not isinstance(value, str) or not SLUG_RE.match(value):
-        problems.append(Problem(where, key, "must be lowercase letters, digits and hyphens"))
-        return None
-    return value
-
-
-def _text(data, key, where, problems, *, allow_empty=False, max_length=None) -> str | None:
-    if key not in data:
-        return None
-    value = data.get(key)
-    if value is None and allow_empty:
-        return ""
-    if not isinstance(value, str) or (not allow_empty and not value.strip()):
-        problems.append(Problem(where, key, "must be non-empty text"))
-        return None
-    if max_length and len(value) > max_length:
-        problems.append(Problem(where, key, f"at most {max_length} characters"))
-        return None
-    return value
-
-
-def _integer(data, key, where, problems, *, low, high) -> int | None:
-    if key not in data:
-        return None
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        problems.append(Problem(where, key, f"must be a whole number from {low} to {high}"))
-        return None
-    return value
+def _reporter(where: str, problems: list[Problem]) -> plain_data.Report:
+    return lambda key, message: problems.append(Problem(where, key, message))
 
 
 def _blocks(raw, where, problems) -> list[dict[str, Any]]:

@@ -6,9 +6,9 @@ import pytest
 import yaml
 from django.core.management import CommandError, call_command
 
-from lessons.curriculum import CurriculumError, read_curriculum
+from curriculum.files import CurriculumError, read_curriculum
+from curriculum.services import export_curriculum, load_curriculum
 from lessons.models import Block, Lesson, Link, Quest
-from lessons.services import export_curriculum, load_curriculum
 
 pytestmark = pytest.mark.django_db
 

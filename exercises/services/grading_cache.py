@@ -1,0 +1,127 @@
+"""What a grading process keeps between grades: the exercises it graded and the reference
+catalogue, indexed (both checked against the database's version with every grade, at no or
+little cost), and the submissions it graded in a batch whose own messages are still to come."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Max, Prefetch
+
+from exercises import grading
+from exercises.models import Exercise, ExerciseColumn, ModelReference
+
+
+@dataclass(frozen=True)
+class ExerciseForGrading:
+    """What grading needs of an exercise, cached per process (see `_exercise_for_grading`)."""
+
+    id: int
+    title: str
+    xp: int
+    lesson_slug: str
+    spec: grading.ExerciseSpec
+
+
+# Submissions this process graded as part of a backlog, whose own messages are still to come:
+# those skip at once (an insertion-ordered dict, trimmed oldest first).
+SETTLED_IN_BATCH_LIMIT = 10_000
+settled_in_batch: dict[int, None] = {}
+
+# Exercise id -> (its updated_at, what grading needs). Editing an exercise or its columns
+# saves the exercise (the admin's change form, upsert_exercise), so a new updated_at is a
+# new version; every grade reads the current updated_at with its submission.
+_exercise_cache: dict[int, tuple[datetime, ExerciseForGrading]] = {}
+
+
+def exercise_for_grading(exercise_id: int, updated_at: datetime) -> ExerciseForGrading:
+    cached = _exercise_cache.get(exercise_id)
+    if cached is not None and cached[0] == updated_at:
+        return cached[1]
+    exercise = (
+        Exercise.objects.select_related("lesson")
+        .prefetch_related(
+            Prefetch("columns", queryset=ExerciseColumn.objects.order_by("position", "id"))
+        )
+        .get(pk=exercise_id)
+    )
+    info = ExerciseForGrading(
+        id=exercise.id,
+        title=exercise.title,
+        xp=exercise.xp,
+        lesson_slug=exercise.lesson.slug,
+        spec=exercise_grading_spec(exercise),
+    )
+    if len(_exercise_cache) > 1000:
+        _exercise_cache.clear()
+    _exercise_cache[exercise_id] = (exercise.updated_at, info)
+    return info
+
+
+def exercise_grading_spec(exercise: Exercise) -> grading.ExerciseSpec:
+    """The exercise as the pure grader sees it (its columns in order)."""
+    return grading.ExerciseSpec(
+        columns=tuple(
+            grading.ColumnSpec(
+                name=column.name,
+                field=column.reference_field,
+                synonyms=tuple(column.synonyms),
+                tolerance=float(column.tolerance),
+            )
+            for column in sorted(exercise.columns.all(), key=lambda c: (c.position, c.id))
+        ),
+        key_column=exercise.key_column,
+        key_synonyms=tuple(exercise.key_synonyms),
+        rows_required=exercise.rows_required,
+        pass_mark=float(exercise.pass_mark),
+    )
+
+
+# How long a process trusts its indexed catalogue before checking the table's fingerprint
+# again: an edit in the admin reaches every worker within this many seconds.
+CATALOGUE_RECHECK_AFTER = 5.0
+_catalogue_cache: tuple[tuple[Any, ...], grading.Catalogue, float] | None = None
+
+
+def current_catalogue() -> grading.Catalogue:
+    """The reference catalogue, indexed; rebuilt only when an entry was added, changed or
+    removed. Costs no query when checked less than CATALOGUE_RECHECK_AFTER seconds ago, one
+    small aggregate query otherwise (and one more to rebuild)."""
+    global _catalogue_cache
+    cached = _catalogue_cache
+    now = time.monotonic()
+    if cached is not None and now - cached[2] < CATALOGUE_RECHECK_AFTER:
+        return cached[1]
+    fingerprint = ModelReference.objects.aggregate(count=Count("id"), latest=Max("updated_at"))
+    key = (fingerprint["count"], fingerprint["latest"])
+    if cached is not None and cached[0] == key:
+        _catalogue_cache = (key, cached[1], now)
+        return cached[1]
+    catalogue = build_catalogue(ModelReference.objects.all())
+    _catalogue_cache = (key, catalogue, now)
+    return catalogue
+
+
+def forget_catalogue() -> None:
+    """Make this process read the catalogue and exercises afresh at its next grade (and
+    forget which submissions it graded in batches)."""
+    global _catalogue_cache
+    _catalogue_cache = None
+    _exercise_cache.clear()
+    settled_in_batch.clear()
+
+
+def build_catalogue(references) -> grading.Catalogue:
+    return grading.Catalogue(
+        grading.ReferenceModel(
+            name=reference.name,
+            figures={field: getattr(reference, field) for field in grading.FIELD_HEADERS},
+            aliases=tuple(
+                a for a in [*reference.aliases, reference.hf_repo] if isinstance(a, str) and a
+            ),
+        )
+        for reference in references
+    )

@@ -1,0 +1,402 @@
+"""Grading a submission: claim it, grade it, write the grade, pay a first pass, notify a
+long wait; alone, or with a backlog of others waiting when the workers are behind."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from exercises import events, grading, parsing
+from exercises.models import Exercise, Submission, SubmissionStatus
+from exercises.services import grading_cache, queueing
+from exercises.services.grading_cache import ExerciseForGrading
+from learning_platform.db import update_rows
+from notifications.services import create_notification
+from progress import services as progress_services
+
+logger = logging.getLogger(__name__)
+
+# A submission whose grading was started this many times without finishing (the worker died,
+# the grader crashed) is set aside as invalid instead of being handed out forever.
+MAX_GRADING_ATTEMPTS = 3
+# Learners who waited longer than this for a grade get an in-app notification when it lands.
+NOTIFY_WHEN_SLOWER_THAN = timedelta(seconds=5)
+# A submission that waited longer than this for its grade means the workers are behind; its
+# task then grades a batch of the others waiting (up to settings.GRADING_BATCH_SIZE).
+BACKLOG_AFTER = timedelta(milliseconds=250)
+
+
+class GraderCrashed(Exception):
+    """Grading raised unexpectedly; the submission went back to the queue to be tried again."""
+
+
+@dataclass(frozen=True)
+class _Job:
+    submission_id: int
+    user_id: int
+    attempt: int
+    format: str
+    content: str
+    created_at: datetime
+    passed_before: bool
+    exercise: ExerciseForGrading
+
+
+def grade_submission(*, submission_id: int) -> str:
+    """Grade one submission, at most once: "graded", "invalid" or "skipped".
+
+    Claims the submission with one conditional UPDATE (queued, or grading but started longer
+    ago than the time limit), counting the attempt; anything else (already graded, invalid,
+    being graded right now, gone) is skipped, so a re-delivered message changes nothing.
+    A pass pays the exercise's XP once per learner (the ledger's constraint) and re-evaluates
+    achievements; a grade that took long notifies the learner.
+    Raises GraderCrashed when the grader itself fails; the submission is queued again.
+
+    A first attempt that waited longer than BACKLOG_AFTER in the queue (the workers are
+    behind) goes on to grade other waiting submissions (`_grade_backlog`); their own messages
+    then skip without a query.
+    """
+    if submission_id in grading_cache.settled_in_batch:
+        del grading_cache.settled_in_batch[submission_id]
+        return "skipped"
+    started = time.monotonic()
+    job = _claim(submission_id)
+    if job is None:
+        return "skipped"
+    outcome = _grade(job)
+    if job.attempt == 1 and timezone.now() - job.created_at > BACKLOG_AFTER:
+        _grade_backlog(started=started)
+    return outcome
+
+
+def _grade(job: _Job, unwritten: list | None = None) -> str:
+    if job.attempt > MAX_GRADING_ATTEMPTS:
+        return _finish_invalid(
+            job,
+            f"The grader stopped {MAX_GRADING_ATTEMPTS} times while reading this submission, "
+            "so it was set aside. Paste the table again, or try another format.",
+        )
+    _pause_for_tests()
+    try:
+        table = parsing.parse(job.format, job.content)
+    except parsing.ParseError as exc:
+        return _finish_invalid(job, str(exc))
+    try:
+        result = grading.grade(table, job.exercise.spec, grading_cache.current_catalogue())
+    except Exception as exc:
+        logger.exception(
+            "Grading submission %s failed (attempt %s)", job.submission_id, job.attempt
+        )
+        _ours(job).update(status=SubmissionStatus.QUEUED, enqueued_at=timezone.now())
+        raise GraderCrashed(f"submission {job.submission_id}, attempt {job.attempt}") from exc
+    return _finish_graded(job, result, unwritten)
+
+
+def _grade_backlog(*, started: float) -> None:
+    """Grade up to GRADING_BATCH_SIZE - 1 more submissions waiting in the queue, oldest first.
+
+    A burst of submissions (a class handing in together) then costs one claim statement and
+    no worker round trip per submission, instead of one of each. Only never-tried submissions
+    are taken, so one that crashes the grader can cost the others at most one attempt (it and
+    they are then tried alone). Those not graded within a quarter of the time limit go back
+    to the queue, and any left claimed by a worker that died are found by the sweep.
+    """
+    limit = settings.GRADING_BATCH_SIZE - 1
+    if limit < 1:
+        return
+    jobs = _claim_backlog(limit)
+    budget = queueing.grading_time_limit() / 4
+    # Grades that pay nothing and notify no one are written together, in one statement.
+    unwritten: list[tuple[_Job, dict[str, Any]]] = []
+    settled: list[int] = []
+    try:
+        for index, job in enumerate(jobs):
+            if time.monotonic() - started > budget:
+                _release(jobs[index:])
+                break
+            try:
+                outcome = _grade(job, unwritten)
+            except GraderCrashed:
+                # Queued again by _grade; its own message may have been skipped meanwhile.
+                queueing.enqueue_grading(submission_id=job.submission_id)
+                continue
+            if outcome in ("graded", "invalid"):
+                settled.append(job.submission_id)
+    finally:
+        if unwritten:
+            settled += _write_results(unwritten)
+    for submission_id in settled:
+        grading_cache.settled_in_batch[submission_id] = None
+    while len(grading_cache.settled_in_batch) > grading_cache.SETTLED_IN_BATCH_LIMIT:
+        del grading_cache.settled_in_batch[next(iter(grading_cache.settled_in_batch))]
+
+
+def _release(jobs: list[_Job]) -> None:
+    """Give claimed but untried submissions back to the queue, their attempt uncounted."""
+    ids = [job.submission_id for job in jobs]
+    Submission.objects.filter(id__in=ids, status=SubmissionStatus.GRADING, attempts=1).update(
+        status=SubmissionStatus.QUEUED,
+        attempts=F("attempts") - 1,
+        grading_started_at=None,
+        enqueued_at=timezone.now(),
+    )
+    for submission_id in ids:
+        queueing.enqueue_grading(submission_id=submission_id)
+
+
+_CLAIM_SQL = """{picked}
+UPDATE {submission}
+SET status = %s, attempts = attempts + 1, grading_started_at = %s
+WHERE {which}
+RETURNING id, user_id, exercise_id, format, content, attempts, created_at,
+    (SELECT e.updated_at FROM {exercise} AS e WHERE e.id = {submission}.exercise_id),
+    EXISTS (
+        SELECT 1 FROM {submission} AS p
+        WHERE p.user_id = {submission}.user_id AND p.exercise_id = {submission}.exercise_id
+            AND p.passed = %s AND p.id <> {submission}.id
+    )
+"""
+# The submission, if queued, or grading but started longer ago than the time limit.
+_CLAIM_ONE = "id = %s AND (status = %s OR (status = %s AND grading_started_at < %s))"
+# The oldest never-tried queued submissions; rows another worker is claiming are passed over.
+# Picked once, in a materialized CTE: as a plain IN (subquery), PostgreSQL may run the subquery
+# again for every row it joins, each run taking its own LIMIT rows.
+_PICK_BACKLOG = """WITH picked AS MATERIALIZED (
+    SELECT q.id FROM {submission} AS q WHERE q.status = %s AND q.attempts = 0
+    ORDER BY q.enqueued_at, q.id LIMIT %s{skip_locked}
+)"""
+_CLAIM_BACKLOG = "id IN (SELECT id FROM picked) AND status = %s"
+_SKIP_LOCKED = {"postgresql": " FOR UPDATE SKIP LOCKED"}
+
+
+def _claim(submission_id: int) -> _Job | None:
+    """Take the submission for grading if it is queued, or grading but started longer ago than
+    the time limit (its worker died); count the attempt. One statement, which also reads what
+    grading needs and whether the learner passed this exercise before; None if not ours."""
+    stale_before = timezone.now() - timedelta(seconds=queueing.grading_time_limit())
+    jobs = _claim_where(
+        _CLAIM_ONE,
+        [
+            submission_id,
+            SubmissionStatus.QUEUED,
+            SubmissionStatus.GRADING,
+            connection.ops.adapt_datetimefield_value(stale_before),
+        ],
+    )
+    return jobs[0] if jobs else None
+
+
+def _claim_backlog(limit: int) -> list[_Job]:
+    """Take up to `limit` of the oldest never-tried queued submissions, in one statement."""
+    picked = _PICK_BACKLOG.replace("{skip_locked}", _SKIP_LOCKED.get(connection.vendor, ""))
+    jobs = _claim_where(
+        _CLAIM_BACKLOG,
+        [SubmissionStatus.QUEUED],
+        picked=picked,
+        picked_params=[SubmissionStatus.QUEUED, limit],
+    )
+    return sorted(jobs, key=lambda job: job.submission_id)
+
+
+def _claim_where(
+    which: str, which_params: list[Any], *, picked: str = "", picked_params: tuple | list = ()
+) -> list[_Job]:
+    """Claim the rows `which` selects (after the CTE `picked`, if any); their jobs."""
+    sql = _CLAIM_SQL.replace("{picked}", picked).replace("{which}", which).format(
+        submission=connection.ops.quote_name(Submission._meta.db_table),
+        exercise=connection.ops.quote_name(Exercise._meta.db_table),
+    ) + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, "")
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    params = [*picked_params, SubmissionStatus.GRADING, now, *which_params, True]
+    # One statement: atomic by itself, committed at once (no BEGIN/COMMIT round trips).
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [
+        _Job(
+            submission_id=submission_id,
+            user_id=user_id,
+            attempt=attempts,
+            format=fmt,
+            content=content,
+            created_at=_aware(created_at),
+            passed_before=bool(before),
+            exercise=grading_cache.exercise_for_grading(exercise_id, _aware(exercise_updated_at)),
+        )
+        for (
+            submission_id,
+            user_id,
+            exercise_id,
+            fmt,
+            content,
+            attempts,
+            created_at,
+            exercise_updated_at,
+            before,
+            *_,
+        ) in rows
+    ]
+
+
+def _aware(value: datetime | str) -> datetime:
+    """A timestamp read by raw SQL: PostgreSQL gives datetimes, SQLite text in UTC."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if timezone.is_aware(value) else value.replace(tzinfo=UTC)
+
+
+def _ours(job: _Job):
+    # Only our own claim may write: a worker that took over meanwhile (a newer attempt) wins.
+    return Submission.objects.filter(
+        pk=job.submission_id, status=SubmissionStatus.GRADING, attempts=job.attempt
+    )
+
+
+def _write_result(job: _Job, values: dict[str, Any]) -> bool:
+    """`_ours(job).update(**values)`; False when the claim is no longer ours."""
+    return bool(_write_results([(job, values)]))
+
+
+def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
+    """`_ours(job).update(**values)` for each (job, values), all with the same fields, as one
+    plain statement: it runs for every grade, where compiling the ORM's UPDATE cost more than
+    executing it, and a batch's results cost one round trip. Returns the ids written (not
+    those no longer ours)."""
+    names = list(results[0][1])
+    quote = connection.ops.quote_name
+    written = update_rows(
+        Submission,
+        keys=["id", "attempts"],
+        fields=names,
+        rows=[
+            (job.submission_id, job.attempt, *(values[name] for name in names))
+            for job, values in results
+        ],
+        where=f"{quote(Submission._meta.db_table)}.{quote('status')} = %s",
+        where_params=[SubmissionStatus.GRADING],
+        returning=quote("id") + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, ""),
+    )
+    return {submission_id for submission_id, *_ in written}
+
+
+def _finish_graded(job: _Job, result: grading.GradeResult, unwritten: list | None = None) -> str:
+    """Write the grade, pay a first pass, notify a long wait. With `unwritten`, a grade that
+    does neither is appended there ("unwritten"), for the caller to write with others."""
+    exercise = job.exercise
+    graded_at = timezone.now()
+    values = {
+        "status": SubmissionStatus.GRADED,
+        "score": result.score,
+        "passed": result.passed,
+        "xp_awarded": 0,
+        "summary": result.summary,
+        "feedback": result.as_feedback(),
+        "graded_at": graded_at,
+    }
+    awarded = False
+    # A learner's later passes pay nothing; the ledger's constraint would refuse them anyway,
+    # but asking it costs a row lock and an insert. Without a payment the grade is one
+    # statement, atomic by itself.
+    if result.passed and not job.passed_before:
+        with transaction.atomic():
+            _commit_asynchronously()
+            awarded = progress_services.award_xp(
+                user_id=job.user_id,
+                source_type="exercise",
+                source_id=exercise.id,
+                amount=exercise.xp,
+            )
+            values["xp_awarded"] = exercise.xp if awarded else 0
+            if not _write_result(job, values):
+                transaction.set_rollback(True)
+                return "skipped"
+    elif unwritten is not None and not _waited_long(job, graded_at):
+        unwritten.append((job, values))
+        return "unwritten"
+    elif not _write_result(job, values):
+        return "skipped"
+    if awarded:
+        events.exercise_passed.announce(
+            events.ExercisePassed(user_id=job.user_id, exercise_id=exercise.id)
+        )
+    _notify_if_slow(job, graded_at, result.summary)
+    return "graded"
+
+
+def _finish_invalid(job: _Job, reason: str) -> str:
+    graded_at = timezone.now()
+    updated = _write_result(
+        job,
+        {
+            "status": SubmissionStatus.INVALID,
+            "score": None,
+            "passed": False,
+            "summary": reason,
+            "feedback": {},
+            "graded_at": graded_at,
+        },
+    )
+    if not updated:
+        return "skipped"
+    _notify_if_slow(job, graded_at, reason)
+    return "invalid"
+
+
+# Grading's own writes commit without waiting for their WAL to reach the disk (PostgreSQL;
+# elsewhere nothing). They are derived from the submission, which was stored durably when it
+# arrived: a database crash could lose the last fraction of a second of them, leaving those
+# submissions queued or grading, and the sweep grades them again with the same result and no
+# second award (the XP ledger pays once). Otherwise every grade would wait for a disk flush or
+# two, which costs more than the grading itself. The setting rides in the statement itself
+# (local to its own transaction), so it costs no round trip and never outlives the grade.
+_ASYNCHRONOUS_COMMIT_COLUMN = {"postgresql": ", set_config('synchronous_commit', 'off', true)"}
+
+
+def _commit_asynchronously() -> None:
+    """The same for a multi-statement transaction (a first pass, which pays XP)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+
+
+def _waited_long(job: _Job, graded_at: datetime) -> bool:
+    return graded_at - job.created_at > NOTIFY_WHEN_SLOWER_THAN
+
+
+def _notify_if_slow(job: _Job, graded_at: datetime, summary: str) -> None:
+    if not _waited_long(job, graded_at):
+        return
+    exercise = job.exercise
+    try:
+        create_notification(
+            recipient_id=job.user_id,
+            kind="submission_graded",
+            title=f"Your submission to “{exercise.title}” was graded",
+            body=summary,
+            url=f"/lessons/{exercise.lesson_slug}#exercise-{exercise.id}",
+            dedupe_key=f"submission-graded:{job.submission_id}",
+            data={"submission_id": job.submission_id, "exercise_id": exercise.id},
+        )
+    except Exception:
+        logger.exception("Notifying the grade of submission %s failed", job.submission_id)
+
+
+def _pause_for_tests() -> None:
+    """Integration tests slow grading down to kill a worker in the middle of it.
+
+    Only in DEBUG or TESTING, never in production.
+    """
+    if not (settings.DEBUG or settings.TESTING):
+        return
+    delay = float(os.environ.get("EXERCISES_GRADE_DELAY_SECONDS", "0") or 0)
+    if delay > 0:
+        time.sleep(delay)

@@ -1,0 +1,95 @@
+"""Publishing grading tasks, and the sweep that publishes again what nobody grades."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import F, Q
+from django.utils import timezone
+
+from exercises.models import Submission, SubmissionStatus
+
+logger = logging.getLogger(__name__)
+
+# Publishing from a request must not hang when Redis is down: a couple of quick tries, then
+# the submission stays queued for the periodic sweep.
+ENQUEUE_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "interval_max": 0.2,
+}
+
+
+def grading_time_limit() -> int:
+    """The hard time limit of one grade, in seconds.
+
+    Half the broker's visibility timeout (at most 30 s), so a grade still running is never
+    handed to a second worker, and a grade started longer ago than this is known to be dead.
+    """
+    visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
+    return max(2, min(30, int(visibility) // 2))
+
+
+def enqueue_grading(*, submission_id: int) -> bool:
+    """Publish the grading task; False (logged) when the broker cannot be reached.
+
+    Never raises: it runs after commit, where an exception would turn a stored submission
+    into an error answer. A submission left unpublished is picked up by the sweep.
+    """
+    # exercises.tasks imports the services (its task bodies): imported here, when it runs.
+    from exercises.tasks import grade_submission as grade_task
+
+    try:
+        # No time limits in the message: the worker applies its own (from its settings), the
+        # same it uses to tell a dead grade from a running one.
+        grade_task.apply_async(
+            args=[submission_id],
+            time_limit=None,
+            soft_time_limit=None,
+            retry=True,
+            retry_policy=ENQUEUE_RETRY_POLICY,
+        )
+    except Exception:
+        logger.warning(
+            "Could not enqueue grading of submission %s; the sweep will retry.",
+            submission_id,
+            exc_info=True,
+        )
+        return False
+    return True
+
+
+def requeue_stale_submissions(*, now: datetime | None = None, batch_size: int = 200) -> int:
+    """Enqueue again, oldest first and at most `batch_size`, the submissions nobody grades:
+    queued longer than SUBMISSION_REQUEUE_AFTER (the broker was down, the message was lost)
+    and grading for longer than the grading time limit (the worker died).
+
+    Duplicates are harmless: grading is idempotent. Stops at the first publish that fails.
+    Returns how many were enqueued.
+    """
+    now = now or timezone.now()
+    not_since = now - settings.SUBMISSION_REQUEUE_AFTER
+    started_before = now - timedelta(seconds=grading_time_limit())
+    not_enqueued_lately = Q(enqueued_at__lt=not_since) | Q(enqueued_at__isnull=True)
+    stale = Submission.objects.filter(
+        not_enqueued_lately,
+        Q(status=SubmissionStatus.QUEUED)
+        | Q(status=SubmissionStatus.GRADING, grading_started_at__lt=started_before),
+    )
+    ids = list(
+        stale.order_by(F("enqueued_at").asc(nulls_first=True), "id").values_list("id", flat=True)[
+            :batch_size
+        ]
+    )
+    enqueued = []
+    for submission_id in ids:
+        if not enqueue_grading(submission_id=submission_id):
+            break
+        enqueued.append(submission_id)
+    if enqueued:
+        Submission.objects.filter(id__in=enqueued).update(enqueued_at=now)
+        logger.info("Re-enqueued %d stale submission(s).", len(enqueued))
+    return len(enqueued)
