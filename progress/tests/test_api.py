@@ -2,7 +2,6 @@ import uuid
 from datetime import timedelta
 
 import pytest
-import time_machine
 from django.conf import settings
 from django.db.models import Sum
 from django.utils import timezone
@@ -12,7 +11,7 @@ from lessons.tests.factories import LessonFactory, QuestFactory
 from progress import services
 from progress.models import LearnerStats, LessonCompletion, XPAward
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_clock")]
 
 COMPLETE = "/api/v1/lessons/{}/complete"
 PROGRESS = "/api/v1/me/progress"
@@ -692,10 +691,7 @@ def test_sync_with_a_cursor_this_server_cannot_read_answers_every_change(user_cl
 # Measured on SQLite and PostgreSQL (the same on both). With the ten seeded achievements, so an
 # unlock's bonus and the rules a lesson can move are part of the count.
 
-FROZEN_NOW = "2026-03-11 10:00:00+00:00"
 
-
-@time_machine.travel(FROZEN_NOW, tick=False)
 def test_complete_the_first_time_runs_22_queries(user_client, lesson, django_assert_num_queries):
     with django_assert_num_queries(22):
         response = user_client.post(COMPLETE.format(lesson.slug))
@@ -703,7 +699,6 @@ def test_complete_the_first_time_runs_22_queries(user_client, lesson, django_ass
     assert response.status_code == 201
 
 
-@time_machine.travel(FROZEN_NOW, tick=False)
 def test_complete_again_runs_5_queries(user_client, lesson, django_assert_num_queries):
     user_client.post(COMPLETE.format(lesson.slug))
 
@@ -713,7 +708,6 @@ def test_complete_again_runs_5_queries(user_client, lesson, django_assert_num_qu
     assert response.status_code == 200
 
 
-@time_machine.travel(FROZEN_NOW, tick=False)
 def test_sync_runs_16_queries(user_client, demo_lessons, django_assert_num_queries):
     cursor = sync(user_client, [event(demo_lessons[0].slug)], device_id="tablet").json()["cursor"]
     events = [event(lesson.slug) for lesson in demo_lessons[:3]] + [event("x", id="not-a-uuid")]

@@ -11,7 +11,7 @@ from progress import selectors, services
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, Level, XPAward
 from progress.tests import readings
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_clock")]
 
 
 @pytest.fixture(autouse=True)
