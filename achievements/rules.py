@@ -182,8 +182,6 @@ def metrics_for_learners(
 ) -> dict[int, LearnerMetrics]:
     """LearnerMetrics for a batch of learners, with every metric the achievements' rules use
     read for the whole batch at once: one query per metric (and per quest), not per learner."""
-    from exercises import selectors as exercises
-
     achievements = list(achievements)
     metrics = {u: LearnerMetrics(user_id=u, catalogue=catalogue) for u in user_ids}
     kinds = {a.rule_kind for a in achievements}

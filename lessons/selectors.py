@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, Subquery
 from django.http import Http404
 
 from lessons.models import Block, Lesson, Link, Quest, Tag
@@ -225,3 +225,22 @@ def sql_names() -> dict[str, str]:
         for name in fields:
             names[f"{prefix}_{name}"] = quote(model._meta.get_field(name).column)
     return names
+
+
+def lesson_ids(
+    *, quest_id: int | None = None, quest_slug: str | None = None, published_only: bool = False
+) -> QuerySet:
+    """Ids of the lessons (drafts included unless `published_only`), optionally of one quest (by
+    id or slug): a subquery for the caller's filter (`lesson_id__in=`)."""
+    lessons = published_lessons() if published_only else Lesson.objects.all()
+    if quest_id is not None:
+        lessons = lessons.filter(quest_id=quest_id)
+    if quest_slug is not None:
+        lessons = lessons.filter(quest__slug=quest_slug)
+    return lessons.values("id")
+
+
+def slug_of(lesson_id: Any) -> Subquery:
+    """The slug of the lesson `lesson_id` (an expression, e.g. `OuterRef("lesson_id")`), as a
+    subquery expression in the caller's query."""
+    return Subquery(Lesson.objects.filter(pk=lesson_id).values("slug")[:1])

@@ -7,7 +7,7 @@ import zoneinfo
 from datetime import date, timedelta, tzinfo
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef
+from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
 from lessons import selectors as lessons
@@ -20,18 +20,19 @@ def completed_lesson_ids(
     """Ids of every lesson the learner completed, drafts included, optionally of one quest
     (by id or slug; 1 query)."""
     completions = LessonCompletion.objects.filter(user_id=user_id)
-    if quest_id is not None:
-        completions = completions.filter(lesson__quest_id=quest_id)
-    if quest_slug is not None:
-        completions = completions.filter(lesson__quest__slug=quest_slug)
+    if quest_id is not None or quest_slug is not None:
+        completions = completions.filter(
+            lesson_id__in=lessons.lesson_ids(quest_id=quest_id, quest_slug=quest_slug)
+        )
     return set(completions.values_list("lesson_id", flat=True))
 
 
 def count_completed_lessons(*, user_id: int, quest_id: int | None = None) -> int:
     """How many published lessons the learner completed, optionally of one quest (1 query)."""
-    completions = LessonCompletion.objects.filter(user_id=user_id, lesson__published=True)
-    if quest_id is not None:
-        completions = completions.filter(lesson__quest_id=quest_id)
+    completions = LessonCompletion.objects.filter(
+        user_id=user_id,
+        lesson_id__in=lessons.lesson_ids(quest_id=quest_id, published_only=True),
+    )
     return completions.count()
 
 
@@ -107,9 +108,10 @@ def count_completed_lessons_by_user(
     *, user_ids: list[int], quest_id: int | None = None
 ) -> dict[int, int]:
     """count_completed_lessons for many learners in one query (absent: none)."""
-    completions = LessonCompletion.objects.filter(user_id__in=user_ids, lesson__published=True)
-    if quest_id is not None:
-        completions = completions.filter(lesson__quest_id=quest_id)
+    completions = LessonCompletion.objects.filter(
+        user_id__in=user_ids,
+        lesson_id__in=lessons.lesson_ids(quest_id=quest_id, published_only=True),
+    )
     return dict(
         completions.values("user_id").annotate(done=Count("id")).values_list("user_id", "done")
     )
@@ -151,5 +153,5 @@ def completions_changed_by_other_devices(
         LessonCompletion.objects.filter(user_id=user_id, seq__gt=after_seq, seq__lte=up_to_seq)
         .exclude(device_id=device_id)
         .order_by("seq", "id")
-        .values("completed_at", "device_id", lesson_slug=F("lesson__slug"))
+        .values("completed_at", "device_id", lesson_slug=lessons.slug_of(OuterRef("lesson_id")))
     )
