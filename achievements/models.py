@@ -4,6 +4,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import Q
 
+from lessons import selectors as lessons
+
 icon_validator = RegexValidator(
     r"^[a-z0-9]+(?:-[a-z0-9]+)*$", "An icon name: lowercase letters, digits and hyphens."
 )
@@ -113,11 +115,8 @@ class Achievement(models.Model):
             self.quest = None
             if not self.tag_slug:
                 errors["tag_slug"] = "The tag rule needs a tag."
-            else:
-                from lessons.models import Tag
-
-                if not Tag.objects.filter(slug=self.tag_slug).exists():
-                    errors["tag_slug"] = f"There is no tag {self.tag_slug!r}."
+            elif not lessons.tag_exists(slug=self.tag_slug):
+                errors["tag_slug"] = f"There is no tag {self.tag_slug!r}."
         elif self.rule_kind in THRESHOLD_KINDS:
             self.tag_slug = ""
             if self.rule_kind != RuleKind.QUEST_PERCENT:

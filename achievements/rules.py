@@ -8,8 +8,7 @@ Evaluation, the retroactive award and the API's "3 of 10" all go through it.
 metric (and per distinct quest) whatever the number of achievements; `Catalogue` holds what is
 the same for every learner (the demo quest, the lessons of each tag), loaded once.
 
-Other apps' selectors are imported when first used: those apps call back into achievements
-(they evaluate achievements after their events), and importing late keeps module imports acyclic.
+Other apps are read through their selectors only.
 """
 
 from __future__ import annotations
@@ -21,6 +20,10 @@ from typing import Any
 from django.conf import settings
 
 from achievements.models import Achievement, RuleKind
+from community import selectors as community
+from exercises import selectors as exercises
+from lessons import selectors as lessons
+from progress import selectors as progress
 
 
 @dataclass(frozen=True)
@@ -52,14 +55,8 @@ class Catalogue:
         self._demo_quest_loaded = False
 
     def demo_quest_id(self) -> int | None:
-        from lessons.models import Quest
-
         if not self._demo_quest_loaded:
-            self._demo_quest_id = (
-                Quest.objects.filter(slug=settings.DEMO_QUEST_SLUG)
-                .values_list("id", flat=True)
-                .first()
-            )
+            self._demo_quest_id = lessons.quest_id(slug=settings.DEMO_QUEST_SLUG)
             self._demo_quest_loaded = True
         return self._demo_quest_id
 
@@ -72,16 +69,8 @@ class Catalogue:
 
     def _load_tags(self) -> None:
         """Load the lessons of every named tag not loaded yet, in one query."""
-        from lessons.models import Lesson
-
         pending = self._tag_slugs - self._tag_lessons.keys()
-        for slug in pending:
-            self._tag_lessons[slug] = set()
-        rows = Lesson.tags.through.objects.filter(
-            tag__slug__in=pending, lesson__published=True
-        ).values_list("tag__slug", "lesson_id")
-        for slug, lesson_id in rows:
-            self._tag_lessons[slug].add(lesson_id)
+        self._tag_lessons.update(lessons.published_lesson_ids_by_tag(tag_slugs=pending))
 
 
 class LearnerMetrics:
@@ -106,20 +95,14 @@ class LearnerMetrics:
         self._cache.pop("standing", None)
 
     def _standing(self) -> dict[str, Any]:
-        from progress import selectors as progress
-
         return self._memo("standing", lambda: progress.standing_for_user(user_id=self.user_id))
 
     def lessons_completed(self) -> int:
-        from progress import selectors as progress
-
         return self._memo(
             "lessons_completed", lambda: progress.count_completed_lessons(user_id=self.user_id)
         )
 
     def quest_percent(self, quest_id: int | None) -> int:
-        from progress import selectors as progress
-
         quest_id = quest_id or self.catalogue.demo_quest_id()
         if quest_id is None:
             return 0
@@ -135,30 +118,22 @@ class LearnerMetrics:
         return int(self._standing()["streak"]["current"])
 
     def exercises_passed(self) -> int:
-        from exercises import selectors as exercises
-
         return self._memo(
             "exercises_passed", lambda: exercises.count_passed_exercises(user_id=self.user_id)
         )
 
     def comments_posted(self) -> int:
-        from community import selectors as community
-
         return self._memo(
             "comments_posted", lambda: community.count_comments_posted(user_id=self.user_id)
         )
 
     def reports_accepted(self) -> int:
-        from community import selectors as community
-
         return self._memo(
             "reports_accepted", lambda: community.count_accepted_reports(user_id=self.user_id)
         )
 
     def tag_lessons(self, tag_slug: str) -> Measure:
         """Of the published lessons tagged `tag_slug`: how many are done, out of how many."""
-        from progress import selectors as progress
-
         lesson_ids = self.catalogue.lessons_tagged(tag_slug)
         if not lesson_ids:
             return Measure(current=0, target=0)
@@ -207,10 +182,6 @@ def metrics_for_learners(
 ) -> dict[int, LearnerMetrics]:
     """LearnerMetrics for a batch of learners, with every metric the achievements' rules use
     read for the whole batch at once: one query per metric (and per quest), not per learner."""
-    from community import selectors as community
-    from exercises import selectors as exercises
-    from progress import selectors as progress
-
     achievements = list(achievements)
     metrics = {u: LearnerMetrics(user_id=u, catalogue=catalogue) for u in user_ids}
     kinds = {a.rule_kind for a in achievements}

@@ -12,16 +12,6 @@ from achievements import rules
 from achievements.models import Achievement, AchievementUnlock
 
 
-def count_unlocked(*, user_id: int) -> int:
-    """How many active achievements the learner has unlocked. One query."""
-    return AchievementUnlock.objects.filter(user_id=user_id, achievement__is_active=True).count()
-
-
-def count_total() -> int:
-    """How many active achievements there are. One query."""
-    return Achievement.objects.filter(is_active=True).count()
-
-
 def unlocked_and_total(*, user_id: int) -> tuple[int, int]:
     """(unlocked by the learner, total) over active achievements, in one query.
 

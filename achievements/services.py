@@ -12,6 +12,7 @@ from django.utils import timezone
 from achievements import rules
 from achievements.models import Achievement, AchievementUnlock, RuleKind
 from learning_platform.db import insert_ignoring_conflicts
+from progress import services as progress
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +89,7 @@ def queue_evaluation(*, user_id: int, trigger: str) -> None:
 
     For events whose own request need not wait for the unlock (a comment, an accepted report).
     """
-    from achievements.tasks import evaluate_for_user
+    from achievements.tasks import evaluate_for_user  # tasks import this module
 
     if trigger not in TRIGGER_KINDS:
         raise ValueError(f"Unknown trigger {trigger!r}; expected one of {sorted(TRIGGER_KINDS)}")
@@ -150,8 +151,6 @@ def _unlock_for_learners(*, achievement: Achievement, user_ids: list[int]) -> se
     nothing to pay twice (the ledger's constraint) nor to unlock twice (the unlock's). The
     learners paid are then measured against the rules a bonus can reach.
     """
-    from progress import services as progress
-
     if not user_ids:
         return set()
     with transaction.atomic(savepoint=False):
@@ -215,8 +214,6 @@ def _unlock_many(*, user_id: int, achievements: list[Achievement]) -> list[Achie
     completion cannot deadlock. A concurrent evaluation that got there first leaves nothing to
     pay twice (the ledger's constraint) and nothing to unlock twice (the unlock's constraint).
     """
-    from progress import services as progress
-
     with transaction.atomic(savepoint=False):
         held = set(
             AchievementUnlock.objects.filter(

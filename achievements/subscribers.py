@@ -1,14 +1,19 @@
 """How achievements react to what happens below them: each event re-measures the rules it can
-move. Subscribed in AchievementsConfig.ready()."""
+move; the progress header asks for the achievement counts. Subscribed in
+AchievementsConfig.ready()."""
 
 from __future__ import annotations
 
 import logging
 
-from achievements import services
+from django.db.models.signals import post_delete, post_save
+
+from achievements import selectors, services
+from achievements.models import Achievement
 from community import events as community_events
 from exercises import events as exercise_events
 from progress import events as progress_events
+from progress import services as progress_services
 
 logger = logging.getLogger(__name__)
 
@@ -39,8 +44,26 @@ def on_report_accepted(event: community_events.ReportAccepted) -> None:
     services.queue_evaluation(user_id=event.user_id, trigger="report_accepted")
 
 
+def on_header_asked(event: progress_events.HeaderAsked) -> dict[str, int]:
+    unlocked, total = selectors.unlocked_and_total(user_id=event.user_id)
+    return {"achievements_unlocked": unlocked, "achievements_total": total}
+
+
+def on_achievement_changed(**kwargs) -> None:
+    # Every learner's header counts the active achievements: rebuild the cached headers.
+    progress_services.note_content_changed()
+
+
 def subscribe() -> None:
     progress_events.lessons_completed.subscribe(on_lessons_completed)
     exercise_events.exercise_passed.subscribe(on_exercise_passed)
     community_events.comment_posted.subscribe(on_comment_posted)
     community_events.report_accepted.subscribe(on_report_accepted)
+    progress_events.header_counts.subscribe(on_header_asked)
+    for signal in (post_save, post_delete):
+        signal.connect(
+            on_achievement_changed,
+            sender=Achievement,
+            weak=False,
+            dispatch_uid="achievements.header_counts",
+        )

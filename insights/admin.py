@@ -14,8 +14,8 @@ from community.selectors import report_choice_labels
 from exercises.selectors import RECENT_SUBMISSIONS_PER_EXERCISE
 from insights import charts, selectors
 from insights.models import QuestAnalytics
+from learning_platform.admin_lists import ReadOnlyAdmin
 from lessons.selectors import lesson_with_quest
-from progress.admin import ReadOnlyAdmin
 
 REPORT_CHART_SIZE = 15
 

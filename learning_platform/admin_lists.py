@@ -15,6 +15,7 @@ from django.contrib import admin
 from django.core.paginator import Paginator
 from django.db import connections
 from django.db.models import Q
+from django.http import HttpRequest
 from django.utils.functional import cached_property
 
 COUNT_CAP = 10_000
@@ -85,3 +86,17 @@ class LearnerSearchAdmin(LargeTableAdmin):
     def extra_search_conditions(self, term: str) -> Q | None:
         """Further matches for the search term, on columns an index serves."""
         return None
+
+
+class ReadOnlyAdmin(LearnerSearchAdmin):
+    """A learner-searched list of rows only the owning app's services write (the XP ledger,
+    completions, the editors' analytics): nothing is added, changed or deleted by hand."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db import connection
+from django.db.models import Prefetch, Q, QuerySet, Subquery
 
 from learning_platform.errors import NotFound
 from lessons.blocks import KIND_FIELDS
@@ -242,3 +245,99 @@ def block_as_dict(block: Block) -> dict[str, Any]:
 
 def _in_order(item: Block | Link) -> tuple[int, int]:
     return (item.position, item.id)
+
+
+# --- Reads for the apps above lessons (progress, achievements) ---------------------------------
+# Querysets returned here compose into the caller's query (a filter, an annotation, a
+# subquery), so reading through them costs no extra statement.
+
+
+def published_lessons() -> QuerySet[Lesson]:
+    """Every published lesson, whoever asks (learners complete only these)."""
+    return Lesson.objects.published()
+
+
+def published_lesson(*, slug: str) -> dict | None:
+    """{"id", "xp"} of the published lesson with this slug, or None (1 query)."""
+    return published_lessons().filter(slug=slug).values("id", "xp").first()
+
+
+def published_lesson_count(*, quest_id: int) -> int:
+    """How many published lessons the quest has (1 query)."""
+    return published_lessons().filter(quest_id=quest_id).count()
+
+
+def lesson_rows(*, slugs: Iterable[str], **annotations: Any) -> QuerySet:
+    """{"id", "slug", "xp", "published", *annotations} of the lessons (drafts included) with
+    these slugs; `annotations` are the caller's expressions over each lesson (`OuterRef("pk")`
+    is the lesson), computed in the same query."""
+    return (
+        Lesson.objects.filter(slug__in=set(slugs))
+        .annotate(**annotations)
+        .values("id", "slug", "xp", "published", *annotations)
+    )
+
+
+def lesson_ids_with_slug(*, slug: str) -> list[int]:
+    """The id of the lesson with this slug, as a list (empty: none; 1 query)."""
+    return list(Lesson.objects.filter(slug=slug).values_list("id", flat=True))
+
+
+def quest_id(*, slug: str) -> int | None:
+    """The id of the quest with this slug, or None (1 query)."""
+    return Quest.objects.filter(slug=slug).values_list("id", flat=True).first()
+
+
+def quest_exists(*, slug: str) -> bool:
+    """(1 query)"""
+    return Quest.objects.filter(slug=slug).exists()
+
+
+def tag_exists(*, slug: str) -> bool:
+    """(1 query)"""
+    return Tag.objects.filter(slug=slug).exists()
+
+
+def published_lesson_ids_by_tag(*, tag_slugs: Iterable[str]) -> dict[str, set[int]]:
+    """{tag slug: ids of its published lessons} for each of these tags (1 query)."""
+    tagged: dict[str, set[int]] = {slug: set() for slug in tag_slugs}
+    rows = Lesson.tags.through.objects.filter(
+        tag__slug__in=tagged, lesson__published=True
+    ).values_list("tag__slug", "lesson_id")
+    for slug, lesson_id in rows:
+        tagged[slug].add(lesson_id)
+    return tagged
+
+
+@functools.cache
+def sql_names() -> dict[str, str]:
+    """Table and column names of lessons and quests, quoted, for another app's plain SQL on its
+    hottest reads (where compiling the ORM's query costs more than running it)."""
+    quote = connection.ops.quote_name
+    names = {"lesson": quote(Lesson._meta.db_table), "quest": quote(Quest._meta.db_table)}
+    for model, prefix, fields in (
+        (Lesson, "lesson", ("id", "slug", "quest", "position", "published")),
+        (Quest, "quest", ("id", "slug")),
+    ):
+        for name in fields:
+            names[f"{prefix}_{name}"] = quote(model._meta.get_field(name).column)
+    return names
+
+
+def lesson_ids(
+    *, quest_id: int | None = None, quest_slug: str | None = None, published_only: bool = False
+) -> QuerySet:
+    """Ids of the lessons (drafts included unless `published_only`), optionally of one quest (by
+    id or slug): a subquery for the caller's filter (`lesson_id__in=`)."""
+    lessons = published_lessons() if published_only else Lesson.objects.all()
+    if quest_id is not None:
+        lessons = lessons.filter(quest_id=quest_id)
+    if quest_slug is not None:
+        lessons = lessons.filter(quest__slug=quest_slug)
+    return lessons.values("id")
+
+
+def slug_of(lesson_id: Any) -> Subquery:
+    """The slug of the lesson `lesson_id` (an expression, e.g. `OuterRef("lesson_id")`), as a
+    subquery expression in the caller's query."""
+    return Subquery(Lesson.objects.filter(pk=lesson_id).values("slug")[:1])

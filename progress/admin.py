@@ -1,8 +1,8 @@
 from django.contrib import admin
 from django.db.models import Q
-from django.http import HttpRequest
 
-from learning_platform.admin_lists import LearnerSearchAdmin
+from learning_platform.admin_lists import ReadOnlyAdmin
+from lessons import selectors as lessons
 from progress.models import LearnerStats, LessonCompletion, Level, XPAward
 
 
@@ -14,20 +14,6 @@ class LevelAdmin(admin.ModelAdmin):
     list_display_links = ("number",)
     list_editable = ("name", "xp_required")
     ordering = ("xp_required",)
-
-
-class ReadOnlyAdmin(LearnerSearchAdmin):
-    """The ledger and the completions are written only by the progress services; all three
-    tables grow with the learners."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
 
 
 @admin.register(XPAward)
@@ -49,9 +35,7 @@ class LessonCompletionAdmin(ReadOnlyAdmin):
     search_help_text = "Part of a learner's e-mail address or name, or a lesson's slug."
 
     def extra_search_conditions(self, term: str) -> Q | None:
-        from lessons.models import Lesson
-
-        return Q(lesson_id__in=list(Lesson.objects.filter(slug=term).values_list("id", flat=True)))
+        return Q(lesson_id__in=lessons.lesson_ids_with_slug(slug=term))
 
     ordering = ("-id",)  # newest first, along the primary key (no index on completed_at)
 

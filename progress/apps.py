@@ -19,13 +19,9 @@ class ProgressConfig(AppConfig):
         def content_changed(**kwargs) -> None:
             summary_cache.note_content_changed()
 
-        # What every learner's progress header counts: invalidate the cached headers.
-        for model in (
-            "progress.Level",
-            "lessons.Lesson",
-            "lessons.Quest",
-            "achievements.Achievement",
-        ):
+        # What every learner's progress header counts: invalidate the cached headers. (Apps
+        # above progress that add counts tell it through services.note_content_changed.)
+        for model in ("progress.Level", "lessons.Lesson", "lessons.Quest"):
             for signal in (post_save, post_delete):
                 signal.connect(content_changed, sender=model, weak=False)
 

@@ -35,6 +35,8 @@ import redis
 from django.conf import settings
 from django.db.models import Q
 
+from learning_platform.errors import Unavailable
+
 logger = logging.getLogger(__name__)
 
 MEMBER_BASE = 10**15
@@ -48,7 +50,7 @@ MAINTENANCE_TIMEOUT = 120
 _ZADD_CHUNK = 5000
 
 
-class BoardUnavailable(Exception):
+class BoardUnavailable(Unavailable):
     """Redis is down, or the boards are not built yet: answer from SQL."""
 
 

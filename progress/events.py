@@ -19,3 +19,18 @@ class LessonsCompleted:
 # `new_achievements`); they run inside the completion's transaction, so what they pay lands
 # with the completion or not at all.
 lessons_completed: Hook[LessonsCompleted, list[dict[str, Any]]] = Hook("progress.lessons_completed")
+
+
+@dataclass(frozen=True)
+class HeaderAsked:
+    """The learner's progress header (`/me/progress`) is being built (its cache missed)."""
+
+    user_id: int
+
+
+# Subscribers return the counts they own in the header, by its field names
+# ({"achievements_unlocked": 3, "achievements_total": 10}): progress shows them without
+# importing whoever counts them. The header is the hottest read: one query per subscriber at most.
+# Its cache (progress/summary_cache.py) is told of changes through progress.services
+# (note_progress_changed, note_content_changed).
+header_counts: Hook[HeaderAsked, dict[str, int]] = Hook("progress.header_counts")

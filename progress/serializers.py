@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from learning_platform.api.query import QuerySerializer
 from progress.selectors import LEADERBOARD_PERIODS
-from progress.services import MAX_SYNC_EVENTS, SYNC_EVENT_TYPES
+from progress.sync_events import MAX_SYNC_EVENTS, SyncEventSerializer
 
 
 class LevelSerializer(serializers.Serializer):
@@ -84,20 +84,10 @@ class CompletionOutputSerializer(serializers.Serializer):
     )
 
 
-class SyncEventSerializer(serializers.Serializer):
-    """What one event looks like. Events are checked one by one by the service, so a bad one is
-    rejected with a reason instead of failing the batch."""
-
-    id = serializers.UUIDField(help_text="Chosen by the device; resending it is harmless.")
-    type = serializers.ChoiceField(choices=sorted(SYNC_EVENT_TYPES))
-    lesson = serializers.SlugField(help_text="Lesson slug.")
-    occurred_at = serializers.DateTimeField(help_text="ISO 8601 with a UTC offset.")
-
-
 @extend_schema_field(SyncEventSerializer)
 class SyncEventField(serializers.JSONField):
-    """Any JSON value: each event is checked by the sync service, which rejects a bad one
-    (with its reason) and applies the rest of the batch."""
+    """Any JSON value: each event is checked by the sync service with SyncEventSerializer,
+    which rejects a bad one (with its reason) and applies the rest of the batch."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("allow_null", True)

@@ -1,7 +1,6 @@
 from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -11,7 +10,6 @@ from rest_framework.views import APIView
 from learning_platform import page_cache
 from learning_platform.api.cached_reads import ReadAheadMixin
 from learning_platform.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_response
-from learning_platform.api.errors import PayloadTooLarge
 from progress import selectors, services, summary_cache
 from progress.cursors import InvalidCursor, decode_cursor
 from progress.serializers import (
@@ -29,13 +27,6 @@ NOT_FOUND = OpenApiResponse(description="No such (published) resource.")
 # Editors change the curve rarely; a browser or CDN may reuse it this long before asking again.
 LEVEL_CURVE_MAX_AGE = 300
 _SINCE = LeaderboardOutputSerializer().fields["since"]
-
-
-def _summary(request: Request, *, quest_slug: str | None) -> selectors.ProgressSummary:
-    try:
-        return selectors.progress_summary(user=request.user, quest_slug=quest_slug)
-    except selectors.QuestNotFound:
-        raise NotFound("No quest with this slug.") from None
 
 
 class LevelCurveView(ReadAheadMixin, APIView):
@@ -95,10 +86,7 @@ class CompleteLessonView(APIView):
         "repeat answers 200 with `xp_awarded: 0`. Drafts and unknown lessons: 404.",
     )
     def post(self, request: Request, slug: str) -> Response:
-        try:
-            outcome = services.complete_lesson(user=request.user, lesson_slug=slug)
-        except services.LessonNotFound:
-            raise NotFound("No published lesson with this slug.") from None
+        outcome = services.complete_lesson(user=request.user, lesson_slug=slug)
         return Response(
             CompletionOutputSerializer(outcome).data, status=201 if outcome.created else 200
         )
@@ -131,7 +119,7 @@ class MyProgressView(ReadAheadMixin, APIView):
             user=request.user,
             quest_slug=quest_slug or settings.DEMO_QUEST_SLUG,
             # None: the demo quest, which reads as empty until the curriculum is loaded.
-            build=lambda: _summary(request, quest_slug=quest_slug).body,
+            build=lambda: selectors.progress_summary(user=request.user, quest_slug=quest_slug).body,
         )
         # The selector builds exactly the documented body; copying it through the serializer
         # would only cost time on the hottest read of the API. Kept rendered: the bytes the
@@ -164,9 +152,7 @@ class SyncProgressView(APIView):
     def post(self, request: Request) -> Response:
         events = request.data.get("events") if isinstance(request.data, dict) else None
         if isinstance(events, list) and len(events) > services.MAX_SYNC_EVENTS:
-            raise PayloadTooLarge(
-                f"At most {services.MAX_SYNC_EVENTS} events per request; send the rest next."
-            )
+            raise services.TooManyEvents()  # before validating a body this large
         query = ProgressQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         quest_slug = query.validated_data.get("quest")
@@ -182,21 +168,18 @@ class SyncProgressView(APIView):
                 # device gets every change, as it would from the start.
                 after_seq = 0
         if quest_slug is not None and not selectors.quest_exists(slug=quest_slug):
-            raise NotFound("No quest with this slug.")
+            raise selectors.QuestNotFound()
 
         outcome = services.sync_progress(
             user=request.user, device_id=data["device_id"], events=data["events"]
         )
 
-        try:
-            state = selectors.state_after_sync(
-                user=request.user,
-                device_id=data["device_id"],
-                quest_slug=quest_slug,
-                after_seq=after_seq,
-            )
-        except selectors.QuestNotFound:
-            raise NotFound("No quest with this slug.") from None
+        state = selectors.state_after_sync(
+            user=request.user,
+            device_id=data["device_id"],
+            quest_slug=quest_slug,
+            after_seq=after_seq,
+        )
         body = {
             **state,
             "rejected": outcome.rejected,

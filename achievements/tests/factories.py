@@ -23,3 +23,9 @@ class AchievementUnlockFactory(factory.django.DjangoModelFactory):
 
     user = factory.SubFactory("accounts.tests.factories.UserFactory")
     achievement = factory.SubFactory(AchievementFactory)
+
+
+def count_unlocked(*, user_id: int) -> int:
+    """How many active achievements the learner has unlocked (the app answers it with the
+    total, in selectors.unlocked_and_total)."""
+    return AchievementUnlock.objects.filter(user_id=user_id, achievement__is_active=True).count()

@@ -17,18 +17,6 @@ def held(user):
     AchievementUnlockFactory(user=UserFactory(), achievement=first)
 
 
-def test_count_unlocked_counts_the_learners_active_unlocks_in_one_query(
-    user, held, django_assert_num_queries
-):
-    with django_assert_num_queries(1):
-        assert selectors.count_unlocked(user_id=user.id) == 2
-
-
-def test_count_total_counts_active_achievements_in_one_query(held, django_assert_num_queries):
-    with django_assert_num_queries(1):
-        assert selectors.count_total() == 3
-
-
 def test_unlocked_and_total_answers_both_in_one_query(user, held, django_assert_num_queries):
     with django_assert_num_queries(1):
         assert selectors.unlocked_and_total(user_id=user.id) == (2, 3)

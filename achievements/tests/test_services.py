@@ -9,7 +9,7 @@ from lessons.tests.factories import LessonFactory
 from progress.models import XPAward
 from progress.selectors import xp_total
 
-pytestmark = pytest.mark.usefixtures("no_seed")
+pytestmark = pytest.mark.usefixtures("no_seed", "frozen_clock")
 
 THRESHOLDS = {
     RuleKind.LESSONS_COMPLETED: 3,

@@ -170,7 +170,7 @@ def test_a_failure_in_achievements_does_not_undo_the_grade(user, exercise):
 
 
 def test_a_fifth_passed_exercise_unlocks_the_exercises_achievement(user, catalogue):
-    from achievements.selectors import count_unlocked
+    from achievements.tests.factories import count_unlocked
 
     for _ in range(5):
         submission = SubmissionFactory(user=user, exercise=ExerciseFactory(), content=GOOD_CSV)

@@ -3,8 +3,9 @@ from django.test import Client
 
 from accounts.tests.factories import UserFactory
 from lessons.tests.factories import LessonFactory
-from progress import selectors, services
+from progress import services
 from progress.models import Level, XPAward
+from progress.tests import readings
 from progress.tests.factories import LessonCompletionFactory
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +49,7 @@ def test_the_level_changelist_lists_the_curve(superuser_client):
 def test_editing_the_curve_in_the_changelist_relevels_learners(superuser_client):
     learner = UserFactory()
     services.award_xp(user_id=learner.id, source_type="exercise", source_id=1, amount=150)
-    assert selectors.level_for_user(user_id=learner.id)["number"] == 1
+    assert readings.level_for_user(user_id=learner.id)["number"] == 1
 
     response = superuser_client.post(
         "/admin/progress/level/", level_changelist_form({1: {"xp_required": 160}})
@@ -56,7 +57,7 @@ def test_editing_the_curve_in_the_changelist_relevels_learners(superuser_client)
 
     assert response.status_code == 302
     assert Level.objects.get(number=1).xp_required == 160
-    assert selectors.level_for_user(user_id=learner.id)["number"] == 0
+    assert readings.level_for_user(user_id=learner.id)["number"] == 0
 
 
 def test_the_xp_ledger_is_searchable_by_learner(superuser_client):

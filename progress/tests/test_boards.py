@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import redis
+import time_machine
 from django.core.management import call_command
 from django.db.models import Sum
 from django.db.models.functions import TruncDate
@@ -133,6 +134,11 @@ def test_equal_xp_shares_a_rank_and_lists_by_joining_order(redis_boards, give):
     ]
 
 
+# Noon of the real UTC day: not across midnight, and the day keys' expiry (Redis' own clock)
+# stays in the future.
+@time_machine.travel(
+    datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0), tick=False
+)
 def test_the_week_is_today_and_the_six_days_before(redis_boards, give):
     learner = UserFactory(display_name="Dana")
     call_command("rebuild_leaderboards", verbosity=0)

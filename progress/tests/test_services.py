@@ -9,8 +9,9 @@ from accounts.tests.factories import UserFactory
 from lessons.tests.factories import LessonFactory, QuestFactory
 from progress import selectors, services
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, Level, XPAward
+from progress.tests import readings
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("frozen_clock")]
 
 
 @pytest.fixture(autouse=True)
@@ -81,7 +82,7 @@ def test_award_xp_rejects_an_unknown_source_type(user):
 def test_award_xp_counts_the_day_as_active(user):
     services.award_xp(user_id=user.id, source_type="lesson", source_id=1, amount=20)
 
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 1, "best": 1}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 1, "best": 1}
 
 
 def test_award_xp_of_a_paid_source_does_not_count_a_new_day(user):
@@ -123,8 +124,8 @@ def test_award_xp_to_learners_continues_a_streak_from_yesterday(user):
         user_ids=[user.id, fresh.id], source_type="achievement", source_id=3, amount=5
     )
 
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 2, "best": 2}
-    assert selectors.streak_for_user(user_id=fresh.id) == {"current": 1, "best": 1}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 2, "best": 2}
+    assert readings.streak_for_user(user_id=fresh.id) == {"current": 1, "best": 1}
     assert ActivityDay.objects.filter(user=user).count() == 2
 
 
@@ -140,13 +141,13 @@ def test_the_seeded_curve_starts_at_token_and_reaches_level_one_at_120_xp():
 
 
 def test_level_for_a_new_learner_is_token(user):
-    assert selectors.level_for_user(user_id=user.id) == {"number": 0, "name": "Token", "xp": 0}
+    assert readings.level_for_user(user_id=user.id) == {"number": 0, "name": "Token", "xp": 0}
 
 
 def test_level_for_user_follows_xp(user):
     services.award_xp(user_id=user.id, source_type="exercise", source_id=1, amount=125)
 
-    assert selectors.level_for_user(user_id=user.id) == {
+    assert readings.level_for_user(user_id=user.id) == {
         "number": 1,
         "name": "Embedding",
         "xp": 125,
@@ -158,7 +159,7 @@ def test_editing_the_curve_relevels_on_the_next_read(user):
 
     Level.objects.filter(number=1).update(xp_required=200)
 
-    assert selectors.level_for_user(user_id=user.id)["number"] == 0
+    assert readings.level_for_user(user_id=user.id)["number"] == 0
 
 
 def test_a_learner_who_finishes_the_demo_quest_is_near_the_top():
@@ -251,7 +252,7 @@ def test_streak_counts_consecutive_days_up_to_today(user):
     for days_ago in (3, 2, 1, 0):
         award_on(user, now - timedelta(days=days_ago), source_id=days_ago)
 
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 4, "best": 4}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 4, "best": 4}
 
 
 def test_streak_is_still_current_the_day_after(user):
@@ -259,7 +260,7 @@ def test_streak_is_still_current_the_day_after(user):
     award_on(user, now - timedelta(days=2), source_id=1)
     award_on(user, now - timedelta(days=1), source_id=2)
 
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 2, "best": 2}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 2, "best": 2}
 
 
 def test_streak_reads_zero_after_a_missed_day_and_keeps_the_best(user):
@@ -267,7 +268,7 @@ def test_streak_reads_zero_after_a_missed_day_and_keeps_the_best(user):
     for days_ago in (5, 4, 3):
         award_on(user, now - timedelta(days=days_ago), source_id=days_ago)
 
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 0, "best": 3}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 0, "best": 3}
 
 
 def test_streak_restarts_after_a_gap(user):
@@ -275,14 +276,14 @@ def test_streak_restarts_after_a_gap(user):
     for days_ago in (6, 5, 4, 1, 0):
         award_on(user, now - timedelta(days=days_ago), source_id=days_ago)
 
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 2, "best": 3}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 2, "best": 3}
 
 
 def test_streak_counts_a_day_synced_late_that_bridges_a_gap(user):
     now = timezone.now()
     for days_ago in (3, 2, 0):
         award_on(user, now - timedelta(days=days_ago), source_id=days_ago)
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 1, "best": 2}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 1, "best": 2}
 
     # yesterday's activity reaches the server today: within the witness window
     services.award_xp(
@@ -290,7 +291,7 @@ def test_streak_counts_a_day_synced_late_that_bridges_a_gap(user):
         awarded_at=now - timedelta(days=1),
     )  # fmt: skip
 
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 4, "best": 4}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 4, "best": 4}
 
 
 def test_activity_reaching_the_server_later_than_the_witness_window_counts_xp_not_streak(user):
@@ -302,7 +303,7 @@ def test_activity_reaching_the_server_later_than_the_witness_window_counts_xp_no
         awarded_at=now - services.STREAK_WITNESS_WINDOW - timedelta(minutes=1),
     )  # fmt: skip
 
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 1, "best": 1}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 1, "best": 1}
     assert selectors.standing_for_user(user_id=user.id)["xp_total"] == 10
 
 
@@ -338,7 +339,7 @@ def test_current_streak_is_judged_by_today_in_the_learners_time_zone(user, monke
     award_on(user, datetime(2024, 1, 9, 22, 0, tzinfo=UTC), source_id=1)  # Jan 10, 11:00 local
     monkeypatch.setattr(timezone, "now", lambda: datetime(2024, 1, 11, 12, 0, tzinfo=UTC))
 
-    assert selectors.streak_for_user(user_id=user.id) == {"current": 0, "best": 1}
+    assert readings.streak_for_user(user_id=user.id) == {"current": 0, "best": 1}
 
 
 def test_streak_runs_counts_runs():

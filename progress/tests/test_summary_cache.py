@@ -120,3 +120,17 @@ def test_learners_never_see_each_others_header(
 
     assert mine["lessons_completed"] == 0
     assert theirs["lessons_completed"] == 1
+
+
+def test_a_new_achievement_changes_the_total_on_the_next_read(
+    user_client, lessons, django_capture_on_commit_callbacks
+):
+    # Achievements count themselves into the header (progress.events.header_counts) and tell
+    # progress when they change (progress.services.note_content_changed, from their signals).
+    before = progress(user_client, django_capture_on_commit_callbacks)["achievements_total"]
+    with django_capture_on_commit_callbacks(execute=True):
+        AchievementFactory()
+
+    assert progress(user_client, django_capture_on_commit_callbacks)["achievements_total"] == (
+        before + 1
+    )

@@ -1,53 +1,33 @@
-"""Writes of the progress app: the XP ledger, lesson completions, streaks and device sync.
-
-Every write for a learner first locks that learner's `LearnerStats` row (see `_LearnerWriter`),
-so two requests of one learner apply one after the other and the totals, the streak and the
-sync sequence never interleave. The unique constraints on the ledger and on completions are
-the last word on "at most once", whatever reaches the database.
+"""The XP ledger and the learner's stats row: every progress write for a learner goes
+through `_LearnerWriter`, which first locks that learner's `LearnerStats` row, so two requests
+of one learner apply one after the other and the totals, the streak and the sync sequence never
+interleave. The unique constraints on the ledger and on completions are the last word on "at
+most once", whatever reaches the database.
 """
 
 from __future__ import annotations
 
-import uuid
 import zoneinfo
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from functools import partial
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Case, DateTimeField, F, OuterRef, Subquery, Value, When
+from django.db.models import Case, DateTimeField, F, Value, When
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
-from accounts.models import User
 from learning_platform.db import insert_ignoring_conflicts, update_rows
-from lessons.models import Lesson
-from progress import boards, events, selectors, summary_cache
+from progress import boards, summary_cache
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
 
-MAX_SYNC_EVENTS = 500
-# A device clock a little ahead of ours is not lying about the future.
-ALLOWED_CLOCK_SKEW = timedelta(minutes=5)
-# Progress kept on a device before its learner signed up syncs on sign-in; anything older
-# than this before the account existed is a broken clock or a forged event.
-OFFLINE_HISTORY_LIMIT = timedelta(days=365)
 # Streaks count only days the server could witness: activity that reached it within this long
 # of when it happened. Older offline history still counts for lessons and XP, not for the
 # streak (or the achievements measured by it); otherwise a new account could sync a year of
 # back-dated events and hold a year-long streak at once.
 STREAK_WITNESS_WINDOW = timedelta(hours=48)
-SYNC_EVENT_TYPES = frozenset({"lesson_completed"})
-
-
-class LessonNotFound(Exception):
-    """No published lesson has this slug."""
-
-
-class TooManyEvents(Exception):
-    """A sync batch above MAX_SYNC_EVENTS."""
 
 
 @dataclass(frozen=True)
@@ -359,7 +339,7 @@ def award_xp_to_learners(
         )
         for row in recount:  # their runs are counted again from all their days
             writer = _LearnerWriter(user_id=row.user_id, time_zone=row.user.time_zone)
-            writer._days = {writer._day(now)}
+            writer._days = {timezone.localtime(now, writer.tzinfo).date()}
             writer.flush()
         summary_cache.note_learners_changed(sorted(paid))
         if paid and boards.enabled():
@@ -368,211 +348,3 @@ def award_xp_to_learners(
                 partial(boards.record_awards_of_learners, xp_by_learner=xp_by_learner)
             )
     return paid
-
-
-def _announce_completions(*, user_id: int) -> list[dict[str, Any]]:
-    """Tell the apps above progress, inside the open transaction; what it unlocked."""
-    unlocked = events.lessons_completed.announce(events.LessonsCompleted(user_id=user_id))
-    return [item for items in unlocked for item in items]
-
-
-@dataclass(frozen=True)
-class CompletionOutcome:
-    lesson_slug: str
-    created: bool
-    completed_at: datetime
-    xp_awarded: int
-    xp_total: int
-    level_before: dict[str, Any]
-    level_after: dict[str, Any]
-    new_achievements: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def level_up(self) -> bool:
-        return self.level_after["number"] > self.level_before["number"]
-
-
-def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
-    """Mark a published lesson completed by the learner, once.
-
-    The first call records the completion, pays the lesson's XP and unlocks what it earns;
-    later calls change nothing and report `created=False`, `xp_awarded=0`.
-    Raises LessonNotFound for unknown and draft lessons.
-    """
-    lesson = Lesson.objects.published().filter(slug=lesson_slug).values("id", "xp").first()
-    if lesson is None:
-        raise LessonNotFound(lesson_slug)
-    curve = selectors.level_curve()
-    now = timezone.now()
-    with transaction.atomic(savepoint=False):
-        writer = _LearnerWriter(user_id=user.pk, time_zone=user.time_zone)
-        xp_before = writer.stats.xp_total
-        created = bool(writer.complete_lessons({lesson["id"]: now}, device_id=""))
-        if created:
-            awarded = writer.award([_Award(XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)])
-            writer.flush()
-            new_achievements = _announce_completions(user_id=user.pk)
-            completed_at = now
-            xp_awarded = sum(a.amount for a in awarded)
-            xp_after = selectors.xp_total(user_id=user.pk)
-        else:
-            completed_at = LessonCompletion.objects.values_list("completed_at", flat=True).get(
-                user_id=user.pk, lesson_id=lesson["id"]
-            )
-            new_achievements, xp_awarded, xp_after = [], 0, xp_before
-    return CompletionOutcome(
-        lesson_slug=lesson_slug,
-        created=created,
-        completed_at=completed_at,
-        xp_awarded=xp_awarded,
-        xp_total=xp_after,
-        level_before=selectors.level_progress(xp=xp_before, curve=curve)["level"],
-        level_after=selectors.level_progress(xp=xp_after, curve=curve)["level"],
-        new_achievements=new_achievements,
-    )
-
-
-@dataclass(frozen=True)
-class _LessonEvent:
-    event_id: str
-    lesson_slug: str
-    occurred_at: datetime
-
-
-@dataclass(frozen=True)
-class SyncOutcome:
-    rejected: list[dict[str, Any]]
-    new_achievements: list[dict[str, Any]]
-    lessons_added: int
-    xp_awarded: int
-
-
-def _rejection(event_id: Any, reason: str, detail: str) -> dict[str, Any]:
-    return {
-        "id": event_id if isinstance(event_id, str) else None,
-        "reason": reason,
-        "detail": detail,
-    }
-
-
-def _parse_event(raw: Any, *, now: datetime, not_before: datetime) -> _LessonEvent | dict[str, Any]:
-    """A well-formed lesson event, or the rejection saying why not."""
-    if not isinstance(raw, dict):
-        return _rejection(None, "malformed", "An event is a JSON object.")
-    raw_id = raw.get("id")
-    try:
-        event_id = str(uuid.UUID(raw_id)) if isinstance(raw_id, str) else None
-    except ValueError:
-        event_id = None
-    if event_id is None:
-        return _rejection(raw_id, "malformed", "id must be a UUID.")
-    if raw.get("type") not in SYNC_EVENT_TYPES:
-        return _rejection(
-            raw_id, "malformed", f"type must be one of: {', '.join(SYNC_EVENT_TYPES)}."
-        )
-    slug = raw.get("lesson")
-    if not isinstance(slug, str) or not slug or len(slug) > 100:
-        return _rejection(raw_id, "malformed", "lesson must be a lesson slug.")
-    raw_time = raw.get("occurred_at")
-    try:
-        occurred_at = parse_datetime(raw_time) if isinstance(raw_time, str) else None
-    except ValueError:
-        occurred_at = None
-    if occurred_at is None:
-        return _rejection(raw_id, "malformed", "occurred_at must be an ISO 8601 date and time.")
-    if timezone.is_naive(occurred_at):
-        return _rejection(raw_id, "malformed", "occurred_at needs a UTC offset, e.g. Z.")
-    try:
-        occurred_at = occurred_at.astimezone(UTC)
-    except OverflowError:  # e.g. 0001-01-01T00:00:00+14:00 falls before year 1 in UTC
-        return _rejection(raw_id, "malformed", "occurred_at is out of range.")
-    if occurred_at < not_before:
-        return _rejection(raw_id, "too_old", "occurred_at is long before this account existed.")
-    if occurred_at > now + ALLOWED_CLOCK_SKEW:
-        return _rejection(raw_id, "future_time", "occurred_at is in the future.")
-    return _LessonEvent(event_id=event_id, lesson_slug=slug, occurred_at=occurred_at)
-
-
-def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutcome:
-    """Merge a device's events into the learner's progress.
-
-    Completions are a grow-only set and the earliest valid time of a lesson wins; XP comes from
-    the server's own rules. Replaying a batch, or two devices sending the same events at once,
-    changes nothing the second time. Each bad event is rejected with a reason
-    (malformed, future_time, unknown_lesson, draft_lesson) and the rest still applies.
-    Raises TooManyEvents above MAX_SYNC_EVENTS.
-    """
-    if len(events) > MAX_SYNC_EVENTS:
-        raise TooManyEvents(len(events))
-    now = timezone.now()
-    rejected: list[dict[str, Any]] = []
-    parsed: list[_LessonEvent] = []
-    for raw in events:
-        outcome = _parse_event(raw, now=now, not_before=user.date_joined - OFFLINE_HISTORY_LIMIT)
-        if isinstance(outcome, _LessonEvent):
-            parsed.append(outcome)
-        else:
-            rejected.append(outcome)
-
-    with transaction.atomic(savepoint=False):
-        writer = _LearnerWriter(user_id=user.pk, time_zone=user.time_zone)
-        # The lessons, each with the learner's recorded completion time, read under the lock.
-        lessons = {
-            row["slug"]: row
-            for row in Lesson.objects.filter(slug__in={e.lesson_slug for e in parsed})
-            .annotate(
-                completed_at=Subquery(
-                    LessonCompletion.objects.filter(
-                        user_id=user.pk, lesson_id=OuterRef("pk")
-                    ).values("completed_at")[:1]
-                )
-            )
-            .values("id", "slug", "xp", "published", "completed_at")
-        }
-        earliest: dict[int, datetime] = {}
-        for event in parsed:
-            lesson = lessons.get(event.lesson_slug)
-            if lesson is None:
-                rejected.append(_rejection(event.event_id, "unknown_lesson", "No such lesson."))
-            elif not lesson["published"]:
-                rejected.append(
-                    _rejection(event.event_id, "draft_lesson", "The lesson is a draft.")
-                )
-            else:
-                known = earliest.get(lesson["id"])
-                earliest[lesson["id"]] = min(known or event.occurred_at, event.occurred_at)
-        created = writer.complete_lessons(
-            earliest,
-            device_id=device_id,
-            existing={
-                row["id"]: row["completed_at"]
-                for row in lessons.values()
-                if row["completed_at"] is not None
-            },
-        )
-        # Every valid completion is owed its XP, not only the new ones: the ledger knows what
-        # was paid already.
-        xp_by_lesson = {row["id"]: row["xp"] for row in lessons.values()}
-        awarded = writer.award(
-            _Award(XPAward.Source.LESSON, lesson_id, xp_by_lesson[lesson_id], at)
-            for lesson_id, at in sorted(earliest.items())
-        )
-        writer.flush()
-        new_achievements = _announce_completions(user_id=user.pk)
-    return SyncOutcome(
-        rejected=rejected,
-        new_achievements=new_achievements,
-        lessons_added=len(created),
-        xp_awarded=sum(a.amount for a in awarded),
-    )
-
-
-def note_progress_changed(*, user_id: int) -> None:
-    """Tell the progress app that something its header counts changed for this learner (an
-    achievement unlocked without XP), so its cached header is rebuilt on the next read."""
-    summary_cache.note_learner_changed(user_id)
-
-
-def note_progress_changed_of_learners(*, user_ids: list[int]) -> None:
-    """note_progress_changed for many learners at once."""
-    summary_cache.note_learners_changed(user_ids)

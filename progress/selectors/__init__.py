@@ -1,0 +1,67 @@
+"""Reads of the progress app, by job: levels, learners' completions and standing, the progress
+header, leaderboards, the admin's analytics. Each selector states how many queries it runs."""
+
+from progress.selectors.analytics import (
+    completion_counts,
+    completions_by_week,
+    furthest_lesson_counts,
+)
+from progress.selectors.leaderboards import (
+    LEADERBOARD_MARGIN,
+    LEADERBOARD_PERIODS,
+    LEADERBOARD_SIZE,
+    leaderboard,
+    leaderboard_first_day,
+)
+from progress.selectors.learners import (
+    completed_lesson_ids,
+    completed_lesson_ids_by_user,
+    completions_changed_by_other_devices,
+    count_completed_lessons,
+    count_completed_lessons_by_user,
+    percent_complete,
+    quest_percent,
+    quest_percents_by_user,
+    standing_for_user,
+    standings_for_users,
+    today_in,
+)
+from progress.selectors.levels import LevelStep, level_curve, level_progress, xp_total
+from progress.selectors.summary import (
+    ProgressSummary,
+    QuestNotFound,
+    progress_summary,
+    quest_exists,
+    state_after_sync,
+)
+
+__all__ = [
+    "LEADERBOARD_MARGIN",
+    "LEADERBOARD_PERIODS",
+    "LEADERBOARD_SIZE",
+    "LevelStep",
+    "ProgressSummary",
+    "QuestNotFound",
+    "completed_lesson_ids",
+    "completed_lesson_ids_by_user",
+    "completion_counts",
+    "completions_by_week",
+    "completions_changed_by_other_devices",
+    "count_completed_lessons",
+    "count_completed_lessons_by_user",
+    "furthest_lesson_counts",
+    "leaderboard",
+    "leaderboard_first_day",
+    "level_curve",
+    "level_progress",
+    "percent_complete",
+    "progress_summary",
+    "quest_exists",
+    "quest_percent",
+    "quest_percents_by_user",
+    "standing_for_user",
+    "standings_for_users",
+    "state_after_sync",
+    "today_in",
+    "xp_total",
+]

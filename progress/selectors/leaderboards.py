@@ -1,0 +1,190 @@
+"""The leaderboards: top learners by XP in a period, from the Redis boards or from SQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any, NamedTuple
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import F, Sum
+
+from progress import boards
+from progress.models import LearnerDayXP, LearnerStats
+from progress.selectors.levels import xp_total
+
+LEADERBOARD_SIZE = 50
+
+LEADERBOARD_MARGIN = 10
+
+# Runs of whole UTC days ending today, not calendar weeks or months: a fresh week never starts
+# empty. Whole days, so the Redis boards can be unions of per-day buckets.
+LEADERBOARD_PERIODS: dict[str, timedelta | None] = {
+    "week": timedelta(days=7),
+    "month": timedelta(days=30),
+    "all": None,
+}
+
+
+def leaderboard_first_day(*, period: str, today: date) -> date | None:
+    """The first UTC day a period counts (None: all time). Raises KeyError for an unknown
+    period."""
+    window = LEADERBOARD_PERIODS[period]
+    return today - window + timedelta(days=1) if window is not None else None
+
+
+def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
+    """Top learners by XP earned in the period, plus the viewer's own rank.
+
+    Periods are whole UTC days: the week is today and the 6 days before it, the month today and
+    the 29 before. Learners who opted out (`show_on_leaderboard=False`) and inactive accounts
+    never appear; a viewer who opted out still learns where they would stand. Ranks are
+    competition ranks (equal XP, equal rank; equal XP listed by ascending id). Raises KeyError
+    for an unknown period.
+
+    From the Redis boards when they are on (1 query: the names of the top; 2 for a viewer who
+    opted out), else, or when Redis cannot answer, from SQL over the XP-per-day rollup
+    (at most 3 queries).
+    """
+    first_day = leaderboard_first_day(period=period, today=boards.utc_today())
+    since = datetime.combine(first_day, time(), UTC) if first_day is not None else None
+    if boards.enabled():
+        try:
+            rows, me = _leaderboard_from_redis(period=period, viewer=viewer, first_day=first_day)
+        except boards.BoardUnavailable:
+            pass
+        else:
+            return {"period": period, "since": since, "entries": rows, "me": me}
+    rows, me = _leaderboard_from_sql(viewer=viewer, first_day=first_day)
+    return {"period": period, "since": since, "entries": rows, "me": me}
+
+
+def _on_leaderboard(viewer: Any) -> bool:
+    return bool(viewer.show_on_leaderboard and viewer.is_active)
+
+
+def _ranked(rows: list[dict[str, Any]], *, viewer: Any | None) -> list[dict[str, Any]]:
+    """Entries with competition ranks, from rows sorted by XP (best first)."""
+    entries = []
+    rank = 0
+    for position, row in enumerate(rows, start=1):
+        if position == 1 or row["xp"] != rows[position - 2]["xp"]:
+            rank = position
+        entries.append(
+            {
+                "rank": rank,
+                "user_id": row["user_id"],
+                "display_name": _public_name(row["display_name"], row["handle"]),
+                "xp": row["xp"],
+                "is_me": viewer is not None and row["user_id"] == viewer.pk,
+            }
+        )
+    return entries
+
+
+def _me_in(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
+    mine = next((e for e in entries if e["is_me"]), None)
+    return {"rank": mine["rank"], "xp": mine["xp"], "on_leaderboard": True} if mine else None
+
+
+def _xp_since(*, user_id: int, first_day: date | None) -> int:
+    """The learner's XP from `first_day` on (all time: None), from the rollup (1 query)."""
+    if first_day is None:
+        return xp_total(user_id=user_id)
+    total = LearnerDayXP.objects.filter(user_id=user_id, day__gte=first_day).aggregate(
+        xp=Sum("xp")
+    )["xp"]
+    return total or 0
+
+
+def _visible_names(*, user_ids: list[int]) -> dict[int, tuple[str, str]]:
+    """(display name, public handle) of those of the learners who may appear on a board (1 query,
+    by primary key). Plain SQL: on the board's hot path the ORM's compiling cost more than the
+    query."""
+    if not user_ids:
+        return {}
+    table = connection.ops.quote_name(get_user_model()._meta.db_table)
+    placeholders = ", ".join(["%s"] * len(user_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT id, display_name, public_handle FROM {table} "  # noqa: S608 - name from _meta
+            f"WHERE id IN ({placeholders}) AND is_active AND show_on_leaderboard",
+            user_ids,
+        )
+        return {pk: (display_name, handle) for pk, display_name, handle in cursor.fetchall()}
+
+
+def _leaderboard_from_redis(
+    *, period: str, viewer: Any | None, first_day: date | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    viewer_xp = None
+    if viewer is not None and not _on_leaderboard(viewer):
+        viewer_xp = _xp_since(user_id=viewer.pk, first_day=first_day)
+    board = boards.read(
+        period=period,
+        # A few more than shown: a learner hidden since the last rebuild by a bulk update
+        # (no signal) is dropped here rather than shown.
+        count=LEADERBOARD_SIZE + LEADERBOARD_MARGIN,
+        viewer_id=viewer.pk if viewer is not None else None,
+        viewer_xp=viewer_xp,
+    )
+    names = _visible_names(user_ids=[user_id for user_id, _ in board.top])
+    rows = [
+        {
+            "user_id": user_id,
+            "xp": xp,
+            "display_name": names[user_id][0],
+            "handle": names[user_id][1],
+        }
+        for user_id, xp in board.top
+        if user_id in names
+    ][:LEADERBOARD_SIZE]
+    entries = _ranked(rows, viewer=viewer)
+    if viewer is None:
+        return entries, None
+    me = _me_in(entries) or {
+        "rank": board.ahead_of_viewer + 1,
+        "xp": board.viewer_xp,
+        "on_leaderboard": _on_leaderboard(viewer),
+    }
+    return entries, me
+
+
+def _leaderboard_from_sql(
+    *, viewer: Any | None, first_day: date | None
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    visible_users = {"user__show_on_leaderboard": True, "user__is_active": True}
+    names = {"display_name": F("user__display_name"), "handle": F("user__public_handle")}
+    if first_day is None:
+        visible = (
+            LearnerStats.objects.filter(xp_total__gt=0, **visible_users)
+            .annotate(xp=F("xp_total"))
+            .values("user_id", "xp")
+        )
+        top = visible.values("user_id", "xp", **names)
+    else:
+        days = LearnerDayXP.objects.filter(day__gte=first_day, **visible_users)
+        visible = days.values("user_id").annotate(xp=Sum("xp"))
+        top = days.values("user_id", **names).annotate(xp=Sum("xp"))
+    rows = list(top.order_by("-xp", "user_id")[:LEADERBOARD_SIZE])
+    entries = _ranked(rows, viewer=viewer)
+    if viewer is None:
+        return entries, None
+    me = _me_in(entries)
+    if me is None:
+        my_xp = _xp_since(user_id=viewer.pk, first_day=first_day)
+        ahead = visible.filter(xp__gt=my_xp).exclude(user_id=viewer.pk).count()
+        me = {"rank": ahead + 1, "xp": my_xp, "on_leaderboard": _on_leaderboard(viewer)}
+    return entries, me
+
+
+class _Named(NamedTuple):
+    display_name: str
+    public_handle: str
+
+
+def _public_name(display_name: str, handle: str) -> str:
+    # The accounts app decides what a learner's public name is; its rule is applied to the two
+    # fields it reads, without building a model instance per entry (a third of the board's
+    # CPU).
+    return get_user_model().public_name.fget(_Named(display_name, handle))

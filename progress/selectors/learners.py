@@ -1,0 +1,157 @@
+"""What each learner has done: completions, percentages, XP standing and streaks, for one
+learner or a batch."""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import date, timedelta, tzinfo
+from typing import Any
+
+from django.db.models import Count, Exists, OuterRef
+from django.utils import timezone
+
+from lessons import selectors as lessons
+from progress.models import LearnerStats, LessonCompletion
+
+
+def completed_lesson_ids(
+    *, user_id: int, quest_id: int | None = None, quest_slug: str | None = None
+) -> set[int]:
+    """Ids of every lesson the learner completed, drafts included, optionally of one quest
+    (by id or slug; 1 query)."""
+    completions = LessonCompletion.objects.filter(user_id=user_id)
+    if quest_id is not None or quest_slug is not None:
+        completions = completions.filter(
+            lesson_id__in=lessons.lesson_ids(quest_id=quest_id, quest_slug=quest_slug)
+        )
+    return set(completions.values_list("lesson_id", flat=True))
+
+
+def count_completed_lessons(*, user_id: int, quest_id: int | None = None) -> int:
+    """How many published lessons the learner completed, optionally of one quest (1 query)."""
+    completions = LessonCompletion.objects.filter(
+        user_id=user_id,
+        lesson_id__in=lessons.lesson_ids(quest_id=quest_id, published_only=True),
+    )
+    return completions.count()
+
+
+def percent_complete(*, done: int, total: int) -> int:
+    """0-100, rounded down: 100 only when every lesson is done (no query)."""
+    return 100 * done // total if total else 0
+
+
+def quest_percent(*, user_id: int, quest_id: int) -> int:
+    """Percent (0-100, rounded down) of the quest's published lessons completed (1 query)."""
+    counts = (
+        lessons.published_lessons()
+        .filter(quest_id=quest_id)
+        .aggregate(
+            total=Count("id"),
+            done=Count("id", filter=Exists(_completion_of(user_id=user_id))),
+        )
+    )
+    return percent_complete(done=counts["done"], total=counts["total"])
+
+
+def _completion_of(*, user_id: int):
+    return LessonCompletion.objects.filter(user_id=user_id, lesson_id=OuterRef("pk"))
+
+
+def _streak(
+    *, current: int, best: int, last_active_day: date | None, today: date
+) -> dict[str, int]:
+    # A run is still alive on the day after its last active day (today may yet count).
+    alive = last_active_day is not None and last_active_day >= today - timedelta(days=1)
+    return {"current": current if alive else 0, "best": best}
+
+
+def standing_for_user(*, user_id: int) -> dict[str, Any]:
+    """{"xp_total", "streak": {"current", "best"}} in one query: what rules measure most."""
+    row = (
+        LearnerStats.objects.filter(pk=user_id)
+        .values("xp_total", "streak_current", "streak_best", "last_active_day", "user__time_zone")
+        .first()
+    )
+    if row is None:
+        return {"xp_total": 0, "streak": {"current": 0, "best": 0}}
+    streak = _streak(
+        current=row["streak_current"],
+        best=row["streak_best"],
+        last_active_day=row["last_active_day"],
+        today=today_in(row["user__time_zone"]),
+    )
+    return {"xp_total": row["xp_total"], "streak": streak}
+
+
+def standings_for_users(*, user_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """standing_for_user for many learners in one query; learners without stats stand at 0."""
+    rows = LearnerStats.objects.filter(user_id__in=user_ids).values(
+        "user_id", "xp_total", "streak_current", "streak_best", "last_active_day", "user__time_zone"
+    )
+    zero = {"xp_total": 0, "streak": {"current": 0, "best": 0}}
+    standings = dict.fromkeys(user_ids, zero)
+    for row in rows:
+        standings[row["user_id"]] = {
+            "xp_total": row["xp_total"],
+            "streak": _streak(
+                current=row["streak_current"],
+                best=row["streak_best"],
+                last_active_day=row["last_active_day"],
+                today=today_in(row["user__time_zone"]),
+            ),
+        }
+    return standings
+
+
+def count_completed_lessons_by_user(
+    *, user_ids: list[int], quest_id: int | None = None
+) -> dict[int, int]:
+    """count_completed_lessons for many learners in one query (absent: none)."""
+    completions = LessonCompletion.objects.filter(
+        user_id__in=user_ids,
+        lesson_id__in=lessons.lesson_ids(quest_id=quest_id, published_only=True),
+    )
+    return dict(
+        completions.values("user_id").annotate(done=Count("id")).values_list("user_id", "done")
+    )
+
+
+def quest_percents_by_user(*, user_ids: list[int], quest_id: int) -> dict[int, int]:
+    """quest_percent for many learners (2 queries)."""
+    total = lessons.published_lesson_count(quest_id=quest_id)
+    done = count_completed_lessons_by_user(user_ids=user_ids, quest_id=quest_id)
+    return {
+        user_id: percent_complete(done=done.get(user_id, 0), total=total) for user_id in user_ids
+    }
+
+
+def completed_lesson_ids_by_user(
+    *, user_ids: list[int], lesson_ids: set[int]
+) -> dict[int, set[int]]:
+    """Which of `lesson_ids` each learner completed, for many learners in one query."""
+    completed: dict[int, set[int]] = {user_id: set() for user_id in user_ids}
+    rows = LessonCompletion.objects.filter(user_id__in=user_ids, lesson_id__in=lesson_ids)
+    for user_id, lesson_id in rows.values_list("user_id", "lesson_id"):
+        completed[user_id].add(lesson_id)
+    return completed
+
+
+def today_in(time_zone: str | tzinfo) -> date:
+    """Today's date where the learner is: streaks and cached headers turn over at their
+    midnight."""
+    zone = zoneinfo.ZoneInfo(time_zone) if isinstance(time_zone, str) else time_zone
+    return timezone.localtime(timezone.now(), zone).date()
+
+
+def completions_changed_by_other_devices(
+    *, user_id: int, device_id: str, after_seq: int, up_to_seq: int
+) -> list[dict[str, Any]]:
+    """Completions another device (or the web) added or moved earlier between two sync
+    positions (1 query)."""
+    return list(
+        LessonCompletion.objects.filter(user_id=user_id, seq__gt=after_seq, seq__lte=up_to_seq)
+        .exclude(device_id=device_id)
+        .order_by("seq", "id")
+        .values("completed_at", "device_id", lesson_slug=lessons.slug_of(OuterRef("lesson_id")))
+    )

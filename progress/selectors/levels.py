@@ -1,0 +1,63 @@
+"""The level curve and where an XP total stands on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+
+from progress.models import LearnerStats, Level
+
+
+@dataclass(frozen=True)
+class LevelStep:
+    number: int
+    name: str
+    xp_required: int
+
+
+# Plain SQL, the one definition of this read: the progress header runs it on every request,
+# where compiling the ORM's query cost more than the database's work.
+_CURVE_SQL = "SELECT number, name, xp_required FROM {level} ORDER BY xp_required"
+
+
+def level_curve() -> list[LevelStep]:
+    """The level curve, lowest first (1 query). Read each time: editing it re-levels everyone."""
+    table = connection.ops.quote_name(Level._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(_CURVE_SQL.format(level=table))
+        return [LevelStep(*step) for step in cursor.fetchall()]
+
+
+def level_progress(*, xp: int, curve: list[LevelStep]) -> dict[str, Any]:
+    """Where `xp` stands on the curve (no query): level, XP into it, XP to the next one."""
+    current = LevelStep(0, "", 0)
+    following: LevelStep | None = None
+    for step in curve:
+        if step.xp_required <= xp:
+            current = step
+        else:
+            following = step
+            break
+    return {
+        "level": {"number": current.number, "name": current.name},
+        "xp_into_level": xp - current.xp_required,
+        "xp_for_level": following.xp_required - current.xp_required if following else 0,
+        "xp_to_go": following.xp_required - xp if following else 0,
+        "next_level": (
+            {
+                "number": following.number,
+                "name": following.name,
+                "xp_required": following.xp_required,
+            }
+            if following
+            else None
+        ),
+    }
+
+
+def xp_total(*, user_id: int) -> int:
+    """The learner's XP total, consistent with the ledger (1 query)."""
+    total = LearnerStats.objects.filter(pk=user_id).values_list("xp_total", flat=True).first()
+    return total or 0

@@ -1,0 +1,103 @@
+"""Completing a lesson, and telling the apps above progress about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from learning_platform.errors import NotFound
+from lessons import selectors as lessons
+from progress import events, selectors, summary_cache
+from progress.models import LessonCompletion, XPAward
+from progress.services.ledger import _Award, _LearnerWriter
+
+
+class LessonNotFound(NotFound):
+    """No published lesson has this slug."""
+
+    default_detail = "No published lesson with this slug."
+
+
+def _announce_completions(*, user_id: int) -> list[dict[str, Any]]:
+    """Tell the apps above progress, inside the open transaction; what it unlocked."""
+    unlocked = events.lessons_completed.announce(events.LessonsCompleted(user_id=user_id))
+    return [item for items in unlocked for item in items]
+
+
+@dataclass(frozen=True)
+class CompletionOutcome:
+    lesson_slug: str
+    created: bool
+    completed_at: datetime
+    xp_awarded: int
+    xp_total: int
+    level_before: dict[str, Any]
+    level_after: dict[str, Any]
+    new_achievements: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def level_up(self) -> bool:
+        return self.level_after["number"] > self.level_before["number"]
+
+
+def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
+    """Mark a published lesson completed by the learner, once.
+
+    The first call records the completion, pays the lesson's XP and unlocks what it earns;
+    later calls change nothing and report `created=False`, `xp_awarded=0`.
+    Raises LessonNotFound for unknown and draft lessons.
+    """
+    lesson = lessons.published_lesson(slug=lesson_slug)
+    if lesson is None:
+        raise LessonNotFound()
+    curve = selectors.level_curve()
+    now = timezone.now()
+    with transaction.atomic(savepoint=False):
+        writer = _LearnerWriter(user_id=user.pk, time_zone=user.time_zone)
+        xp_before = writer.stats.xp_total
+        created = bool(writer.complete_lessons({lesson["id"]: now}, device_id=""))
+        if created:
+            awarded = writer.award([_Award(XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)])
+            writer.flush()
+            new_achievements = _announce_completions(user_id=user.pk)
+            completed_at = now
+            xp_awarded = sum(a.amount for a in awarded)
+            xp_after = selectors.xp_total(user_id=user.pk)
+        else:
+            completed_at = LessonCompletion.objects.values_list("completed_at", flat=True).get(
+                user_id=user.pk, lesson_id=lesson["id"]
+            )
+            new_achievements, xp_awarded, xp_after = [], 0, xp_before
+    return CompletionOutcome(
+        lesson_slug=lesson_slug,
+        created=created,
+        completed_at=completed_at,
+        xp_awarded=xp_awarded,
+        xp_total=xp_after,
+        level_before=selectors.level_progress(xp=xp_before, curve=curve)["level"],
+        level_after=selectors.level_progress(xp=xp_after, curve=curve)["level"],
+        new_achievements=new_achievements,
+    )
+
+
+def note_progress_changed(*, user_id: int) -> None:
+    """Tell the progress app that something its header counts changed for this learner (an
+    achievement unlocked without XP), so its cached header is rebuilt on the next read."""
+    summary_cache.note_learner_changed(user_id)
+
+
+def note_progress_changed_of_learners(*, user_ids: list[int]) -> None:
+    """note_progress_changed for many learners at once."""
+    summary_cache.note_learners_changed(user_ids)
+
+
+def note_content_changed() -> None:
+    """Tell the progress app that something every learner's header counts changed (an
+    achievement was added, edited or removed), so cached headers are rebuilt on their next
+    read."""
+    summary_cache.note_content_changed()
