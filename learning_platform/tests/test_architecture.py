@@ -59,6 +59,18 @@ def _function_level_imports_of_other_packages(path: Path) -> list[tuple[int, str
     return found
 
 
+def _explained(lines: list[str], index: int) -> bool:
+    """A comment on the import's line, or just above the group of imports it belongs to."""
+    if "#" in lines[index]:
+        return True
+    above = index - 1
+    while above >= 0 and (
+        not lines[above].strip() or lines[above].strip().startswith(("from ", "import "))
+    ):
+        above -= 1
+    return above >= 0 and lines[above].strip().startswith("#")
+
+
 def test_an_import_of_another_app_inside_a_function_says_why():
     unexplained = []
     for path in _source_files():
@@ -66,8 +78,7 @@ def test_an_import_of_another_app_inside_a_function_says_why():
             continue
         lines = path.read_text().splitlines()
         for lineno, module in _function_level_imports_of_other_packages(path):
-            line, above = lines[lineno - 1], lines[lineno - 2] if lineno > 1 else ""
-            if "#" not in line and not above.strip().startswith("#"):
+            if not _explained(lines, lineno - 1):
                 unexplained.append(f"{path.relative_to(ROOT)}:{lineno} imports {module}")
 
     assert unexplained == []
