@@ -2,6 +2,8 @@
 
 import os
 
+import time_machine
+
 # Each test run gets its own cache key prefix (settings add the xdist worker's id), so
 # throttles and caches never leak across, and no concurrent run on a shared Redis clears
 # another's keys.
@@ -304,3 +306,16 @@ def client_for():
         return client
 
     return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_clock():
+    """TEST_CLOCK=<ISO time> runs the whole suite as if started then, the clock ticking on:
+    how to check that no test depends on the day or the hour it runs (e.g. just before
+    midnight UTC, or on 29 February). Unset: the real clock."""
+    start = os.environ.get("TEST_CLOCK")
+    if not start:
+        yield
+        return
+    with time_machine.travel(start, tick=True):
+        yield
