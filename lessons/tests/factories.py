@@ -78,3 +78,21 @@ class LinkFactory(factory.django.DjangoModelFactory):
     position = factory.Sequence(lambda n: n)
     title = "Attention Is All You Need"
     url = "https://arxiv.org/abs/1706.03762"
+
+
+def d_model_lesson(quest):
+    """The "Embedding dimension (d_model)" lesson of the API tests: prose with a script tag, a
+    table, a titled code block and a link, second in its quest."""
+    lesson = LessonFactory(
+        quest=quest,
+        slug="embedding-dimension",
+        title="Embedding dimension (d_model)",
+        estimated_minutes=10,
+        tags=["d-model", "scaling", "capacity"],
+        position=2,
+    )
+    ProseBlockFactory(lesson=lesson, position=1, markdown="The **width**.\n\n<script>x()</script>")
+    TableBlockFactory(lesson=lesson, position=2, rows=[["GPT-2", "768"], ["GPT-3", "12,288"]])
+    CodeBlockFactory(lesson=lesson, position=3, title="Estimating parameter count")
+    LinkFactory(lesson=lesson, title="GPT-3", url="https://arxiv.org/abs/2005.14165")
+    return lesson

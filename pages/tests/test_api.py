@@ -5,12 +5,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from lessons.tests.factories import (
-    CodeBlockFactory,
     LessonFactory,
     LinkFactory,
     ProseBlockFactory,
     QuestFactory,
     TableBlockFactory,
+    d_model_lesson,
 )
 from progress.services import complete_lesson
 
@@ -24,19 +24,7 @@ def quest():
 
 @pytest.fixture
 def d_model(quest):
-    lesson = LessonFactory(
-        quest=quest,
-        slug="embedding-dimension",
-        title="Embedding dimension (d_model)",
-        estimated_minutes=10,
-        tags=["d-model", "scaling", "capacity"],
-        position=2,
-    )
-    ProseBlockFactory(lesson=lesson, position=1, markdown="The **width**.\n\n<script>x()</script>")
-    TableBlockFactory(lesson=lesson, position=2, rows=[["GPT-2", "768"], ["GPT-3", "12,288"]])
-    CodeBlockFactory(lesson=lesson, position=3, title="Estimating parameter count")
-    LinkFactory(lesson=lesson, title="GPT-3", url="https://arxiv.org/abs/2005.14165")
-    return lesson
+    return d_model_lesson(quest)
 
 
 def test_lesson_read_returns_blocks_links_and_neighbours(api_client, quest, d_model):
