@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from celery import Task
+from celery.exceptions import NotRegistered
 from django.conf import settings
 from django.db import transaction
 
@@ -27,6 +28,7 @@ logger = logging.getLogger(__name__)
 # One quick retry: a broker that does not answer is handled by the sweep, not by the request.
 PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1}
 SWEEP_BATCH_SIZE = 500
+UNKNOWN_TASK = "NotRegistered: no task of this name in the project"
 
 _paused_until = 0.0
 
@@ -79,6 +81,14 @@ def send_unsent_tasks(*, batch_size: int = SWEEP_BATCH_SIZE) -> int:
             UnsentTask.objects.select_for_update(skip_locked=True).order_by("id")[:batch_size]
         )
         for row in rows:
+            if _registered_task(row.task) is None:
+                # Renamed or removed since it was kept: no broker will ever take it. Kept for an
+                # operator (the admin lists it), and the tasks after it still go out.
+                logger.error("Kept task %r is not a task of this project; skipped.", row.task)
+                UnsentTask.objects.filter(pk=row.pk).update(
+                    attempts=row.attempts + 1, last_error=UNKNOWN_TASK
+                )
+                continue
             error = _try_publish(row.task, args=row.args, kwargs=row.kwargs, options=row.options)
             if error is not None:
                 UnsentTask.objects.filter(pk=row.pk).update(attempts=row.attempts + 1)
@@ -88,6 +98,19 @@ def send_unsent_tasks(*, batch_size: int = SWEEP_BATCH_SIZE) -> int:
     if published:
         logger.info("Published %d task(s) kept while the broker was unreachable.", len(published))
     return len(published)
+
+
+def _registered_task(task_name: str) -> Task | None:
+    """The task of that name, or None. A process that is not a worker (a sweep run from a
+    script or a shell) knows only the tasks whose modules it imported: it imports every app's
+    tasks first, as a worker does when it starts."""
+    from learning_platform.celery import app
+
+    try:
+        return app.tasks[task_name]
+    except NotRegistered:
+        app.loader.import_default_modules()
+    return app.tasks.get(task_name)
 
 
 def _try_publish(
@@ -101,7 +124,9 @@ def _try_publish(
     global _paused_until
     from learning_platform.celery import app
 
-    task = app.tasks[task_name]
+    task = _registered_task(task_name)
+    if task is None:
+        return UNKNOWN_TASK
     if app.conf.task_always_eager:
         # Nothing to publish: the task runs here, now. What it raises is its own error, not the
         # broker's (tests propagate it, CELERY_TASK_EAGER_PROPAGATES), so it is not kept.

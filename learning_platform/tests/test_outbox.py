@@ -92,3 +92,29 @@ def test_delay_on_commit_publishes_nothing_when_the_transaction_rolls_back(
 
     assert len(callbacks) == 1  # runs only at commit
     assert not UnsentTask.objects.exists()
+
+
+def test_the_sweep_publishes_a_task_whose_module_this_process_never_imported(monkeypatch):
+    # A sweep run outside a worker (a script, a shell) knows only the tasks it imported.
+    import sys
+
+    for name in [name for name in app.tasks if name.startswith("achievements.")]:
+        monkeypatch.delitem(app.tasks, name)
+    monkeypatch.delitem(sys.modules, "achievements.tasks")
+    UnsentTask.objects.create(task="achievements.evaluate_for_user", args=[0])
+
+    assert outbox.send_unsent_tasks() == 1
+
+    assert not UnsentTask.objects.exists()
+
+
+def test_a_kept_task_that_no_longer_exists_is_skipped_and_the_rest_go_out():
+    gone = UnsentTask.objects.create(task="community.renamed_long_ago", args=[1])
+    UnsentTask.objects.create(task="achievements.evaluate_for_user", args=[0])
+
+    assert outbox.send_unsent_tasks() == 1
+
+    kept = UnsentTask.objects.get()
+    assert kept.pk == gone.pk
+    assert kept.attempts == 1
+    assert kept.last_error.startswith("NotRegistered")
