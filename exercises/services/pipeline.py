@@ -78,7 +78,7 @@ def grade_submission(*, submission_id: int) -> str:
     return outcome
 
 
-def _grade(job: _Job, unwritten: list | None = None) -> str:
+def _grade(job: _Job, unwritten: list | None = None, first_passes: list | None = None) -> str:
     if job.attempt > MAX_GRADING_ATTEMPTS:
         return _finish_invalid(
             job,
@@ -98,7 +98,7 @@ def _grade(job: _Job, unwritten: list | None = None) -> str:
         )
         _ours(job).update(status=SubmissionStatus.QUEUED, enqueued_at=timezone.now())
         raise GraderCrashed(f"submission {job.submission_id}, attempt {job.attempt}") from exc
-    return _finish_graded(job, result, unwritten)
+    return _finish_graded(job, result, unwritten, first_passes)
 
 
 def _grade_backlog(*, started: float) -> None:
@@ -115,8 +115,10 @@ def _grade_backlog(*, started: float) -> None:
         return
     jobs = _claim_backlog(limit)
     budget = queueing.grading_time_limit() / 4
-    # Grades that pay nothing and notify no one are written together, in one statement.
+    # Grades that pay nothing and notify no one are written together, in one statement; first
+    # passes are paid together at the end, in one transaction (`_pay_first_passes`).
     unwritten: list[tuple[_Job, dict[str, Any]]] = []
+    first_passes: list[tuple[_Job, dict[str, Any]]] = []
     settled: list[int] = []
     try:
         for index, job in enumerate(jobs):
@@ -124,7 +126,7 @@ def _grade_backlog(*, started: float) -> None:
                 _release(jobs[index:])
                 break
             try:
-                outcome = _grade(job, unwritten)
+                outcome = _grade(job, unwritten, first_passes)
             except GraderCrashed:
                 # Queued again by _grade; its own message may have been skipped meanwhile.
                 queueing.enqueue_grading(submission_id=job.submission_id)
@@ -134,6 +136,8 @@ def _grade_backlog(*, started: float) -> None:
     finally:
         if unwritten:
             settled += _write_results(unwritten)
+        if first_passes:
+            settled += _pay_first_passes(first_passes)
     for submission_id in settled:
         grading_cache.settled_in_batch[submission_id] = None
     while len(grading_cache.settled_in_batch) > grading_cache.SETTLED_IN_BATCH_LIMIT:
@@ -288,10 +292,15 @@ def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
     return {submission_id for submission_id, *_ in written}
 
 
-def _finish_graded(job: _Job, result: grading.GradeResult, unwritten: list | None = None) -> str:
+def _finish_graded(
+    job: _Job,
+    result: grading.GradeResult,
+    unwritten: list | None = None,
+    first_passes: list | None = None,
+) -> str:
     """Write the grade, pay a first pass, notify a long wait. With `unwritten`, a grade that
-    does neither is appended there ("unwritten"), for the caller to write with others."""
-    exercise = job.exercise
+    does neither is appended there ("unwritten"), for the caller to write with others; with
+    `first_passes`, a first pass is appended there, for the caller to pay with others."""
     graded_at = timezone.now()
     values = {
         "status": SubmissionStatus.GRADED,
@@ -302,34 +311,90 @@ def _finish_graded(job: _Job, result: grading.GradeResult, unwritten: list | Non
         "feedback": result.as_feedback(),
         "graded_at": graded_at,
     }
-    awarded = False
     # A learner's later passes pay nothing; the ledger's constraint would refuse them anyway,
     # but asking it costs a row lock and an insert. Without a payment the grade is one
     # statement, atomic by itself.
     if result.passed and not job.passed_before:
-        with transaction.atomic():
-            _commit_asynchronously()
-            awarded = progress_services.award_xp(
-                user_id=job.user_id,
-                source_type="exercise",
-                source_id=exercise.id,
-                amount=exercise.xp,
-            )
-            values["xp_awarded"] = exercise.xp if awarded else 0
-            if not _write_result(job, values):
-                transaction.set_rollback(True)
-                return "skipped"
+        if first_passes is not None:
+            first_passes.append((job, values))
+            return "unwritten"
+        if not _pay_first_pass(job, values):
+            return "skipped"
     elif unwritten is not None and not _waited_long(job, graded_at):
         unwritten.append((job, values))
         return "unwritten"
     elif not _write_result(job, values):
         return "skipped"
-    if awarded:
-        events.exercise_passed.announce(
-            events.ExercisePassed(user_id=job.user_id, exercise_id=exercise.id)
-        )
     _notify_if_slow(job, graded_at, result.summary)
     return "graded"
+
+
+def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
+    """Pay the pass and write its grade in one transaction (on PostgreSQL three statements:
+    the award with the learner's stats, the announcement's unlocks only when one is reached,
+    the grade); False, and nothing paid, when the claim is no longer ours.
+
+    The XP award and the stats row go in one statement (progress.services.award_xp_once),
+    which returns the learner's new standing; exercise_passed carries it, so achievements
+    measure from it, and a bonus is paid in this same transaction. The grade's write sets
+    this transaction's commit asynchronous (see _ASYNCHRONOUS_COMMIT_COLUMN)."""
+    with transaction.atomic():
+        standing = _award(job)
+        values["xp_awarded"] = job.exercise.xp if standing is not None else 0
+        if standing is not None:
+            events.exercise_passed.announce(_passed(job, standing))
+        if not _write_result(job, values):
+            transaction.set_rollback(True)
+            return False
+    return True
+
+
+def _pay_first_passes(passes: list[tuple[_Job, dict[str, Any]]]) -> list[int]:
+    """A batch's first passes, paid and written in one transaction; the ids written.
+
+    Awards go in by learner id (the order in which any two writers take learners' progress
+    locks), achievements are evaluated once per learner, from their standing after all their
+    passes (exercises_passed), and the grades written in one statement. Should another worker
+    have taken one of them over meanwhile, the transaction is undone and each pass is paid
+    alone, as its own grade would."""
+    ordered = sorted(passes, key=lambda item: (item[0].user_id, item[0].submission_id))
+    latest: dict[int, events.ExercisePassed] = {}
+    with transaction.atomic():
+        for job, values in ordered:
+            standing = _award(job)
+            values["xp_awarded"] = job.exercise.xp if standing is not None else 0
+            if standing is not None:
+                latest[job.user_id] = _passed(job, standing)
+        if latest:
+            events.exercises_passed.announce(events.ExercisesPassed(passes=tuple(latest.values())))
+        written = _write_results(ordered)
+        if len(written) < len(ordered):
+            transaction.set_rollback(True)
+    if len(written) < len(ordered):
+        written = {job.submission_id for job, values in ordered if _pay_first_pass(job, values)}
+    for job, values in ordered:
+        if job.submission_id in written:
+            _notify_if_slow(job, values["graded_at"], values["summary"])
+    return sorted(written)
+
+
+def _award(job: _Job) -> progress_services.StandingAfterAward | None:
+    return progress_services.award_xp_once(
+        user_id=job.user_id,
+        source_type="exercise",
+        source_id=job.exercise.id,
+        amount=job.exercise.xp,
+    )
+
+
+def _passed(job: _Job, standing: progress_services.StandingAfterAward) -> events.ExercisePassed:
+    return events.ExercisePassed(
+        user_id=job.user_id,
+        exercise_id=job.exercise.id,
+        xp_total=standing.xp_total,
+        streak_days=standing.streak_current,
+        exercises_passed=standing.exercises_passed,
+    )
 
 
 def _finish_invalid(job: _Job, reason: str) -> str:
@@ -357,15 +422,9 @@ def _finish_invalid(job: _Job, reason: str) -> str:
 # submissions queued or grading, and the sweep grades them again with the same result and no
 # second award (the XP ledger pays once). Otherwise every grade would wait for a disk flush or
 # two, which costs more than the grading itself. The setting rides in the statement itself
-# (local to its own transaction), so it costs no round trip and never outlives the grade.
+# (local to its own transaction), so it costs no round trip and never outlives the grade; a
+# first pass's transaction takes it from its last statement, the grade's write.
 _ASYNCHRONOUS_COMMIT_COLUMN = {"postgresql": ", set_config('synchronous_commit', 'off', true)"}
-
-
-def _commit_asynchronously() -> None:
-    """The same for a multi-statement transaction (a first pass, which pays XP)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 def _waited_long(job: _Job, graded_at: datetime) -> bool:

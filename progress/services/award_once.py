@@ -1,0 +1,167 @@
+"""One XP award and the learner's stats row written together, in one statement where the
+database can (PostgreSQL): the hot path of a learner's first pass of an exercise, and of the
+achievement bonus it may unlock.
+
+The statement is a data-modifying CTE: the award goes into the ledger with ON CONFLICT DO
+NOTHING (the ledger's constraint keeps "once per source"), and only when it went in are the
+learner's activity day inserted and their stats row upserted from it (INSERT ... ON CONFLICT
+DO UPDATE, which takes the row's lock, the per-learner lock every progress write takes first),
+returning the new totals. The ledger's trigger keeps the per-day rollup in the same statement.
+SQLite has no data-modifying CTEs: there the same goes through `_LearnerWriter`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
+from functools import partial
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from progress import boards, summary_cache
+from progress.models import ActivityDay, LearnerStats, XPAward
+from progress.services.ledger import _Award, _LearnerWriter, streak_runs
+
+
+@dataclass(frozen=True)
+class StandingAfterAward:
+    """The learner's totals right after an award, read under their row lock."""
+
+    xp_total: int
+    streak_current: int
+    exercises_passed: int
+
+
+def award_xp_once(
+    *, user_id: int, source_type: str, source_id: int, amount: int
+) -> StandingAfterAward | None:
+    """award_xp earned now, returning the learner's new standing; None when this source had
+    paid already (nothing changed).
+
+    On PostgreSQL one statement (see the module); the caller's transaction then holds the
+    learner's row lock until it ends. Counts "exercise" sources in `exercises_passed`. The
+    learner's day is today in their time zone: a new day extends or restarts the streak; a day
+    before their last active one (their time zone moved west) has all their days counted again.
+    """
+    now = timezone.now()
+    _Award(source_type, source_id, amount, now)  # validates
+    with transaction.atomic(savepoint=False):
+        if connection.vendor != "postgresql":
+            return _award_through_writer(user_id, source_type, source_id, amount, now)
+        standing = _award_in_one_statement(user_id, source_type, source_id, amount, now)
+        if standing is None:
+            return None
+        # What `_LearnerWriter` does after its writes: the header and the boards follow.
+        summary_cache.note_learner_changed(user_id)
+        if boards.enabled():
+            transaction.on_commit(
+                partial(
+                    boards.record_awards,
+                    user_id=user_id,
+                    xp_by_day={now.astimezone(UTC).date(): amount},
+                )
+            )
+    return standing
+
+
+# Streak of a stats row `s` after activity on EXCLUDED.last_active_day, the learner's today:
+# the run goes on after yesterday, starts again after a gap, stays on the same day. (A day
+# before the last active one is recounted from all days afterwards: `_recount_streak`.)
+_NEW_STREAK = """CASE
+    WHEN s.last_active_day IS NULL OR s.last_active_day < EXCLUDED.last_active_day - 1 THEN 1
+    WHEN s.last_active_day = EXCLUDED.last_active_day - 1 THEN s.streak_current + 1
+    ELSE s.streak_current END"""
+
+_AWARD_SQL = """
+WITH today AS (
+    SELECT (%(now)s::timestamptz AT TIME ZONE u.time_zone)::date AS day
+    FROM {user} AS u WHERE u.id = %(user)s
+), award AS (
+    INSERT INTO {ledger} (user_id, source_type, source_id, amount, awarded_at, created_at)
+    VALUES (%(user)s, %(source_type)s, %(source_id)s, %(amount)s, %(now)s, %(now)s)
+    ON CONFLICT (user_id, source_type, source_id) DO NOTHING
+    RETURNING user_id, amount
+), new_day AS (
+    INSERT INTO {days} (user_id, day)
+    SELECT award.user_id, today.day FROM award, today
+    ON CONFLICT (user_id, day) DO NOTHING
+    RETURNING day
+), stats AS (
+    INSERT INTO {stats} AS s (
+        user_id, xp_total, exercises_passed, streak_current, streak_best, last_active_day,
+        sync_seq, updated_at
+    )
+    SELECT award.user_id, award.amount, %(exercises)s, 1, 1, today.day, 0, %(now)s
+    FROM award, today
+    ON CONFLICT (user_id) DO UPDATE SET
+        xp_total = s.xp_total + EXCLUDED.xp_total,
+        exercises_passed = s.exercises_passed + EXCLUDED.exercises_passed,
+        streak_current = {new_streak},
+        streak_best = GREATEST(s.streak_best, {new_streak}),
+        last_active_day = GREATEST(s.last_active_day, EXCLUDED.last_active_day),
+        updated_at = EXCLUDED.updated_at
+    RETURNING xp_total, streak_current, exercises_passed, last_active_day
+)
+SELECT stats.xp_total, stats.streak_current, stats.exercises_passed, stats.last_active_day,
+    (SELECT day FROM new_day), (SELECT day FROM today)
+FROM stats
+"""
+
+
+def _award_in_one_statement(
+    user_id: int, source_type: str, source_id: int, amount: int, now: datetime
+) -> StandingAfterAward | None:
+    quote = connection.ops.quote_name
+    sql = _AWARD_SQL.format(
+        user=quote(LearnerStats._meta.get_field("user").related_model._meta.db_table),
+        ledger=quote(XPAward._meta.db_table),
+        days=quote(ActivityDay._meta.db_table),
+        stats=quote(LearnerStats._meta.db_table),
+        new_streak=_NEW_STREAK,
+    )
+    params = {
+        "now": now,
+        "user": user_id,
+        "source_type": source_type,
+        "source_id": source_id,
+        "amount": amount,
+        "exercises": int(source_type == XPAward.Source.EXERCISE),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    xp_total, streak, exercises, last_day, new_day, today = row
+    if new_day is not None and today < last_day:
+        streak = _recount_streak(user_id)
+    return StandingAfterAward(xp_total=xp_total, streak_current=streak, exercises_passed=exercises)
+
+
+def _recount_streak(user_id: int) -> int:
+    """Count the learner's runs again from all their days (a day before the last active one
+    was added: it can join or bridge runs). Returns the current run."""
+    days: list[date] = list(
+        ActivityDay.objects.filter(user_id=user_id).order_by("day").values_list("day", flat=True)
+    )
+    current, best = streak_runs(days)
+    LearnerStats.objects.filter(pk=user_id).update(
+        streak_current=current, streak_best=best, last_active_day=days[-1]
+    )
+    return current
+
+
+def _award_through_writer(
+    user_id: int, source_type: str, source_id: int, amount: int, now: datetime
+) -> StandingAfterAward | None:
+    writer = _LearnerWriter(user_id=user_id)
+    if not writer.award([_Award(source_type, source_id, amount, now)]):
+        return None
+    writer.flush()
+    stats = writer.stats
+    return StandingAfterAward(
+        xp_total=stats.xp_total,
+        streak_current=stats.streak_current,
+        exercises_passed=stats.exercises_passed,
+    )
