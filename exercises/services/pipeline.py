@@ -330,9 +330,10 @@ def _finish_graded(
 
 
 def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
-    """Pay the pass and write its grade in one transaction (on PostgreSQL three statements and
-    BEGIN/COMMIT: the award with the learner's stats, unlocks only when one is reached,
-    the grade); False, and nothing paid, when the claim is no longer ours.
+    """Pay the pass and write its grade in one transaction (on PostgreSQL two statements
+    between BEGIN and COMMIT, the award with the learner's stats and the grade, and two more
+    when an achievement with a bonus is reached); False, and nothing paid, when the claim is
+    no longer ours.
 
     The XP award and the stats row go in one statement (progress.services.award_xp_once),
     which returns the learner's new standing; exercise_passed carries it, so achievements
