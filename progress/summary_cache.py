@@ -45,7 +45,9 @@ def enabled() -> bool:
 
 def note_learner_changed(user_id: int) -> None:
     """The learner's progress changed: their cached header is rebuilt on the next read."""
-    if enabled():
+    # The page cache bumps the same key (before and after the commit) when it is on: a second
+    # bump after the commit would cost two more cache round trips on every progress write.
+    if enabled() and not page_cache.enabled():
         transaction.on_commit(lambda: _bump(_learner_version_key(user_id)))
     page_cache.note_learner_changed(user_id=user_id)
 
