@@ -55,3 +55,15 @@ def test_mget_is_packed_as_redis_py_packs_it():
     keys = ["lp:1:pages:content-version", "clé:é", ""]
 
     assert _packed_mget(keys) == b"".join(Connection().pack_command("MGET", *keys))
+
+
+@needs_redis
+def test_incr_counts_up_a_stored_number_and_refuses_a_missing_key(redis_cache):
+    redis_cache.set("number", 41)
+
+    assert redis_cache.incr("number") == 42
+    assert redis_cache.incr("number", 8) == 50
+    assert redis_cache.get("number") == 50
+    with pytest.raises(ValueError, match="not found"):
+        redis_cache.incr("missing")
+    assert redis_cache.get("missing") is None
