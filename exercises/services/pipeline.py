@@ -353,16 +353,25 @@ def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
 def _pay_first_passes(passes: list[tuple[_Job, dict[str, Any]]]) -> list[int]:
     """A batch's first passes, paid and written in one transaction; the ids written.
 
-    Awards go in by learner id (the order in which any two writers take learners' progress
-    locks), achievements are evaluated once per learner, from their standing after all their
-    passes (exercises_passed), and the grades written in one statement. Should another worker
-    have taken one of them over meanwhile, the transaction is undone and each pass is paid
-    alone, as its own grade would."""
+    Awards go in with one statement (progress.services.award_xp_once_to_many: learners' rows
+    in id order, the order in which any two writers take learners' progress locks; a learner
+    with two passes of one exercise in the batch is paid once), achievements are evaluated
+    once per learner, from their standing after all their passes, and the grades written in
+    one statement. Should another worker have taken one of them over meanwhile, the
+    transaction is undone and each pass is paid alone, as its own grade would."""
     ordered = sorted(passes, key=lambda item: (item[0].user_id, item[0].submission_id))
     latest: dict[int, events.ExercisePassed] = {}
     with transaction.atomic():
+        paid = progress_services.award_xp_once_to_many(
+            awards=list(
+                dict.fromkeys(
+                    (job.user_id, "exercise", job.exercise.id, job.exercise.xp)
+                    for job, _ in ordered
+                )
+            )
+        )
         for job, values in ordered:
-            standing = _award(job)
+            standing = paid.pop((job.user_id, "exercise", job.exercise.id), None)
             values["xp_awarded"] = job.exercise.xp if standing is not None else 0
             if standing is not None:
                 latest[job.user_id] = _passed(job, standing)

@@ -44,25 +44,41 @@ def award_xp_once(
     learner's day is today in their time zone: a new day extends or restarts the streak; a day
     before their last active one (their time zone moved west) has all their days counted again.
     """
+    paid = award_xp_once_to_many(awards=[(user_id, source_type, source_id, amount)])
+    return paid.get((user_id, source_type, source_id))
+
+
+def award_xp_once_to_many(
+    *, awards: list[tuple[int, str, int, int]]
+) -> dict[tuple[int, str, int], StandingAfterAward]:
+    """award_xp_once of several (user_id, source_type, source_id, amount), earned now, in one
+    statement on PostgreSQL however many learners: each learner's stats row is written once,
+    with all of their awards. Returns, for each award paid now, its learner's standing after
+    all of theirs; those that had paid already are left out."""
+    if not awards:
+        return {}
     now = timezone.now()
-    _Award(source_type, source_id, amount, now)  # validates
+    for _user_id, source_type, source_id, amount in awards:
+        _Award(source_type, source_id, amount, now)  # validates
     with transaction.atomic(savepoint=False):
         if connection.vendor != "postgresql":
-            return _award_through_writer(user_id, source_type, source_id, amount, now)
-        standing = _award_in_one_statement(user_id, source_type, source_id, amount, now)
-        if standing is None:
-            return None
+            return _award_through_writers(awards, now)
+        paid = _award_in_one_statement(awards, now)
+        if not paid:
+            return {}
         # What `_LearnerWriter` does after its writes: the header and the boards follow.
-        summary_cache.note_learner_changed(user_id)
+        xp_by_learner: dict[int, dict[date, int]] = {}
+        day = now.astimezone(UTC).date()
+        amounts = {(u, t, i): amount for u, t, i, amount in awards}
+        for key in paid:
+            xp_by_learner.setdefault(key[0], {day: 0})[day] += amounts[key]
+        for user_id in sorted(xp_by_learner):
+            summary_cache.note_learner_changed(user_id)
         if boards.enabled():
             transaction.on_commit(
-                partial(
-                    boards.record_awards,
-                    user_id=user_id,
-                    xp_by_day={now.astimezone(UTC).date(): amount},
-                )
+                partial(boards.record_awards_of_learners, xp_by_learner=xp_by_learner)
             )
-    return standing
+    return paid
 
 
 # Streak of a stats row `s` after activity on EXCLUDED.last_active_day, the learner's today:
@@ -74,26 +90,33 @@ _NEW_STREAK = """CASE
     ELSE s.streak_current END"""
 
 _AWARD_SQL = """
-WITH today AS (
-    SELECT (%(now)s::timestamptz AT TIME ZONE u.time_zone)::date AS day
-    FROM {user} AS u WHERE u.id = %(user)s
+WITH input (user_id, source_type, source_id, amount) AS (VALUES {rows}),
+today AS (
+    SELECT u.id AS user_id, (%s::timestamptz AT TIME ZONE u.time_zone)::date AS day
+    FROM {user} AS u WHERE u.id IN (SELECT user_id FROM input)
 ), award AS (
     INSERT INTO {ledger} (user_id, source_type, source_id, amount, awarded_at, created_at)
-    VALUES (%(user)s, %(source_type)s, %(source_id)s, %(amount)s, %(now)s, %(now)s)
+    SELECT user_id, source_type, source_id, amount, %s, %s FROM input
+    ORDER BY user_id, source_type, source_id
     ON CONFLICT (user_id, source_type, source_id) DO NOTHING
-    RETURNING user_id, amount
+    RETURNING user_id, source_type, source_id, amount
+), paid AS (
+    SELECT user_id, SUM(amount) AS amount,
+        COUNT(*) FILTER (WHERE source_type = 'exercise') AS exercises
+    FROM award GROUP BY user_id
 ), new_day AS (
     INSERT INTO {days} (user_id, day)
-    SELECT award.user_id, today.day FROM award, today
+    SELECT paid.user_id, today.day FROM paid JOIN today USING (user_id)
     ON CONFLICT (user_id, day) DO NOTHING
-    RETURNING day
+    RETURNING user_id, day
 ), stats AS (
     INSERT INTO {stats} AS s (
         user_id, xp_total, exercises_passed, streak_current, streak_best, last_active_day,
         sync_seq, updated_at
     )
-    SELECT award.user_id, award.amount, %(exercises)s, 1, 1, today.day, 0, %(now)s
-    FROM award, today
+    SELECT paid.user_id, paid.amount, paid.exercises, 1, 1, today.day, 0, %s
+    FROM paid JOIN today USING (user_id)
+    ORDER BY paid.user_id
     ON CONFLICT (user_id) DO UPDATE SET
         xp_total = s.xp_total + EXCLUDED.xp_total,
         exercises_passed = s.exercises_passed + EXCLUDED.exercises_passed,
@@ -101,42 +124,42 @@ WITH today AS (
         streak_best = GREATEST(s.streak_best, {new_streak}),
         last_active_day = GREATEST(s.last_active_day, EXCLUDED.last_active_day),
         updated_at = EXCLUDED.updated_at
-    RETURNING xp_total, streak_current, exercises_passed, last_active_day
+    RETURNING user_id, xp_total, streak_current, exercises_passed, last_active_day
 )
-SELECT stats.xp_total, stats.streak_current, stats.exercises_passed, stats.last_active_day,
-    (SELECT day FROM new_day), (SELECT day FROM today)
-FROM stats
+SELECT award.user_id, award.source_type, award.source_id, stats.xp_total,
+    stats.streak_current, stats.exercises_passed, stats.last_active_day, new_day.day, today.day
+FROM award JOIN stats USING (user_id) JOIN today USING (user_id)
+    LEFT JOIN new_day USING (user_id)
 """
 
 
 def _award_in_one_statement(
-    user_id: int, source_type: str, source_id: int, amount: int, now: datetime
-) -> StandingAfterAward | None:
+    awards: list[tuple[int, str, int, int]], now: datetime
+) -> dict[tuple[int, str, int], StandingAfterAward]:
     quote = connection.ops.quote_name
     sql = _AWARD_SQL.format(
+        rows=", ".join(["(%s::bigint, %s::varchar, %s::bigint, %s::integer)"] * len(awards)),
         user=quote(LearnerStats._meta.get_field("user").related_model._meta.db_table),
         ledger=quote(XPAward._meta.db_table),
         days=quote(ActivityDay._meta.db_table),
         stats=quote(LearnerStats._meta.db_table),
         new_streak=_NEW_STREAK,
     )
-    params = {
-        "now": now,
-        "user": user_id,
-        "source_type": source_type,
-        "source_id": source_id,
-        "amount": amount,
-        "exercises": int(source_type == XPAward.Source.EXERCISE),
-    }
+    params = [value for award in awards for value in award] + [now, now, now, now]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    xp_total, streak, exercises, last_day, new_day, today = row
-    if new_day is not None and today < last_day:
-        streak = _recount_streak(user_id)
-    return StandingAfterAward(xp_total=xp_total, streak_current=streak, exercises_passed=exercises)
+        rows = cursor.fetchall()
+    paid: dict[tuple[int, str, int], StandingAfterAward] = {}
+    recounted: dict[int, int] = {}
+    for user_id, source_type, source_id, xp, streak, exercises, last_day, new_day, today in rows:
+        if new_day is not None and today < last_day:
+            if user_id not in recounted:
+                recounted[user_id] = _recount_streak(user_id)
+            streak = recounted[user_id]
+        paid[(user_id, source_type, int(source_id))] = StandingAfterAward(
+            xp_total=xp, streak_current=streak, exercises_passed=exercises
+        )
+    return paid
 
 
 def _recount_streak(user_id: int) -> int:
@@ -152,16 +175,23 @@ def _recount_streak(user_id: int) -> int:
     return current
 
 
-def _award_through_writer(
-    user_id: int, source_type: str, source_id: int, amount: int, now: datetime
-) -> StandingAfterAward | None:
-    writer = _LearnerWriter(user_id=user_id)
-    if not writer.award([_Award(source_type, source_id, amount, now)]):
-        return None
-    writer.flush()
-    stats = writer.stats
-    return StandingAfterAward(
-        xp_total=stats.xp_total,
-        streak_current=stats.streak_current,
-        exercises_passed=stats.exercises_passed,
-    )
+def _award_through_writers(
+    awards: list[tuple[int, str, int, int]], now: datetime
+) -> dict[tuple[int, str, int], StandingAfterAward]:
+    """The same, one learner at a time (in id order), through `_LearnerWriter`."""
+    by_learner: dict[int, list[_Award]] = {}
+    for user_id, source_type, source_id, amount in awards:
+        by_learner.setdefault(user_id, []).append(_Award(source_type, source_id, amount, now))
+    paid: dict[tuple[int, str, int], StandingAfterAward] = {}
+    for user_id in sorted(by_learner):
+        writer = _LearnerWriter(user_id=user_id)
+        inserted = writer.award(by_learner[user_id])
+        writer.flush()
+        stats = writer.stats
+        for award in inserted:
+            paid[(user_id, award.source_type, award.source_id)] = StandingAfterAward(
+                xp_total=stats.xp_total,
+                streak_current=stats.streak_current,
+                exercises_passed=stats.exercises_passed,
+            )
+    return paid

@@ -87,3 +87,32 @@ def test_the_writer_counts_exercise_awards_too(user):
     services.award_xp_to_learners(user_ids=[user.id], source_type="exercise", source_id=4, amount=5)
 
     assert LearnerStats.objects.get(pk=user.pk).exercises_passed == 3
+
+
+def test_many_awards_write_each_learners_row_once_with_all_of_theirs(user):
+    from accounts.tests.factories import UserFactory
+
+    other = UserFactory()
+    award_at(user, datetime(2024, 1, 10, 12, tzinfo=UTC), source_id=1)
+
+    with time_machine.travel(datetime(2024, 1, 11, 12, tzinfo=UTC), tick=False):
+        paid = services.award_xp_once_to_many(
+            awards=[
+                (user.id, "exercise", 1, 10),  # paid before
+                (user.id, "exercise", 2, 20),
+                (user.id, "exercise", 3, 30),
+                (other.id, "exercise", 2, 20),
+            ]
+        )
+
+    after = services.StandingAfterAward(xp_total=60, streak_current=2, exercises_passed=3)
+    assert paid == {
+        (user.id, "exercise", 2): after,
+        (user.id, "exercise", 3): after,
+        (other.id, "exercise", 2): services.StandingAfterAward(
+            xp_total=20, streak_current=1, exercises_passed=1
+        ),
+    }
+    assert LearnerStats.objects.get(pk=user.pk).xp_total == 60
+    ledger = XPAward.objects.aggregate(total=Sum("amount"))["total"]
+    assert ledger == LearnerDayXP.objects.aggregate(total=Sum("xp"))["total"] == 80
