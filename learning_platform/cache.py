@@ -151,6 +151,20 @@ class RedisCacheClient(django_redis.RedisCacheClient):
             raise ValueError(f"Key {key!r} not found.")
         return value
 
+    def incr_many(self, keys: list[str]) -> list[int | None]:
+        """incr by one of each key that exists, in one round trip; None for a missing key
+        (a batch of version bumps)."""
+        if self.is_paused():
+            raise ValueError("The cache is unavailable.")
+        try:
+            pipeline = self.get_client(write=True).pipeline(transaction=False)
+            for key in keys:
+                pipeline.eval(_INCR_IF_EXISTS, 1, key, 1)
+            return pipeline.execute()
+        except self._unreachable:
+            self._pause()
+            raise ValueError("The cache is unavailable.") from None
+
     def mget(self, keys: list[str]) -> list:
         """The raw values of `keys` (None where missing), in one round trip."""
         for attempt in (1, 2):
@@ -224,6 +238,10 @@ class RedisCache(django_redis.RedisCache):
 
     def ping(self) -> bool:
         return self._cache.ping()
+
+    def incr_many(self, keys: list[str], version=None) -> list[int | None]:
+        """incr of each key that exists, in one round trip: its new value, None if missing."""
+        return self._cache.incr_many([self.make_and_validate_key(k, version=version) for k in keys])
 
     def is_paused(self) -> bool:
         return self._cache.is_paused()

@@ -54,9 +54,10 @@ def note_learner_changed(user_id: int) -> None:
 
 def note_learners_changed(user_ids: list[int]) -> None:
     """note_learner_changed for many learners, with one callback after the commit."""
-    if enabled() and user_ids:
+    if enabled() and user_ids and not page_cache.enabled():
         keys = [_learner_version_key(user_id) for user_id in user_ids]
         transaction.on_commit(lambda: [_bump(key) for key in keys])
+    page_cache.note_learners_changed(user_ids=user_ids)
 
 
 def note_content_changed() -> None:

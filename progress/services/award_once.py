@@ -72,8 +72,7 @@ def award_xp_once_to_many(
         amounts = {(u, t, i): amount for u, t, i, amount in awards}
         for key in paid:
             xp_by_learner.setdefault(key[0], {day: 0})[day] += amounts[key]
-        for user_id in sorted(xp_by_learner):
-            summary_cache.note_learner_changed(user_id)
+        summary_cache.note_learners_changed(sorted(xp_by_learner))
         if boards.enabled():
             transaction.on_commit(
                 partial(boards.record_awards_of_learners, xp_by_learner=xp_by_learner)
