@@ -134,10 +134,10 @@ def _grade_backlog(*, started: float) -> None:
             if outcome in ("graded", "invalid"):
                 settled.append(job.submission_id)
     finally:
-        if unwritten:
-            settled += _write_results(unwritten)
         if first_passes:
-            settled += _pay_first_passes(first_passes)
+            settled += _pay_first_passes(first_passes, unwritten)
+        elif unwritten:
+            settled += _write_results(unwritten)
     for submission_id in settled:
         grading_cache.settled_in_batch[submission_id] = None
     while len(grading_cache.settled_in_batch) > grading_cache.SETTLED_IN_BATCH_LIMIT:
@@ -350,14 +350,17 @@ def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
     return True
 
 
-def _pay_first_passes(passes: list[tuple[_Job, dict[str, Any]]]) -> list[int]:
-    """A batch's first passes, paid and written in one transaction; the ids written.
+def _pay_first_passes(
+    passes: list[tuple[_Job, dict[str, Any]]], unwritten: list[tuple[_Job, dict[str, Any]]]
+) -> list[int]:
+    """A batch's first passes, paid and written in one transaction, with the batch's other
+    grades (`unwritten`) written in the same statement; the ids written.
 
     Awards go in with one statement (progress.services.award_xp_once_to_many: learners' rows
     in id order, the order in which any two writers take learners' progress locks; a learner
     with two passes of one exercise in the batch is paid once), achievements are evaluated
     once per learner, from their standing after all their passes, and the grades written in
-    one statement. Should another worker have taken one of them over meanwhile, the
+    one statement. Should another worker have taken one of the passes over meanwhile, the
     transaction is undone and each pass is paid alone, as its own grade would."""
     ordered = sorted(passes, key=lambda item: (item[0].user_id, item[0].submission_id))
     latest: dict[int, events.ExercisePassed] = {}
@@ -377,11 +380,14 @@ def _pay_first_passes(passes: list[tuple[_Job, dict[str, Any]]]) -> list[int]:
                 latest[job.user_id] = _passed(job, standing)
         if latest:
             events.exercises_passed.announce(events.ExercisesPassed(passes=tuple(latest.values())))
-        written = _write_results(ordered)
-        if len(written) < len(ordered):
+        written = _write_results(ordered + unwritten)
+        all_paid = all(job.submission_id in written for job, _ in ordered)
+        if not all_paid:
             transaction.set_rollback(True)
-    if len(written) < len(ordered):
+    if not all_paid:
         written = {job.submission_id for job, values in ordered if _pay_first_pass(job, values)}
+        if unwritten:
+            written |= _write_results(unwritten)
     for job, values in ordered:
         if job.submission_id in written:
             _notify_if_slow(job, values["graded_at"], values["summary"])
