@@ -62,8 +62,8 @@ def grade_submission(*, submission_id: int) -> str:
     Raises GraderCrashed when the grader itself fails; the submission is queued again.
 
     A first attempt that waited longer than BACKLOG_AFTER in the queue (the workers are
-    behind) goes on to grade other waiting submissions (`_grade_backlog`); their own messages
-    then skip without a query.
+    behind) goes on to grade other waiting submissions with it (`_grade_with_backlog`); their
+    own messages then skip without a query.
     """
     if submission_id in grading_cache.settled_in_batch:
         del grading_cache.settled_in_batch[submission_id]
@@ -72,10 +72,13 @@ def grade_submission(*, submission_id: int) -> str:
     job = _claim(submission_id)
     if job is None:
         return "skipped"
-    outcome = _grade(job)
-    if job.attempt == 1 and timezone.now() - job.created_at > BACKLOG_AFTER:
-        _grade_backlog(started=started)
-    return outcome
+    if (
+        job.attempt == 1
+        and settings.GRADING_BATCH_SIZE > 1
+        and timezone.now() - job.created_at > BACKLOG_AFTER
+    ):
+        return _grade_with_backlog(job, started=started)
+    return _grade(job)
 
 
 def _grade(job: _Job, unwritten: list | None = None, first_passes: list | None = None) -> str:
@@ -101,8 +104,9 @@ def _grade(job: _Job, unwritten: list | None = None, first_passes: list | None =
     return _finish_graded(job, result, unwritten, first_passes)
 
 
-def _grade_backlog(*, started: float) -> None:
-    """Grade up to GRADING_BATCH_SIZE - 1 more submissions waiting in the queue, oldest first.
+def _grade_with_backlog(own: _Job, *, started: float) -> str:
+    """Grade `own`, then up to GRADING_BATCH_SIZE - 1 more submissions waiting in the queue,
+    oldest first, and write their grades together; `own`'s outcome.
 
     A burst of submissions (a class handing in together) then costs one claim statement and
     no worker round trip per submission, instead of one of each. Only never-tried submissions
@@ -110,38 +114,41 @@ def _grade_backlog(*, started: float) -> None:
     they are then tried alone). Those not graded within a quarter of the time limit go back
     to the queue, and any left claimed by a worker that died are found by the sweep.
     """
-    limit = settings.GRADING_BATCH_SIZE - 1
-    if limit < 1:
-        return
-    jobs = _claim_backlog(limit)
-    budget = queueing.grading_time_limit() / 4
     # Grades that pay nothing and notify no one are written together, in one statement; first
     # passes are paid together at the end, in one transaction (`_pay_first_passes`).
     unwritten: list[tuple[_Job, dict[str, Any]]] = []
     first_passes: list[tuple[_Job, dict[str, Any]]] = []
     settled: list[int] = []
+    # Its own grade first: a grader crash raises before anything else is claimed.
+    outcome = _grade(own, unwritten, first_passes)
     try:
+        jobs = _claim_backlog(settings.GRADING_BATCH_SIZE - 1)
+        budget = queueing.grading_time_limit() / 4
         for index, job in enumerate(jobs):
             if time.monotonic() - started > budget:
                 _release(jobs[index:])
                 break
             try:
-                outcome = _grade(job, unwritten, first_passes)
+                grade = _grade(job, unwritten, first_passes)
             except GraderCrashed:
                 # Queued again by _grade; its own message may have been skipped meanwhile.
                 queueing.enqueue_grading(submission_id=job.submission_id)
                 continue
-            if outcome in ("graded", "invalid"):
+            if grade in ("graded", "invalid"):
                 settled.append(job.submission_id)
     finally:
         if first_passes:
             settled += _pay_first_passes(first_passes, unwritten)
         elif unwritten:
             settled += _write_results(unwritten)
+    if outcome == "unwritten":
+        outcome = "graded" if own.submission_id in settled else "skipped"
     for submission_id in settled:
-        grading_cache.settled_in_batch[submission_id] = None
+        if submission_id != own.submission_id:
+            grading_cache.settled_in_batch[submission_id] = None
     while len(grading_cache.settled_in_batch) > grading_cache.SETTLED_IN_BATCH_LIMIT:
         del grading_cache.settled_in_batch[next(iter(grading_cache.settled_in_batch))]
+    return outcome
 
 
 def _release(jobs: list[_Job]) -> None:
