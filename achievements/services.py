@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from typing import TypedDict
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from achievements import rules
+from achievements.active import ActiveAchievement, active_achievements
 from achievements.models import Achievement, AchievementUnlock, RuleKind
 from learning_platform.db import insert_ignoring_conflicts
 from progress import services as progress
@@ -58,6 +63,9 @@ def evaluate_achievements(*, user_id: int, trigger: str | None = None) -> list[U
     """
     if trigger is not None and trigger not in TRIGGER_KINDS:
         raise ValueError(f"Unknown trigger {trigger!r}; expected one of {sorted(TRIGGER_KINDS)}")
+    known = (_standings_in_hand.get() or {}).get(user_id)
+    if known is not None and trigger == "exercise_passed":
+        return evaluate_standings(standings=[known])[user_id]
     candidates = list(Achievement.objects.filter(is_active=True).exclude(unlocks__user_id=user_id))
     kinds = TRIGGER_KINDS.get(trigger) if trigger else None
     pending = [a for a in candidates if kinds is None or a.rule_kind in kinds]
@@ -247,5 +255,119 @@ def _unlock(*, user_id: int, achievement: Achievement) -> bool:
     return bool(_unlock_many(user_id=user_id, achievements=[achievement]))
 
 
-def _summary(achievement: Achievement) -> UnlockedAchievement:
+def _summary(achievement: Achievement | ActiveAchievement) -> UnlockedAchievement:
     return {"slug": achievement.slug, "title": achievement.title, "xp_bonus": achievement.xp_bonus}
+
+
+# --- A pass's evaluation from the values it carries --------------------------------------------
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a learner stands right after an exercise pass, on every rule it can move: read
+    under their progress lock by the statement that paid the pass (exercise_passed's event)."""
+
+    user_id: int
+    xp_total: int
+    streak_days: int
+    exercises_passed: int
+
+    def value(self, rule_kind: str) -> int:
+        return {
+            RuleKind.XP_TOTAL: self.xp_total,
+            RuleKind.STREAK_DAYS: self.streak_days,
+            RuleKind.EXERCISES_PASSED: self.exercises_passed,
+        }[rule_kind]
+
+
+_standings_in_hand: ContextVar[dict[int, Standing] | None] = ContextVar(
+    "standings_in_hand", default=None
+)
+
+
+@contextmanager
+def standings_in_hand(standings: list[Standing]) -> Iterator[None]:
+    """Within: evaluate_achievements(trigger="exercise_passed") of these learners measures
+    from these values and the in-process list of active achievements, reading nothing."""
+    token = _standings_in_hand.set({s.user_id: s for s in standings})
+    try:
+        yield
+    finally:
+        _standings_in_hand.reset(token)
+
+
+def evaluate_standings(*, standings: list[Standing]) -> dict[int, list[UnlockedAchievement]]:
+    """evaluate_achievements(trigger="exercise_passed") of several learners at once, measured
+    from their standings (one per learner, the latest) instead of read: no query when nothing
+    is reached; else one INSERT ... ON CONFLICT DO NOTHING of the reached unlocks for all of
+    them (each checked against the achievements table again, see achievements.active), and one
+    statement per bonus paid (progress.services.award_xp_once), in the caller's transaction,
+    which holds the learners' progress locks already (they were just paid). A bonus moves the
+    XP total: the XP rules are measured again with it. Returns what each learner unlocked."""
+    moved = TRIGGER_KINDS["exercise_passed"]
+    achievements = [a for a in active_achievements() if a.rule_kind in moved and a.threshold]
+    unlocked: dict[int, list[UnlockedAchievement]] = {s.user_id: [] for s in standings}
+    pending = {s.user_id: s for s in standings}
+    tried: set[tuple[int, int]] = set()
+    # Each round unlocks something or stops; a round after a bonus measures XP rules only.
+    while pending:
+        reached = [
+            (standing, a)
+            for standing in pending.values()
+            for a in achievements
+            if (standing.user_id, a.id) not in tried and standing.value(a.rule_kind) >= a.threshold
+        ]
+        if not reached:
+            break
+        tried.update((standing.user_id, a.id) for standing, a in reached)
+        newly = _insert_checked_unlocks(reached)
+        pending = {}
+        for standing, achievement in reached:
+            if (standing.user_id, achievement.id) not in newly:
+                continue
+            unlocked[standing.user_id].append(_summary(achievement))
+            logger.info("Learner %s unlocked achievement %s", standing.user_id, achievement.slug)
+            after = (
+                progress.award_xp_once(
+                    user_id=standing.user_id,
+                    source_type=XP_SOURCE,
+                    source_id=achievement.id,
+                    amount=achievement.xp_bonus,
+                )
+                if achievement.xp_bonus
+                else None
+            )
+            if after is None:
+                progress.note_progress_changed(user_id=standing.user_id)
+            else:
+                pending[standing.user_id] = replace(
+                    pending.get(standing.user_id, standing), xp_total=after.xp_total
+                )
+    return unlocked
+
+
+def _insert_checked_unlocks(
+    reached: list[tuple[Standing, ActiveAchievement]],
+) -> set[tuple[int, int]]:
+    """Insert the unlocks whose achievement is, in the table itself, still active with the
+    rule, threshold and bonus it was measured against; the (user, achievement) inserted now."""
+    quote = connection.ops.quote_name
+    rows = " UNION ALL ".join(
+        ["SELECT %s AS user_id, %s AS achievement_id, %s AS value, %s AS bonus, %s AS kind"]
+        * len(reached)
+    )
+    sql = (
+        f"INSERT INTO {quote(AchievementUnlock._meta.db_table)} "  # noqa: S608 - table names
+        "(user_id, achievement_id, unlocked_at) "
+        f"SELECT v.user_id, a.id, %s FROM {quote(Achievement._meta.db_table)} AS a "
+        f"JOIN ({rows}) AS v ON v.achievement_id = a.id "
+        "WHERE a.is_active AND a.rule_kind = v.kind AND a.threshold <= v.value "
+        "AND a.xp_bonus = v.bonus "
+        "ON CONFLICT (user_id, achievement_id) DO NOTHING RETURNING user_id, achievement_id"
+    )
+    params: list = [timezone.now()]
+    for standing, a in reached:
+        params += [standing.user_id, a.id, standing.value(a.rule_kind), a.xp_bonus, a.rule_kind]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return {(user_id, achievement_id) for user_id, achievement_id in cursor.fetchall()}

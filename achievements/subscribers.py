@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import logging
 
+from django.db import DatabaseError
 from django.db.models.signals import post_delete, post_save
 
-from achievements import selectors, services
+from achievements import active, selectors, services
 from achievements.models import Achievement
 from community import events as community_events
 from exercises import events as exercise_events
@@ -26,13 +27,37 @@ def on_lessons_completed(
     return services.evaluate_achievements(user_id=event.user_id, trigger="lesson_completed")
 
 
+def _standing(event: exercise_events.ExercisePassed) -> services.Standing:
+    return services.Standing(
+        user_id=event.user_id,
+        xp_total=event.xp_total,
+        streak_days=event.streak_days,
+        exercises_passed=event.exercises_passed,
+    )
+
+
 def on_exercise_passed(event: exercise_events.ExercisePassed) -> None:
-    # The grade stands whatever happens here; evaluation is idempotent and runs again on the
-    # learner's next event.
+    # In the pass's transaction, measured from the standing the event carries: a bonus is
+    # paid with the pass or not at all. A failure before any write leaves the grade standing
+    # (evaluation is idempotent and runs again on the learner's next event); a database error
+    # has spoilt the transaction, so it fails the grade too, which is graded again later.
     try:
-        services.evaluate_achievements(user_id=event.user_id, trigger="exercise_passed")
+        with services.standings_in_hand([_standing(event)]):
+            services.evaluate_achievements(user_id=event.user_id, trigger="exercise_passed")
+    except DatabaseError:
+        raise
     except Exception:
         logger.exception("Evaluating achievements for user %s failed", event.user_id)
+
+
+def on_exercises_passed(event: exercise_events.ExercisesPassed) -> None:
+    # A batch's first passes: every learner evaluated once, together (as on_exercise_passed).
+    try:
+        services.evaluate_standings(standings=[_standing(p) for p in event.passes])
+    except DatabaseError:
+        raise
+    except Exception:
+        logger.exception("Evaluating achievements for a batch of passes failed")
 
 
 def on_comment_posted(event: community_events.CommentPosted) -> None:
@@ -50,13 +75,16 @@ def on_header_asked(event: progress_events.HeaderAsked) -> dict[str, int]:
 
 
 def on_achievement_changed(**kwargs) -> None:
-    # Every learner's header counts the active achievements: rebuild the cached headers.
+    # Every learner's header counts the active achievements: rebuild the cached headers; and
+    # this process's list of active achievements (others check it within seconds).
+    active.forget()
     progress_services.note_content_changed()
 
 
 def subscribe() -> None:
     progress_events.lessons_completed.subscribe(on_lessons_completed)
     exercise_events.exercise_passed.subscribe(on_exercise_passed)
+    exercise_events.exercises_passed.subscribe(on_exercises_passed)
     community_events.comment_posted.subscribe(on_comment_posted)
     community_events.report_accepted.subscribe(on_report_accepted)
     progress_events.header_counts.subscribe(on_header_asked)

@@ -2,7 +2,7 @@
 """How fast tables are graded: in-process, and end to end through one real Celery worker.
 
     .venv/bin/python bench/bench_grading.py [--tables 3000] [--tasks 500] [--rounds 5]
-                                            [--in-process-only]
+                                            [--first-pass-share 0.4] [--in-process-only]
 
 In-process (no database): parses and grades `--tables` typical submissions (3 to 10 rows of
 known and unknown models, the five columns of the d_model exercise, headers and numbers
@@ -15,11 +15,15 @@ postgres://postgres@127.0.0.1:5432/lp_bench_grading, created if missing, migrate
 (REDIS_URL, default redis://127.0.0.1:6379/0), twice (the project settings, then
 GRADING_BATCH_SIZE=1), each time one `celery worker` (prefork, concurrency BENCH_CONCURRENCY,
 default 1, DEBUG off, a private queue), in alternating rounds: VACUUM ANALYZE, store `--tasks`
-submissions and publish their grading tasks (through `exercises.services.queueing.enqueue_grading`, the
-production path), then `--tasks` no-op tasks; each round followed by a marker task, and
-lasting from the first publish until the marker ran. Prints tasks per second of each (median
-of the rounds), their ratio (median of the rounds' ratios, target >= 0.5), the SQL queries
-one grade costs and the CPU time per task of each process involved.
+passing submissions and publish their grading tasks (through
+`exercises.services.queueing.enqueue_grading`, the production path), then `--tasks` no-op
+tasks; each round followed by a marker task, and lasting from the first publish until the
+marker ran. Of each round's submissions, `--first-pass-share` are first passes of learners
+created for that round (one each: real learners stop submitting once they pass), the rest
+passes of learners who passed before, shuffled together: every round has the same mix.
+Prints tasks per second of each (median of the rounds), their ratio (every round's, and their
+median, target >= 0.5), the SQL statements of a first pass and of a later pass, and the CPU
+time per task of each process involved.
 The no-op and marker tasks live in this module, which only the bench worker imports (-I).
 Only 127.0.0.1 is contacted.
 """
@@ -27,7 +31,6 @@ Only 127.0.0.1 is contacted.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import statistics
@@ -40,6 +43,10 @@ from pathlib import Path
 from celery import shared_task
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.grading_tables import SPEC, bench_in_process, typical_table  # noqa: E402
+
 CONCURRENCY = int(os.environ.get("BENCH_CONCURRENCY", "1"))
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_bench_grading"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -53,23 +60,7 @@ ROLES = (
     "publisher",
     "other",
 )
-FIGURES = ("d_model", "n_layers", "n_heads", "vocab_size", "intermediate_size")
-HEADER_SPELLINGS = {
-    "d_model": ["d_model", "hidden_size", "n_embd", "Hidden size", "dim", "d_model (hidden_size)"],
-    "n_layers": ["n_layers", "num_hidden_layers", "n_layer", "Layers", "# layers"],
-    "n_heads": ["n_heads", "num_attention_heads", "n_head", "Heads", "attention heads"],
-    "vocab_size": ["vocab_size", "Vocab size", "vocabulary", "n_vocab"],
-    "intermediate_size": ["intermediate_size", "n_inner", "ffn_dim", "FFN size", "d_ff"],
-}
-UNKNOWN_MODELS = ["FooLM-13B", "Mistral-7B-Instruct-v0.2", "Llama 4 Scout", "my-finetune"]
-SPEC = {
-    "title": "Three config.json files",
-    "prompt": "Pull the config.json of three open-weight models and tabulate them.",
-    "columns": [{"name": f} for f in FIGURES],
-    "rows_required": 3,
-    "pass_mark": 0.8,
-    "xp": 60,
-}
+FIRST_PASS_SHARE = 0.4
 
 
 # --- Tasks the bench worker runs next to the real ones --------------------------------------
@@ -89,112 +80,6 @@ def mark(key: str) -> None:
     client = redis.Redis.from_url(settings.REDIS_URL)
     client.lpush(key, time.time())
     client.expire(key, 600)
-
-
-# --- Typical submissions ---------------------------------------------------------------------
-
-
-def model_variants(row: dict) -> list[str]:
-    names = [row["name"], *row["aliases"], row["hf_repo"]]
-    return [n for n in names if n]
-
-
-def typical_table(rng: random.Random, references: list[dict]) -> tuple[str, str]:
-    """(format, content) of one submission as learners paste them."""
-    count = rng.randint(3, 10)
-    chosen = rng.sample(references, count)
-    headers = ["model", *(rng.choice(HEADER_SPELLINGS[f]) for f in FIGURES)]
-    if rng.random() < 0.3:
-        headers.append("notes")
-    rows = []
-    for reference in chosen:
-        name = rng.choice(model_variants(reference))
-        if rng.random() < 0.1:
-            name = rng.choice(UNKNOWN_MODELS)
-        cells = [name]
-        for figure in FIGURES:
-            value = reference[figure]
-            if rng.random() < 1 / 6:
-                value = value * 2
-            cells.append(rng.choice([str(value), f"{value:,}", f"{value}.0"]))
-        if len(headers) > len(cells):
-            cells.append(rng.choice(["", "from the HF hub", "config.json"]))
-        rows.append(cells)
-    fmt = rng.choice(["csv", "tsv", "markdown", "json"])
-    return fmt, render(fmt, headers, rows)
-
-
-def render(fmt: str, headers: list[str], rows: list[list[str]]) -> str:
-    if fmt == "json":
-        return json.dumps([dict(zip(headers, row, strict=True)) for row in rows])
-    if fmt == "markdown":
-        lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-        return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows])
-    if fmt == "tsv":
-        return "\n".join("\t".join(r) for r in [headers, *rows])
-    return "\n".join(",".join(f'"{c}"' if "," in c else c for c in r) for r in [headers, *rows])
-
-
-# --- In-process ------------------------------------------------------------------------------
-
-
-def bench_in_process(count: int) -> dict:
-    from exercises import grading, parsing
-    from exercises.catalogue_seed import reference_rows
-    from exercises.specs import clean_spec
-
-    references = reference_rows()
-    catalogue = grading.Catalogue(
-        grading.ReferenceModel(
-            name=r["name"],
-            figures={f: r[f] for f in grading.FIELD_HEADERS},
-            aliases=(*r["aliases"], r["hf_repo"]),
-        )
-        for r in references
-    )
-    data = clean_spec(SPEC, default_slug="bench")
-    spec = grading.ExerciseSpec(
-        columns=tuple(grading.ColumnSpec(c["name"], c["field"]) for c in data["columns"]),
-        rows_required=data["rows_required"],
-        pass_mark=data["pass_mark"],
-    )
-    rng = random.Random(42)
-    submissions = [typical_table(rng, references) for _ in range(count)]
-    tables = [parsing.parse(fmt, content) for fmt, content in submissions]
-    passed = sum(grading.grade(t, spec, catalogue).passed for t in tables)
-
-    def timed(work) -> tuple[float, float]:
-        cpu, wall = time.process_time(), time.perf_counter()
-        work()
-        return time.process_time() - cpu, time.perf_counter() - wall
-
-    def parse_and_grade():
-        for fmt, content in submissions:
-            grading.grade(parsing.parse(fmt, content), spec, catalogue)
-
-    def grade_only():
-        for table in tables:
-            grading.grade(table, spec, catalogue)
-
-    parse_and_grade()  # warm up
-    both = min((timed(parse_and_grade) for _ in range(3)), key=lambda t: t[0])
-    alone = min((timed(grade_only) for _ in range(3)), key=lambda t: t[0])
-    per_format = {}
-    for fmt in ("csv", "tsv", "markdown", "json"):
-        items = [(f, c) for f, c in submissions if f == fmt]
-        cpu = time.process_time()
-        for f, c in items:
-            grading.grade(parsing.parse(f, c), spec, catalogue)
-        per_format[fmt] = (time.process_time() - cpu) / len(items) * 1e6
-    return {
-        "tables": count,
-        "rows_mean": statistics.mean(len(t.rows) for t in tables),
-        "passed_share": passed / count,
-        "per_second": count / both[1],
-        "cpu_us_parse_and_grade": both[0] / count * 1e6,
-        "cpu_us_grade_only": alone[0] / count * 1e6,
-        "cpu_us_by_format": per_format,
-    }
 
 
 # --- End to end ------------------------------------------------------------------------------
@@ -304,12 +189,10 @@ def run_round(
     return count / elapsed
 
 
-def prepare_learners(count: int = 200) -> tuple:
-    """The bench exercise (its old submissions deleted) and `count` new learners (new each run:
-    their first passes pay XP and evaluate achievements)."""
+def prepare_exercise():
+    """The bench exercise, its old submissions deleted."""
     from django.core.management import call_command
 
-    from accounts.models import User
     from exercises.models import Submission
     from exercises.services.content import upsert_exercise
     from lessons.models import Lesson, Quest
@@ -321,15 +204,51 @@ def prepare_learners(count: int = 200) -> tuple:
     )
     exercise, _ = upsert_exercise(lesson=lesson, spec={**SPEC, "slug": "bench-grading"})
     Submission.objects.filter(exercise=exercise).delete()
-    run = uuid.uuid4().hex[:8]
-    learners = User.objects.bulk_create(
+    return exercise
+
+
+def new_learners(count: int) -> list:
+    """`count` learners who never submitted anything (their first pass pays XP and evaluates
+    achievements)."""
+    from accounts.models import User
+
+    run = uuid.uuid4().hex[:12]
+    return User.objects.bulk_create(
         User(email=f"bench-grading-{run}-{i}@example.com") for i in range(count)
     )
-    return exercise, learners
 
 
-def make_submissions(exercise, learners: list, count: int, rng: random.Random) -> list[int]:
-    """`count` stored, queued submissions, just submitted (about 3 in 4 tables pass)."""
+def passed_learners(exercise, count: int) -> list:
+    """`count` new learners who passed the exercise already (a graded passing submission each,
+    stored directly: their next pass is a later one, which pays nothing)."""
+    from django.utils import timezone
+
+    from exercises.models import Submission
+
+    learners = new_learners(count)
+    now = timezone.now()
+    Submission.objects.bulk_create(
+        Submission(
+            exercise=exercise,
+            user=learner,
+            format="csv",
+            content="passed before the bench",
+            status="graded",
+            score=1,
+            passed=True,
+            attempts=1,
+            graded_at=now,
+        )
+        for learner in learners
+    )
+    return learners
+
+
+def make_submissions(
+    exercise, learners: list, count: int, rng: random.Random, *, correct: bool = False
+) -> list[int]:
+    """`count` stored, queued submissions, just submitted, each by the next of `learners`
+    (cycling); `correct`: every table passes (else about 3 in 4)."""
     from django.utils import timezone
 
     from exercises.catalogue_seed import reference_rows
@@ -339,14 +258,27 @@ def make_submissions(exercise, learners: list, count: int, rng: random.Random) -
     made = Submission.objects.bulk_create(
         Submission(
             exercise=exercise,
-            user=rng.choice(learners),
+            user=learners[index % len(learners)],
             format=fmt,
             content=content,
             enqueued_at=timezone.now(),
         )
-        for fmt, content in (typical_table(rng, references) for _ in range(count))
+        for index, (fmt, content) in enumerate(
+            typical_table(rng, references, correct=correct) for _ in range(count)
+        )
     )
     return [s.id for s in made]
+
+
+def make_round(exercise, veterans: list, count: int, share: float, rng: random.Random) -> list[int]:
+    """A round's submissions: round(count * share) first passes of learners created now, the
+    rest passes of `veterans` (who passed before), stored in a shuffled order."""
+    firsts = round(count * share)
+    first = make_submissions(exercise, new_learners(firsts), firsts, rng, correct=True)
+    later = make_submissions(exercise, veterans, count - firsts, rng, correct=True)
+    ids = first + later
+    rng.shuffle(ids)
+    return ids
 
 
 def vacuum() -> None:
@@ -368,6 +300,16 @@ def queries_per_grade(submission_id: int) -> int:
     with CaptureQueriesContext(connection) as captured:
         grade_submission(submission_id=submission_id)
     return len(captured)
+
+
+def queries_of_first_and_later_pass(exercise, veterans: list, rng: random.Random) -> tuple:
+    """SQL statements of one first pass (a new learner) and one later pass, graded in-process
+    with the caches warm (a first pass graded before each, to warm them)."""
+    [warm] = make_submissions(exercise, new_learners(1), 1, rng, correct=True)
+    queries_per_grade(warm)
+    [first] = make_submissions(exercise, new_learners(1), 1, rng, correct=True)
+    [later] = make_submissions(exercise, veterans[:1], 1, rng, correct=True)
+    return queries_per_grade(first), queries_per_grade(later)
 
 
 def bench_end_to_end(args) -> list[dict]:
@@ -412,10 +354,12 @@ def measure(
     from exercises.services.queueing import enqueue_grading
     from learning_platform.celery import app
 
-    exercise, learners = prepare_learners()
+    share = getattr(args, "first_pass_share", FIRST_PASS_SHARE)
+    exercise = prepare_exercise()
+    veterans = passed_learners(exercise, 200)
     rng = random.Random(7)
     current_catalogue()
-    grade_queries = queries_per_grade(make_submissions(exercise, learners, 1, rng)[0])
+    first_queries, later_queries = queries_of_first_and_later_pass(exercise, veterans, rng)
     client = redis.Redis.from_url(env["REDIS_URL"])
     own_worker = worker is None
     if own_worker:
@@ -424,7 +368,7 @@ def measure(
         wait_for_worker(app, queue, worker)
         # Warm up both task paths (imports, connections) before measuring.
         run_round(lambda i: noop.apply_async(args=[i], queue=queue), 50, client, queue)
-        warm = make_submissions(exercise, learners, 50, rng)
+        warm = make_round(exercise, veterans, 50, share, rng)
         run_round(lambda i: enqueue_grading(submission_id=warm[i]), 50, client, queue)
         grading_rates, noop_rates = [], []
         grading_cpu: dict[str, list[float]] = {}
@@ -433,7 +377,7 @@ def measure(
         for _ in range(args.rounds):
             vacuum()
             # Submitted just before their round, as a burst of learners would.
-            batch = make_submissions(exercise, learners, args.tasks, rng)
+            batch = make_round(exercise, veterans, args.tasks, share, rng)
             batches.append(batch)
             grading_rates.append(
                 run_round(lambda i, b=batch: enqueue_grading(submission_id=b[i]), len(batch),
@@ -475,7 +419,10 @@ def measure(
         "statuses": statuses,
         "passed_share": passed / sum(statuses.values()),
         "first_passes": paid,
-        "queries_per_grade": grade_queries,
+        "first_pass_share": share,
+        "queries_per_grade": first_queries,
+        "queries_per_first_pass": first_queries,
+        "queries_per_later_pass": later_queries,
         # From stored to graded, in a burst of `tasks` submissions: mostly queueing time.
         "wait_ms_p50": waits[len(waits) // 2] if waits else 0.0,
         "wait_ms_p99": waits[min(len(waits) - 1, int(len(waits) * 0.99))] if waits else 0.0,
@@ -495,9 +442,16 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=3000)
     parser.add_argument("--tasks", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--first-pass-share",
+        type=float,
+        default=FIRST_PASS_SHARE,
+        help="share of each round's submissions that are first passes of new learners",
+    )
     parser.add_argument("--in-process-only", action="store_true")
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
+    if not 0 <= args.first_pass_share <= 1:
+        parser.error("--first-pass-share is a share, between 0 and 1")
 
     result = bench_in_process(args.tables)
     print(
@@ -514,7 +468,8 @@ def main() -> None:
     for e2e in bench_end_to_end(args):
         print(
             f"End to end ({e2e['label']}): one prefork worker (concurrency {CONCURRENCY}) on Redis, "
-            f"PostgreSQL, {e2e['tasks']} tasks x {e2e['rounds']} rounds (median):\n"
+            f"PostgreSQL, {e2e['tasks']} tasks x {e2e['rounds']} rounds (median), "
+            f"{e2e['first_pass_share']:.0%} first passes of new learners per round:\n"
             f"  grading: {e2e['grading_per_second']:,.0f} submissions graded per second "
             f"(rounds: {', '.join(f'{r:,.0f}' for r in e2e['grading_rounds'])})\n"
             f"    {e2e['statuses']}, {e2e['passed_share']:.0%} passed, "
@@ -524,8 +479,8 @@ def main() -> None:
             f"(rounds: {', '.join(f'{r:,.0f}' for r in e2e['noop_rounds'])})\n"
             f"  ratio grading / no-op: {e2e['ratio']:.2f} (target >= 0.5; median of the rounds: "
             f"{', '.join(f'{r:.2f}' for r in e2e['round_ratios'])})\n"
-            f"  SQL statements per grade: {e2e['queries_per_grade']} "
-            "(one first pass graded in-process, catalogue cached)\n"
+            f"  SQL statements per first pass: {e2e['queries_per_first_pass']}, per later "
+            f"pass: {e2e['queries_per_later_pass']} (graded in-process, caches warm)\n"
             "  CPU ms per task (median of the rounds), grading / no-op: "
             + ", ".join(
                 f"{role} {g:.2f} / {n:.2f}" for role, (g, n) in e2e["cpu_ms_per_task"].items()

@@ -45,16 +45,19 @@ def enabled() -> bool:
 
 def note_learner_changed(user_id: int) -> None:
     """The learner's progress changed: their cached header is rebuilt on the next read."""
-    if enabled():
+    # The page cache bumps the same key (before and after the commit) when it is on: a second
+    # bump after the commit would cost two more cache round trips on every progress write.
+    if enabled() and not page_cache.enabled():
         transaction.on_commit(lambda: _bump(_learner_version_key(user_id)))
     page_cache.note_learner_changed(user_id=user_id)
 
 
 def note_learners_changed(user_ids: list[int]) -> None:
     """note_learner_changed for many learners, with one callback after the commit."""
-    if enabled() and user_ids:
+    if enabled() and user_ids and not page_cache.enabled():
         keys = [_learner_version_key(user_id) for user_id in user_ids]
         transaction.on_commit(lambda: [_bump(key) for key in keys])
+    page_cache.note_learners_changed(user_ids=user_ids)
 
 
 def note_content_changed() -> None:

@@ -62,8 +62,8 @@ def grade_submission(*, submission_id: int) -> str:
     Raises GraderCrashed when the grader itself fails; the submission is queued again.
 
     A first attempt that waited longer than BACKLOG_AFTER in the queue (the workers are
-    behind) goes on to grade other waiting submissions (`_grade_backlog`); their own messages
-    then skip without a query.
+    behind) goes on to grade other waiting submissions with it (`_grade_with_backlog`); their
+    own messages then skip without a query.
     """
     if submission_id in grading_cache.settled_in_batch:
         del grading_cache.settled_in_batch[submission_id]
@@ -72,13 +72,16 @@ def grade_submission(*, submission_id: int) -> str:
     job = _claim(submission_id)
     if job is None:
         return "skipped"
-    outcome = _grade(job)
-    if job.attempt == 1 and timezone.now() - job.created_at > BACKLOG_AFTER:
-        _grade_backlog(started=started)
-    return outcome
+    if (
+        job.attempt == 1
+        and settings.GRADING_BATCH_SIZE > 1
+        and timezone.now() - job.created_at > BACKLOG_AFTER
+    ):
+        return _grade_with_backlog(job, started=started)
+    return _grade(job)
 
 
-def _grade(job: _Job, unwritten: list | None = None) -> str:
+def _grade(job: _Job, unwritten: list | None = None, first_passes: list | None = None) -> str:
     if job.attempt > MAX_GRADING_ATTEMPTS:
         return _finish_invalid(
             job,
@@ -98,11 +101,12 @@ def _grade(job: _Job, unwritten: list | None = None) -> str:
         )
         _ours(job).update(status=SubmissionStatus.QUEUED, enqueued_at=timezone.now())
         raise GraderCrashed(f"submission {job.submission_id}, attempt {job.attempt}") from exc
-    return _finish_graded(job, result, unwritten)
+    return _finish_graded(job, result, unwritten, first_passes)
 
 
-def _grade_backlog(*, started: float) -> None:
-    """Grade up to GRADING_BATCH_SIZE - 1 more submissions waiting in the queue, oldest first.
+def _grade_with_backlog(own: _Job, *, started: float) -> str:
+    """Grade `own`, then up to GRADING_BATCH_SIZE - 1 more submissions waiting in the queue,
+    oldest first, and write their grades together; `own`'s outcome.
 
     A burst of submissions (a class handing in together) then costs one claim statement and
     no worker round trip per submission, instead of one of each. Only never-tried submissions
@@ -110,34 +114,41 @@ def _grade_backlog(*, started: float) -> None:
     they are then tried alone). Those not graded within a quarter of the time limit go back
     to the queue, and any left claimed by a worker that died are found by the sweep.
     """
-    limit = settings.GRADING_BATCH_SIZE - 1
-    if limit < 1:
-        return
-    jobs = _claim_backlog(limit)
-    budget = queueing.grading_time_limit() / 4
-    # Grades that pay nothing and notify no one are written together, in one statement.
+    # Grades that pay nothing and notify no one are written together, in one statement; first
+    # passes are paid together at the end, in one transaction (`_pay_first_passes`).
     unwritten: list[tuple[_Job, dict[str, Any]]] = []
+    first_passes: list[tuple[_Job, dict[str, Any]]] = []
     settled: list[int] = []
+    # Its own grade first: a grader crash raises before anything else is claimed.
+    outcome = _grade(own, unwritten, first_passes)
     try:
+        jobs = _claim_backlog(settings.GRADING_BATCH_SIZE - 1)
+        budget = queueing.grading_time_limit() / 4
         for index, job in enumerate(jobs):
             if time.monotonic() - started > budget:
                 _release(jobs[index:])
                 break
             try:
-                outcome = _grade(job, unwritten)
+                grade = _grade(job, unwritten, first_passes)
             except GraderCrashed:
                 # Queued again by _grade; its own message may have been skipped meanwhile.
                 queueing.enqueue_grading(submission_id=job.submission_id)
                 continue
-            if outcome in ("graded", "invalid"):
+            if grade in ("graded", "invalid"):
                 settled.append(job.submission_id)
     finally:
-        if unwritten:
+        if first_passes:
+            settled += _pay_first_passes(first_passes, unwritten)
+        elif unwritten:
             settled += _write_results(unwritten)
+    if outcome == "unwritten":
+        outcome = "graded" if own.submission_id in settled else "skipped"
     for submission_id in settled:
-        grading_cache.settled_in_batch[submission_id] = None
+        if submission_id != own.submission_id:
+            grading_cache.settled_in_batch[submission_id] = None
     while len(grading_cache.settled_in_batch) > grading_cache.SETTLED_IN_BATCH_LIMIT:
         del grading_cache.settled_in_batch[next(iter(grading_cache.settled_in_batch))]
+    return outcome
 
 
 def _release(jobs: list[_Job]) -> None:
@@ -288,10 +299,15 @@ def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
     return {submission_id for submission_id, *_ in written}
 
 
-def _finish_graded(job: _Job, result: grading.GradeResult, unwritten: list | None = None) -> str:
+def _finish_graded(
+    job: _Job,
+    result: grading.GradeResult,
+    unwritten: list | None = None,
+    first_passes: list | None = None,
+) -> str:
     """Write the grade, pay a first pass, notify a long wait. With `unwritten`, a grade that
-    does neither is appended there ("unwritten"), for the caller to write with others."""
-    exercise = job.exercise
+    does neither is appended there ("unwritten"), for the caller to write with others; with
+    `first_passes`, a first pass is appended there, for the caller to pay with others."""
     graded_at = timezone.now()
     values = {
         "status": SubmissionStatus.GRADED,
@@ -302,34 +318,106 @@ def _finish_graded(job: _Job, result: grading.GradeResult, unwritten: list | Non
         "feedback": result.as_feedback(),
         "graded_at": graded_at,
     }
-    awarded = False
     # A learner's later passes pay nothing; the ledger's constraint would refuse them anyway,
     # but asking it costs a row lock and an insert. Without a payment the grade is one
     # statement, atomic by itself.
     if result.passed and not job.passed_before:
-        with transaction.atomic():
-            _commit_asynchronously()
-            awarded = progress_services.award_xp(
-                user_id=job.user_id,
-                source_type="exercise",
-                source_id=exercise.id,
-                amount=exercise.xp,
-            )
-            values["xp_awarded"] = exercise.xp if awarded else 0
-            if not _write_result(job, values):
-                transaction.set_rollback(True)
-                return "skipped"
+        if first_passes is not None:
+            first_passes.append((job, values))
+            return "unwritten"
+        if not _pay_first_pass(job, values):
+            return "skipped"
     elif unwritten is not None and not _waited_long(job, graded_at):
         unwritten.append((job, values))
         return "unwritten"
     elif not _write_result(job, values):
         return "skipped"
-    if awarded:
-        events.exercise_passed.announce(
-            events.ExercisePassed(user_id=job.user_id, exercise_id=exercise.id)
-        )
     _notify_if_slow(job, graded_at, result.summary)
     return "graded"
+
+
+def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
+    """Pay the pass and write its grade in one transaction (on PostgreSQL two statements
+    between BEGIN and COMMIT, the award with the learner's stats and the grade, and two more
+    when an achievement with a bonus is reached); False, and nothing paid, when the claim is
+    no longer ours.
+
+    The XP award and the stats row go in one statement (progress.services.award_xp_once),
+    which returns the learner's new standing; exercise_passed carries it, so achievements
+    measure from it, and a bonus is paid in this same transaction. The grade's write sets
+    this transaction's commit asynchronous (see _ASYNCHRONOUS_COMMIT_COLUMN)."""
+    with transaction.atomic():
+        standing = _award(job)
+        values["xp_awarded"] = job.exercise.xp if standing is not None else 0
+        if standing is not None:
+            events.exercise_passed.announce(_passed(job, standing))
+        if not _write_result(job, values):
+            transaction.set_rollback(True)
+            return False
+    return True
+
+
+def _pay_first_passes(
+    passes: list[tuple[_Job, dict[str, Any]]], unwritten: list[tuple[_Job, dict[str, Any]]]
+) -> list[int]:
+    """A batch's first passes, paid and written in one transaction, with the batch's other
+    grades (`unwritten`) written in the same statement; the ids written.
+
+    Awards go in with one statement (progress.services.award_xp_once_to_many: learners' rows
+    in id order, the order in which any two writers take learners' progress locks; a learner
+    with two passes of one exercise in the batch is paid once), achievements are evaluated
+    once per learner, from their standing after all their passes, and the grades written in
+    one statement. Should another worker have taken one of the passes over meanwhile, the
+    transaction is undone and each pass is paid alone, as its own grade would."""
+    ordered = sorted(passes, key=lambda item: (item[0].user_id, item[0].submission_id))
+    latest: dict[int, events.ExercisePassed] = {}
+    with transaction.atomic():
+        paid = progress_services.award_xp_once_to_many(
+            awards=list(
+                dict.fromkeys(
+                    (job.user_id, "exercise", job.exercise.id, job.exercise.xp)
+                    for job, _ in ordered
+                )
+            )
+        )
+        for job, values in ordered:
+            standing = paid.pop((job.user_id, "exercise", job.exercise.id), None)
+            values["xp_awarded"] = job.exercise.xp if standing is not None else 0
+            if standing is not None:
+                latest[job.user_id] = _passed(job, standing)
+        if latest:
+            events.exercises_passed.announce(events.ExercisesPassed(passes=tuple(latest.values())))
+        written = _write_results(ordered + unwritten)
+        all_paid = all(job.submission_id in written for job, _ in ordered)
+        if not all_paid:
+            transaction.set_rollback(True)
+    if not all_paid:
+        written = {job.submission_id for job, values in ordered if _pay_first_pass(job, values)}
+        if unwritten:
+            written |= _write_results(unwritten)
+    for job, values in ordered:
+        if job.submission_id in written:
+            _notify_if_slow(job, values["graded_at"], values["summary"])
+    return sorted(written)
+
+
+def _award(job: _Job) -> progress_services.StandingAfterAward | None:
+    return progress_services.award_xp_once(
+        user_id=job.user_id,
+        source_type="exercise",
+        source_id=job.exercise.id,
+        amount=job.exercise.xp,
+    )
+
+
+def _passed(job: _Job, standing: progress_services.StandingAfterAward) -> events.ExercisePassed:
+    return events.ExercisePassed(
+        user_id=job.user_id,
+        exercise_id=job.exercise.id,
+        xp_total=standing.xp_total,
+        streak_days=standing.streak_current,
+        exercises_passed=standing.exercises_passed,
+    )
 
 
 def _finish_invalid(job: _Job, reason: str) -> str:
@@ -357,15 +445,9 @@ def _finish_invalid(job: _Job, reason: str) -> str:
 # submissions queued or grading, and the sweep grades them again with the same result and no
 # second award (the XP ledger pays once). Otherwise every grade would wait for a disk flush or
 # two, which costs more than the grading itself. The setting rides in the statement itself
-# (local to its own transaction), so it costs no round trip and never outlives the grade.
+# (local to its own transaction), so it costs no round trip and never outlives the grade; a
+# first pass's transaction takes it from its last statement, the grade's write.
 _ASYNCHRONOUS_COMMIT_COLUMN = {"postgresql": ", set_config('synchronous_commit', 'off', true)"}
-
-
-def _commit_asynchronously() -> None:
-    """The same for a multi-statement transaction (a first pass, which pays XP)."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 def _waited_long(job: _Job, graded_at: datetime) -> bool:

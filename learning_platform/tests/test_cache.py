@@ -55,3 +55,25 @@ def test_mget_is_packed_as_redis_py_packs_it():
     keys = ["lp:1:pages:content-version", "clé:é", ""]
 
     assert _packed_mget(keys) == b"".join(Connection().pack_command("MGET", *keys))
+
+
+@needs_redis
+def test_incr_counts_up_a_stored_number_and_refuses_a_missing_key(redis_cache):
+    redis_cache.set("number", 41)
+
+    assert redis_cache.incr("number") == 42
+    assert redis_cache.incr("number", 8) == 50
+    assert redis_cache.get("number") == 50
+    with pytest.raises(ValueError, match="not found"):
+        redis_cache.incr("missing")
+    assert redis_cache.get("missing") is None
+
+
+@needs_redis
+def test_incr_many_counts_up_the_stored_keys_in_one_call_and_answers_none_for_missing_ones(
+    redis_cache,
+):
+    redis_cache.set_many({"number": 1, "zero": 0})
+
+    assert redis_cache.incr_many(["number", "missing", "zero"]) == [2, None, 1]
+    assert redis_cache.get_many(["number", "missing", "zero"]) == {"number": 2, "zero": 1}

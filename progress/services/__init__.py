@@ -1,6 +1,11 @@
 """Writes of the progress app, by job: the XP ledger and the learner's stats row (`ledger`),
 lesson completions (`completions`), device sync (`sync`)."""
 
+from progress.services.award_once import (
+    StandingAfterAward,
+    award_xp_once,
+    award_xp_once_to_many,
+)
 from progress.services.completions import (
     CompletionOutcome,
     LessonNotFound,
@@ -34,10 +39,13 @@ __all__ = [
     "SYNC_EVENT_TYPES",
     "CompletionOutcome",
     "LessonNotFound",
+    "StandingAfterAward",
     "SyncOutcome",
     "TooManyEvents",
     "award_xp",
     "award_xp_batch",
+    "award_xp_once",
+    "award_xp_once_to_many",
     "award_xp_to_learners",
     "complete_lesson",
     "note_content_changed",

@@ -57,6 +57,7 @@ class _LearnerWriter:
         self.stats = _lock_stats(user_id=user_id, with_user=time_zone is None)
         self.tzinfo = zoneinfo.ZoneInfo(time_zone or self.stats.user.time_zone)
         self._xp_delta = 0
+        self._exercises_delta = 0
         self._days: set[date] = set()
         self._completions_changed = False
         self.seq = self.stats.sync_seq + 1
@@ -76,6 +77,7 @@ class _LearnerWriter:
                 partial(boards.record_awards, user_id=self.user_id, xp_by_day=dict(xp_by_day))
             )
         self._xp_delta += sum(a.amount for a in inserted)
+        self._exercises_delta += sum(a.source_type == XPAward.Source.EXERCISE for a in inserted)
         self._note_active(a.awarded_at for a in inserted)
         return inserted
 
@@ -139,10 +141,15 @@ class _LearnerWriter:
         return created
 
     def flush(self) -> None:
-        """Write the stats row: XP total, streak, sync sequence."""
+        """Write the stats row: XP total, exercises passed, streak, sync sequence. `stats`
+        holds the values written (the row is locked: nobody else changes them meanwhile)."""
         changes: dict[str, Any] = {}
         if self._xp_delta:
             changes["xp_total"] = F("xp_total") + self._xp_delta
+            self.stats.xp_total += self._xp_delta
+        if self._exercises_delta:
+            changes["exercises_passed"] = F("exercises_passed") + self._exercises_delta
+            self.stats.exercises_passed += self._exercises_delta
         if self._days:
             changes.update(self._streak_changes(self._days))
         if self._completions_changed:
@@ -153,6 +160,7 @@ class _LearnerWriter:
             )
             summary_cache.note_learner_changed(self.user_id)
         self._xp_delta = 0
+        self._exercises_delta = 0
         self._days = set()
         self._completions_changed = False
 
@@ -318,6 +326,7 @@ def award_xp_to_learners(
                 continue
             day = timezone.localtime(now, zoneinfo.ZoneInfo(row.user.time_zone)).date()
             row.xp_total += amount  # safe: the row is locked
+            row.exercises_passed += source_type == XPAward.Source.EXERCISE
             row.updated_at = now
             last = row.last_active_day
             if last is None or day > last:
@@ -330,7 +339,14 @@ def award_xp_to_learners(
                 recount.append(row)
             changed.append(row)
         ActivityDay.objects.bulk_create(new_days, ignore_conflicts=True)
-        written = ("xp_total", "streak_current", "streak_best", "last_active_day", "updated_at")
+        written = (
+            "xp_total",
+            "exercises_passed",
+            "streak_current",
+            "streak_best",
+            "last_active_day",
+            "updated_at",
+        )
         update_rows(
             LearnerStats,
             keys=["user"],

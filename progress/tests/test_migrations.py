@@ -26,3 +26,18 @@ def test_the_seed_reverses_and_reapplies_without_touching_editor_levels():
     seed_migration.seed(apps, None)
     seed_migration.seed(apps, None)
     assert Level.objects.count() == len(seed_migration.LEVELS) + 1
+
+
+def test_the_backfill_counts_each_learners_paid_exercises(user):
+    from progress import services
+    from progress.models import LearnerStats
+
+    backfill = importlib.import_module("progress.migrations.0006_backfill_exercises_passed")
+    services.award_xp_batch(
+        user_id=user.id, awards=[("exercise", 1, 5), ("exercise", 2, 5), ("lesson", 1, 5)]
+    )
+    LearnerStats.objects.update(exercises_passed=0)  # as before the column existed
+
+    backfill.backfill(apps, None)
+
+    assert LearnerStats.objects.get(pk=user.pk).exercises_passed == 2

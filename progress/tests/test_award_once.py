@@ -1,0 +1,118 @@
+"""award_xp_once: the award and the stats row together (one statement on PostgreSQL)."""
+
+from datetime import UTC, date, datetime
+
+import pytest
+import time_machine
+from django.db.models import Sum
+
+from progress import services
+from progress.models import ActivityDay, LearnerDayXP, LearnerStats, XPAward
+
+pytestmark = pytest.mark.django_db
+
+
+def award_at(user, at: datetime, *, source_id: int, source_type: str = "exercise", amount=10):
+    with time_machine.travel(at, tick=False):
+        return services.award_xp_once(
+            user_id=user.id, source_type=source_type, source_id=source_id, amount=amount
+        )
+
+
+def test_a_first_award_creates_the_stats_row_and_returns_the_standing(user):
+    standing = award_at(user, datetime(2024, 1, 10, 12, tzinfo=UTC), source_id=1, amount=60)
+
+    assert standing == services.StandingAfterAward(
+        xp_total=60, streak_current=1, exercises_passed=1
+    )
+    stats = LearnerStats.objects.get(pk=user.pk)
+    assert (stats.xp_total, stats.streak_best, stats.last_active_day) == (60, 1, date(2024, 1, 10))
+    assert list(ActivityDay.objects.filter(user=user).values_list("day", flat=True)) == [
+        date(2024, 1, 10)
+    ]
+
+
+def test_a_source_pays_once(user):
+    award_at(user, datetime(2024, 1, 10, 12, tzinfo=UTC), source_id=1)
+
+    assert award_at(user, datetime(2024, 1, 10, 13, tzinfo=UTC), source_id=1) is None
+    assert XPAward.objects.filter(user=user).count() == 1
+    assert LearnerStats.objects.get(pk=user.pk).xp_total == 10
+
+
+def test_the_streak_runs_on_the_learners_days_and_restarts_after_a_gap(user):
+    user.time_zone = "Asia/Tokyo"  # 15:30 UTC is the next day there
+    user.save()
+    award_at(user, datetime(2024, 1, 10, 14, 30, tzinfo=UTC), source_id=1)
+    second = award_at(user, datetime(2024, 1, 10, 15, 30, tzinfo=UTC), source_id=2)
+    same_day = award_at(user, datetime(2024, 1, 10, 16, 30, tzinfo=UTC), source_id=3)
+    after_a_gap = award_at(user, datetime(2024, 1, 14, 1, tzinfo=UTC), source_id=4)
+
+    assert (second.streak_current, same_day.streak_current) == (2, 2)
+    assert (after_a_gap.streak_current, after_a_gap.exercises_passed) == (1, 4)
+    stats = LearnerStats.objects.get(pk=user.pk)
+    assert (stats.streak_best, stats.last_active_day) == (2, date(2024, 1, 14))
+
+
+def test_a_day_before_the_last_active_one_counts_the_runs_again(user):
+    user.time_zone = "Asia/Tokyo"
+    user.save()
+    award_at(user, datetime(2024, 1, 10, 15, 30, tzinfo=UTC), source_id=1)  # Jan 11 in Tokyo
+    user.time_zone = "America/Los_Angeles"
+    user.save()
+
+    # Jan 10 in Los Angeles: before the last active day, and next to it
+    standing = award_at(user, datetime(2024, 1, 10, 20, tzinfo=UTC), source_id=2)
+
+    assert standing.streak_current == 2
+    stats = LearnerStats.objects.get(pk=user.pk)
+    assert (stats.streak_best, stats.last_active_day) == (2, date(2024, 1, 11))
+
+
+def test_only_exercise_sources_count_as_exercises_passed_and_the_rollup_follows(user):
+    award_at(user, datetime(2024, 1, 10, 12, tzinfo=UTC), source_id=1, amount=60)
+    standing = award_at(
+        user, datetime(2024, 1, 10, 13, tzinfo=UTC), source_id=9, source_type="achievement"
+    )
+
+    assert (standing.xp_total, standing.exercises_passed) == (70, 1)
+    ledger = XPAward.objects.filter(user=user).aggregate(total=Sum("amount"))["total"]
+    rollup = LearnerDayXP.objects.filter(user=user).aggregate(total=Sum("xp"))["total"]
+    assert ledger == rollup == 70
+
+
+def test_the_writer_counts_exercise_awards_too(user):
+    services.award_xp(user_id=user.id, source_type="exercise", source_id=1, amount=5)
+    services.award_xp_batch(user_id=user.id, awards=[("exercise", 2, 5), ("lesson", 3, 5)])
+    services.award_xp_to_learners(user_ids=[user.id], source_type="exercise", source_id=4, amount=5)
+
+    assert LearnerStats.objects.get(pk=user.pk).exercises_passed == 3
+
+
+def test_many_awards_write_each_learners_row_once_with_all_of_theirs(user):
+    from accounts.tests.factories import UserFactory
+
+    other = UserFactory()
+    award_at(user, datetime(2024, 1, 10, 12, tzinfo=UTC), source_id=1)
+
+    with time_machine.travel(datetime(2024, 1, 11, 12, tzinfo=UTC), tick=False):
+        paid = services.award_xp_once_to_many(
+            awards=[
+                (user.id, "exercise", 1, 10),  # paid before
+                (user.id, "exercise", 2, 20),
+                (user.id, "exercise", 3, 30),
+                (other.id, "exercise", 2, 20),
+            ]
+        )
+
+    after = services.StandingAfterAward(xp_total=60, streak_current=2, exercises_passed=3)
+    assert paid == {
+        (user.id, "exercise", 2): after,
+        (user.id, "exercise", 3): after,
+        (other.id, "exercise", 2): services.StandingAfterAward(
+            xp_total=20, streak_current=1, exercises_passed=1
+        ),
+    }
+    assert LearnerStats.objects.get(pk=user.pk).xp_total == 60
+    ledger = XPAward.objects.aggregate(total=Sum("amount"))["total"]
+    assert ledger == LearnerDayXP.objects.aggregate(total=Sum("xp"))["total"] == 80
