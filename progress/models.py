@@ -80,8 +80,10 @@ class LearnerStats(models.Model):
     streak_best = models.PositiveIntegerField(default=0)
     last_active_day = models.DateField(null=True, blank=True)
     # Ledger rows of source "exercise": the exercises whose first pass was paid. Counted here,
-    # under the row's lock, so a pass knows the learner's count without reading it again.
-    exercises_passed = models.PositiveIntegerField(default=0)
+    # under the row's lock, so a pass knows the learner's count without reading it again. The
+    # database default serves rows inserted by code that does not name the column (the previous
+    # release during a deploy, raw SQL).
+    exercises_passed = models.PositiveIntegerField(default=0, db_default=0)
     # Bumped by every write that changes completions; the sync cursor is a value of it.
     sync_seq = models.PositiveBigIntegerField(default=0)
     updated_at = models.DateTimeField(auto_now=True)

@@ -2,8 +2,9 @@ import importlib
 
 import pytest
 from django.apps import apps
+from django.db import connection
 
-from progress.models import Level
+from progress.models import LearnerStats, Level
 
 seed_migration = importlib.import_module("progress.migrations.0002_seed_levels")
 
@@ -41,3 +42,16 @@ def test_the_backfill_counts_each_learners_paid_exercises(user):
     backfill.backfill(apps, None)
 
     assert LearnerStats.objects.get(pk=user.pk).exercises_passed == 2
+
+
+def test_a_stats_row_inserted_without_the_exercises_passed_column_counts_zero(user):
+    # As the release before the column inserts it, during a deploy.
+    table = connection.ops.quote_name(LearnerStats._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} (user_id, xp_total, streak_current, streak_best, sync_seq, "  # noqa: S608
+            "updated_at) VALUES (%s, 0, 0, 0, 0, %s)",
+            [user.pk, "2026-11-30 12:00:00+00:00"],
+        )
+
+    assert LearnerStats.objects.get(pk=user.pk).exercises_passed == 0
