@@ -299,11 +299,12 @@ def standings_in_hand(standings: list[Standing]) -> Iterator[None]:
 def evaluate_standings(*, standings: list[Standing]) -> dict[int, list[UnlockedAchievement]]:
     """evaluate_achievements(trigger="exercise_passed") of several learners at once, measured
     from their standings (one per learner, the latest) instead of read: no query when nothing
-    is reached; else one INSERT ... ON CONFLICT DO NOTHING of the reached unlocks for all of
-    them (each checked against the achievements table again, see achievements.active), and one
-    statement per bonus paid (progress.services.award_xp_once), in the caller's transaction,
-    which holds the learners' progress locks already (they were just paid). A bonus moves the
-    XP total: the XP rules are measured again with it. Returns what each learner unlocked."""
+    is reached; else one statement (on PostgreSQL) for all of them: the INSERT ... ON CONFLICT
+    DO NOTHING of the reached unlocks (each checked against the achievements table again, see
+    achievements.active) paying their bonuses with it (progress.award_xp_once_for_inserted),
+    in the caller's transaction, which holds the learners' progress locks already (they were
+    just paid). A bonus moves the XP total: the XP rules are measured again with it (another
+    statement, rare). Returns what each learner unlocked."""
     moved = TRIGGER_KINDS["exercise_passed"]
     achievements = [a for a in active_achievements() if a.rule_kind in moved and a.threshold]
     unlocked: dict[int, list[UnlockedAchievement]] = {s.user_id: [] for s in standings}
@@ -320,54 +321,55 @@ def evaluate_standings(*, standings: list[Standing]) -> dict[int, list[UnlockedA
         if not reached:
             break
         tried.update((standing.user_id, a.id) for standing, a in reached)
-        newly = _insert_checked_unlocks(reached)
-        pending = {}
+        done = _unlock_and_pay(reached)
         for standing, achievement in reached:
-            if (standing.user_id, achievement.id) not in newly:
-                continue
-            unlocked[standing.user_id].append(_summary(achievement))
-            logger.info("Learner %s unlocked achievement %s", standing.user_id, achievement.slug)
-            after = (
-                progress.award_xp_once(
-                    user_id=standing.user_id,
-                    source_type=XP_SOURCE,
-                    source_id=achievement.id,
-                    amount=achievement.xp_bonus,
+            if achievement.id in done.get(standing.user_id, _NOTHING).inserted:
+                unlocked[standing.user_id].append(_summary(achievement))
+                logger.info(
+                    "Learner %s unlocked achievement %s", standing.user_id, achievement.slug
                 )
-                if achievement.xp_bonus
-                else None
-            )
-            if after is None:
-                progress.note_progress_changed(user_id=standing.user_id)
+        measured = {standing.user_id: standing for standing, _ in reached}
+        pending = {}
+        for user_id, result in done.items():
+            if result.standing is None:
+                # Unlocks without XP: the award did not tell the header, so this does.
+                progress.note_progress_changed(user_id=user_id)
             else:
-                pending[standing.user_id] = replace(
-                    pending.get(standing.user_id, standing), xp_total=after.xp_total
-                )
+                pending[user_id] = replace(measured[user_id], xp_total=result.standing.xp_total)
     return unlocked
 
 
-def _insert_checked_unlocks(
+_NOTHING = progress.InsertedAndPaid(inserted=(), paid=(), standing=None)
+
+
+def _unlock_and_pay(
     reached: list[tuple[Standing, ActiveAchievement]],
-) -> set[tuple[int, int]]:
+) -> dict[int, progress.InsertedAndPaid]:
     """Insert the unlocks whose achievement is, in the table itself, still active with the
-    rule, threshold and bonus it was measured against; the (user, achievement) inserted now."""
-    quote = connection.ops.quote_name
+    rule, threshold and bonus it was measured against, and pay their bonuses through the XP
+    ledger in the same statement (progress.award_xp_once_for_inserted; on PostgreSQL one
+    statement): per learner, the achievements unlocked now and their standing after."""
+    quote_name = connection.ops.quote_name
+    unlocks = quote_name(AchievementUnlock._meta.db_table)
     rows = " UNION ALL ".join(
         ["SELECT %s AS user_id, %s AS achievement_id, %s AS value, %s AS bonus, %s AS kind"]
         * len(reached)
     )
-    sql = (
-        f"INSERT INTO {quote(AchievementUnlock._meta.db_table)} "  # noqa: S608 - table names
-        "(user_id, achievement_id, unlocked_at) "
-        f"SELECT v.user_id, a.id, %s FROM {quote(Achievement._meta.db_table)} AS a "
+    # The bonus returned is read from the table, in the insert's own snapshot, where the
+    # WHERE has just checked it equals the one measured.
+    inserted_sql = (
+        f"INSERT INTO {unlocks} (user_id, achievement_id, unlocked_at) "  # noqa: S608 - names
+        f"SELECT v.user_id, a.id, %s FROM {quote_name(Achievement._meta.db_table)} AS a "
         f"JOIN ({rows}) AS v ON v.achievement_id = a.id "
         "WHERE a.is_active AND a.rule_kind = v.kind AND a.threshold <= v.value "
         "AND a.xp_bonus = v.bonus "
-        "ON CONFLICT (user_id, achievement_id) DO NOTHING RETURNING user_id, achievement_id"
+        "ON CONFLICT (user_id, achievement_id) DO NOTHING "
+        f"RETURNING user_id, achievement_id, (SELECT b.xp_bonus FROM "
+        f"{quote_name(Achievement._meta.db_table)} AS b WHERE b.id = {unlocks}.achievement_id)"
     )
     params: list = [timezone.now()]
     for standing, a in reached:
         params += [standing.user_id, a.id, standing.value(a.rule_kind), a.xp_bonus, a.rule_kind]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return {(user_id, achievement_id) for user_id, achievement_id in cursor.fetchall()}
+    return progress.award_xp_once_for_inserted(
+        source_type=XP_SOURCE, inserted_sql=inserted_sql, params=params
+    )

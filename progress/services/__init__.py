@@ -1,6 +1,8 @@
-"""Writes of the progress app, by job: the XP ledger and the learner's stats row (`ledger`),
+"""Writes of the progress app, by job: the XP ledger and the learner's stats row (`ledger`;
+`award_once` and `award_inserted` for the one-statement awards of a pass and its unlocks),
 lesson completions (`completions`), device sync (`sync`)."""
 
+from progress.services.award_inserted import InsertedAndPaid, award_xp_once_for_inserted
 from progress.services.award_once import (
     StandingAfterAward,
     award_xp_once,
@@ -38,6 +40,7 @@ __all__ = [
     "STREAK_WITNESS_WINDOW",
     "SYNC_EVENT_TYPES",
     "CompletionOutcome",
+    "InsertedAndPaid",
     "LessonNotFound",
     "StandingAfterAward",
     "SyncOutcome",
@@ -45,6 +48,7 @@ __all__ = [
     "award_xp",
     "award_xp_batch",
     "award_xp_once",
+    "award_xp_once_for_inserted",
     "award_xp_once_to_many",
     "award_xp_to_learners",
     "complete_lesson",

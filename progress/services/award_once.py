@@ -64,20 +64,25 @@ def award_xp_once_to_many(
         if connection.vendor != "postgresql":
             return _award_through_writers(awards, now)
         paid = _award_in_one_statement(awards, now)
-        if not paid:
-            return {}
-        # What `_LearnerWriter` does after its writes: the header and the boards follow.
-        xp_by_learner: dict[int, dict[date, int]] = {}
-        day = now.astimezone(UTC).date()
         amounts = {(u, t, i): amount for u, t, i, amount in awards}
-        for key in paid:
-            xp_by_learner.setdefault(key[0], {day: 0})[day] += amounts[key]
-        summary_cache.note_learners_changed(sorted(xp_by_learner))
-        if boards.enabled():
-            transaction.on_commit(
-                partial(boards.record_awards_of_learners, xp_by_learner=xp_by_learner)
-            )
+        _after_the_statement([(key[0], amounts[key]) for key in paid], now)
     return paid
+
+
+def _after_the_statement(paid: list[tuple[int, int]], now: datetime) -> None:
+    """What `_LearnerWriter` does after its writes, for the (user_id, amount) paid by one
+    statement: the learners' headers and the boards follow."""
+    if not paid:
+        return
+    xp_by_learner: dict[int, dict[date, int]] = {}
+    day = now.astimezone(UTC).date()
+    for user_id, amount in paid:
+        xp_by_learner.setdefault(user_id, {day: 0})[day] += amount
+    summary_cache.note_learners_changed(sorted(xp_by_learner))
+    if boards.enabled():
+        transaction.on_commit(
+            partial(boards.record_awards_of_learners, xp_by_learner=xp_by_learner)
+        )
 
 
 # Streak of a stats row `s` after activity on EXCLUDED.last_active_day, the learner's today:
@@ -88,8 +93,9 @@ _NEW_STREAK = """CASE
     WHEN s.last_active_day = EXCLUDED.last_active_day - 1 THEN s.streak_current + 1
     ELSE s.streak_current END"""
 
-_AWARD_SQL = """
-WITH input (user_id, source_type, source_id, amount) AS (VALUES {rows}),
+# The award's CTEs after `input (user_id, source_type, source_id, amount)`, the awards asked
+# for; their parameters: now, four times.
+_AWARD_CTES = """
 today AS (
     SELECT u.id AS user_id, (%s::timestamptz AT TIME ZONE u.time_zone)::date AS day
     FROM {user} AS u WHERE u.id IN (SELECT user_id FROM input)
@@ -125,11 +131,18 @@ today AS (
         updated_at = EXCLUDED.updated_at
     RETURNING user_id, xp_total, streak_current, exercises_passed, last_active_day
 )
+"""
+
+_AWARD_SQL = (
+    "WITH input (user_id, source_type, source_id, amount) AS (VALUES {rows}),"
+    + _AWARD_CTES
+    + """
 SELECT award.user_id, award.source_type, award.source_id, stats.xp_total,
     stats.streak_current, stats.exercises_passed, stats.last_active_day, new_day.day, today.day
 FROM award JOIN stats USING (user_id) JOIN today USING (user_id)
     LEFT JOIN new_day USING (user_id)
 """
+)
 
 
 def _award_in_one_statement(
@@ -150,15 +163,21 @@ def _award_in_one_statement(
         rows = cursor.fetchall()
     paid: dict[tuple[int, str, int], StandingAfterAward] = {}
     recounted: dict[int, int] = {}
-    for user_id, source_type, source_id, xp, streak, exercises, last_day, new_day, today in rows:
-        if new_day is not None and today < last_day:
-            if user_id not in recounted:
-                recounted[user_id] = _recount_streak(user_id)
-            streak = recounted[user_id]
-        paid[(user_id, source_type, int(source_id))] = StandingAfterAward(
-            xp_total=xp, streak_current=streak, exercises_passed=exercises
-        )
+    for user_id, source_type, source_id, *stats in rows:
+        paid[(user_id, source_type, int(source_id))] = _standing(user_id, stats, recounted)
     return paid
+
+
+def _standing(user_id: int, stats: list, recounted: dict[int, int]) -> StandingAfterAward:
+    """The standing from the statement's stats columns (xp_total, streak_current,
+    exercises_passed, last_active_day, the new day or None, today), the streak recounted
+    (once per learner, kept in `recounted`) when today was before the last active day."""
+    xp, streak, exercises, last_day, new_day, today = stats
+    if new_day is not None and today < last_day:
+        if user_id not in recounted:
+            recounted[user_id] = _recount_streak(user_id)
+        streak = recounted[user_id]
+    return StandingAfterAward(xp_total=xp, streak_current=streak, exercises_passed=exercises)
 
 
 def _recount_streak(user_id: int) -> int:
