@@ -13,12 +13,10 @@ award, so an unlock a stale list missed is made there.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
-from django.db.models import Count, Max
-
 from achievements.models import Achievement
+from learning_platform.snapshots import TableSnapshot
 
 RECHECK_AFTER = 5.0
 
@@ -33,23 +31,8 @@ class ActiveAchievement:
     threshold: int | None
 
 
-_cached: tuple[tuple, tuple[ActiveAchievement, ...], float] | None = None
-
-
-def active_achievements() -> tuple[ActiveAchievement, ...]:
-    """Every active achievement; no query when checked less than RECHECK_AFTER seconds ago,
-    one small aggregate otherwise (and one more when something changed)."""
-    global _cached
-    cached = _cached
-    now = time.monotonic()
-    if cached is not None and now - cached[2] < RECHECK_AFTER:
-        return cached[1]
-    fingerprint = Achievement.objects.aggregate(count=Count("id"), latest=Max("updated_at"))
-    key = (fingerprint["count"], fingerprint["latest"])
-    if cached is not None and cached[0] == key:
-        _cached = (key, cached[1], now)
-        return cached[1]
-    achievements = tuple(
+def _read_active() -> tuple[ActiveAchievement, ...]:
+    return tuple(
         ActiveAchievement(
             id=a.id,
             slug=a.slug,
@@ -60,11 +43,17 @@ def active_achievements() -> tuple[ActiveAchievement, ...]:
         )
         for a in Achievement.objects.filter(is_active=True).order_by("position", "id")
     )
-    _cached = (key, achievements, now)
-    return achievements
+
+
+_active = TableSnapshot(Achievement, _read_active, recheck_after=RECHECK_AFTER)
+
+
+def active_achievements() -> tuple[ActiveAchievement, ...]:
+    """Every active achievement; no query when checked less than RECHECK_AFTER seconds ago,
+    one small aggregate otherwise (and one more when something changed)."""
+    return _active.get()
 
 
 def forget() -> None:
     """Read the list afresh on next use (an achievement was saved or deleted here)."""
-    global _cached
-    _cached = None
+    _active.forget()

@@ -4,15 +4,14 @@ little cost), and the submissions it graded in a batch whose own messages are st
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
-from django.db.models import Count, Max, Prefetch
+from django.db.models import Prefetch
 
 from exercises import grading
 from exercises.models import Exercise, ExerciseColumn, ModelReference
+from learning_platform.snapshots import TableSnapshot
 
 
 @dataclass(frozen=True)
@@ -83,33 +82,23 @@ def exercise_grading_spec(exercise: Exercise) -> grading.ExerciseSpec:
 # How long a process trusts its indexed catalogue before checking the table's fingerprint
 # again: an edit in the admin reaches every worker within this many seconds.
 CATALOGUE_RECHECK_AFTER = 5.0
-_catalogue_cache: tuple[tuple[Any, ...], grading.Catalogue, float] | None = None
+_catalogue = TableSnapshot(
+    ModelReference,
+    lambda: build_catalogue(ModelReference.objects.all()),
+    recheck_after=CATALOGUE_RECHECK_AFTER,
+)
 
 
 def current_catalogue() -> grading.Catalogue:
     """The reference catalogue, indexed; rebuilt only when an entry was added, changed or
-    removed. Costs no query when checked less than CATALOGUE_RECHECK_AFTER seconds ago, one
-    small aggregate query otherwise (and one more to rebuild)."""
-    global _catalogue_cache
-    cached = _catalogue_cache
-    now = time.monotonic()
-    if cached is not None and now - cached[2] < CATALOGUE_RECHECK_AFTER:
-        return cached[1]
-    fingerprint = ModelReference.objects.aggregate(count=Count("id"), latest=Max("updated_at"))
-    key = (fingerprint["count"], fingerprint["latest"])
-    if cached is not None and cached[0] == key:
-        _catalogue_cache = (key, cached[1], now)
-        return cached[1]
-    catalogue = build_catalogue(ModelReference.objects.all())
-    _catalogue_cache = (key, catalogue, now)
-    return catalogue
+    removed (learning_platform.snapshots)."""
+    return _catalogue.get()
 
 
 def forget_catalogue() -> None:
     """Make this process read the catalogue and exercises afresh at its next grade (and
     forget which submissions it graded in batches)."""
-    global _catalogue_cache
-    _catalogue_cache = None
+    _catalogue.forget()
     _exercise_cache.clear()
     settled_in_batch.clear()
 
