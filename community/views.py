@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -28,7 +27,6 @@ from community.serializers import (
 from community.throttling import ReportAnonThrottle, ReportUserThrottle
 from learning_platform import page_cache
 from learning_platform.api.cached_reads import ReadAheadMixin
-from learning_platform.api.errors import PayloadTooLarge
 from learning_platform.api.query import QuerySerializer
 from lessons.selectors import get_visible_lesson, sees_drafts
 
@@ -331,10 +329,8 @@ class MyReportDetailView(APIView):
 
 
 def _valid(serializer_class, request: Request, *, partial: bool = False) -> dict:
-    try:
-        data = request.data
-    except RequestDataTooBig:
-        raise PayloadTooLarge() from None
-    serializer = serializer_class(data=data, partial=partial)
+    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE raises RequestDataTooBig here, which the API's
+    # exception handler answers 413 payload_too_large.
+    serializer = serializer_class(data=request.data, partial=partial)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
