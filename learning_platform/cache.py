@@ -77,6 +77,22 @@ _INCR_IF_EXISTS = (
     "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end"
     " return false"
 )
+# incr_many: each key that exists counts up by one; a missing one is set to ARGV[1] (or,
+# with ARGV[1] empty, left missing: false, which Redis answers as nil). Atomic per call.
+_INCR_EACH = """
+local values = {}
+for i, key in ipairs(KEYS) do
+    if redis.call('EXISTS', key) == 1 then
+        values[i] = redis.call('INCR', key)
+    elseif ARGV[1] ~= '' then
+        redis.call('SET', key, ARGV[1])
+        values[i] = tonumber(ARGV[1])
+    else
+        values[i] = false
+    end
+end
+return values
+"""
 
 
 class RedisCacheClient(django_redis.RedisCacheClient):
@@ -151,16 +167,17 @@ class RedisCacheClient(django_redis.RedisCacheClient):
             raise ValueError(f"Key {key!r} not found.")
         return value
 
-    def incr_many(self, keys: list[str]) -> list[int | None]:
-        """incr by one of each key that exists, in one round trip; None for a missing key
-        (a batch of version bumps)."""
+    def incr_many(self, keys: list[str], start: int | None = None) -> list[int | None]:
+        """incr by one of each key that exists, in one round trip; a missing key is set to
+        `start`, or with no `start` left missing and answered None (a batch of version
+        bumps, new learners' included)."""
         if self.is_paused():
             raise ValueError("The cache is unavailable.")
+        if not keys:
+            return []
         try:
-            pipeline = self.get_client(write=True).pipeline(transaction=False)
-            for key in keys:
-                pipeline.eval(_INCR_IF_EXISTS, 1, key, 1)
-            return pipeline.execute()
+            client = self.get_client(write=True)
+            return client.eval(_INCR_EACH, len(keys), *keys, "" if start is None else start)
         except self._unreachable:
             self._pause()
             raise ValueError("The cache is unavailable.") from None
@@ -239,9 +256,14 @@ class RedisCache(django_redis.RedisCache):
     def ping(self) -> bool:
         return self._cache.ping()
 
-    def incr_many(self, keys: list[str], version=None) -> list[int | None]:
-        """incr of each key that exists, in one round trip: its new value, None if missing."""
-        return self._cache.incr_many([self.make_and_validate_key(k, version=version) for k in keys])
+    def incr_many(
+        self, keys: list[str], start: int | None = None, version=None
+    ) -> list[int | None]:
+        """incr of each key that exists, in one round trip: its new value; a missing key is
+        set to `start` (its value then), or with no `start` answered None."""
+        return self._cache.incr_many(
+            [self.make_and_validate_key(k, version=version) for k in keys], start
+        )
 
     def is_paused(self) -> bool:
         return self._cache.is_paused()

@@ -83,6 +83,27 @@ def fresh_version() -> int:
 
 
 def bump_version(key: str) -> None:
+    bump_versions([key])
+
+
+def bump_versions(keys: list[str]) -> None:
+    """Count up each key's version, a key with no version yet starting one; in one round trip
+    where the cache can (learning_platform's Redis cache: `incr_many`), new learners' keys
+    included. A cache that cannot be reached misses the bump (see DEFAULT_TIMEOUT)."""
+    incr_many = getattr(cache, "incr_many", None)
+    if incr_many is None:
+        for key in keys:
+            _bump_one(key)
+        return
+    try:
+        incr_many(keys, start=fresh_version())
+    except ValueError:  # the cache is unreachable (paused): it serves nothing meanwhile
+        pass
+    except Exception:
+        logger.warning("Could not bump the page cache versions %s", keys, exc_info=True)
+
+
+def _bump_one(key: str) -> None:
     try:
         try:
             cache.incr(key)
@@ -91,24 +112,6 @@ def bump_version(key: str) -> None:
                 cache.incr(key)
     except Exception:
         logger.warning("Could not bump the page cache version %s", key, exc_info=True)
-
-
-def bump_versions(keys: list[str]) -> None:
-    """bump_version of each key, in one round trip where the cache can (learning_platform's
-    Redis cache: `incr_many`); a key with no version yet starts one."""
-    incr_many = getattr(cache, "incr_many", None)
-    if incr_many is None or len(keys) < 2:
-        for key in keys:
-            bump_version(key)
-        return
-    try:
-        values = incr_many(keys)
-    except Exception:
-        logger.warning("Could not bump the page cache versions %s", keys, exc_info=True)
-        return
-    for key, value in zip(keys, values, strict=True):
-        if value is None:
-            bump_version(key)
 
 
 def is_version_bump(callback: Callable) -> bool:

@@ -17,7 +17,7 @@ needs_redis = pytest.mark.skipif(
 def redis_cache():
     backend = RedisCache(settings.REDIS_URL, {"KEY_PREFIX": f"test-cache-{uuid.uuid4().hex}"})
     yield backend
-    backend.delete_many(["number", "mapping", "text", "zero"])
+    backend.delete_many(["number", "mapping", "text", "zero", "missing", "other"])
 
 
 @needs_redis
@@ -77,3 +77,21 @@ def test_incr_many_counts_up_the_stored_keys_in_one_call_and_answers_none_for_mi
 
     assert redis_cache.incr_many(["number", "missing", "zero"]) == [2, None, 1]
     assert redis_cache.get_many(["number", "missing", "zero"]) == {"number": 2, "zero": 1}
+
+
+@needs_redis
+def test_incr_many_with_a_start_sets_the_missing_keys_to_it_in_the_same_call(redis_cache):
+    redis_cache.set("number", 1)
+    start = 1_764_518_400_123_456  # a version: microseconds since the epoch, above 2**32
+
+    assert redis_cache.incr_many(["number", "missing", "other"], start=start) == [
+        2,
+        start,
+        start,
+    ]
+    assert redis_cache.get_many(["number", "missing", "other"]) == {
+        "number": 2,
+        "missing": start,
+        "other": start,
+    }
+    assert redis_cache.incr_many(["missing"], start=5) == [start + 1]

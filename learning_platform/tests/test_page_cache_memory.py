@@ -170,3 +170,27 @@ def test_learners_read_in_one_process_never_get_each_others_progress(settings, l
         assert theirs.json()["completed_lessons"] == []
         assert mine.json()["xp"] > 0
         assert theirs.json()["xp"] == 0
+
+
+def test_bumping_the_versions_of_learners_who_have_none_yet_starts_them_in_one_round_trip(
+    monkeypatch,
+):
+    if not hasattr(cache, "incr_many"):
+        pytest.skip("the one-round-trip bump is the Redis cache's (REDIS_URL unset)")
+    keys = [page_cache.learner_version_key(user_id) for user_id in (10**9, 10**9 + 1)]
+    cache.delete_many(keys)
+    calls = []
+    real_eval = type(cache._cache.get_client(write=True)).eval
+
+    def counting_eval(client, *args):
+        calls.append(args[1])
+        return real_eval(client, *args)
+
+    monkeypatch.setattr(type(cache._cache.get_client(write=True)), "eval", counting_eval)
+    page_cache.bump_versions(keys)
+
+    assert calls == [2]  # one script call for both keys
+    first = cache.get_many(keys)
+    assert set(first) == set(keys)
+    page_cache.bump_versions(keys)
+    assert cache.get_many(keys) == {key: value + 1 for key, value in first.items()}
