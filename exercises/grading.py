@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from exercises.matching import header_key, header_parts, model_key
 from exercises.parsing import Table
@@ -185,16 +185,16 @@ class Catalogue:
         return len(self.models)
 
 
-@dataclass(frozen=True)
-class CellResult:
+# Named tuples, not frozen dataclasses: a table of 10 rows makes 60 of them, and a frozen
+# dataclass's __init__ costs several times a tuple's.
+class CellResult(NamedTuple):
     column: str
     submitted: str
     verdict: str
     expected: int | None = None
 
 
-@dataclass(frozen=True)
-class RowResult:
+class RowResult(NamedTuple):
     number: int
     name: str
     model: str | None
@@ -250,6 +250,7 @@ _GROUP_SEPARATORS = re.compile(r"[,' _\u00a0\u202f\u2009]")
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)$")
 
 
+@lru_cache(maxsize=8192)  # pure; learners' tables repeat the same figures
 def read_number(text: str) -> float | str | None:
     """A cell's number; MISSING for an empty cell or placeholder; None when not a number.
 

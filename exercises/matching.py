@@ -23,6 +23,7 @@ also tries each of its parts.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 ORGANISATION_WORDS = frozenset(
     {"meta", "google", "microsoft", "mistralai", "openai", "tiiuae", "allenai", "eleutherai"}
@@ -34,6 +35,9 @@ _HEADER_JUNK = re.compile(r"[^a-z0-9]+")
 _HEADER_PARTS = re.compile(r"[/()\[\]|,;]+")
 
 
+# Learners write the same few names and headers again and again: each is normalised once per
+# process (bounded; the functions are pure).
+@lru_cache(maxsize=8192)
 def model_key(name: str) -> str:
     """The key under which a model name is looked up (see the module's docstring)."""
     text = name.strip().lower()
@@ -52,12 +56,14 @@ def model_key(name: str) -> str:
     return key
 
 
+@lru_cache(maxsize=4096)
 def header_key(header: str) -> str:
     return _HEADER_JUNK.sub("", header.lower())
 
 
-def header_parts(header: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def header_parts(header: str) -> tuple[str, ...]:
     """Keys of the parts of a header between / ( ) [ ] | , ; ("d_model (hidden_size)")."""
     whole = header_key(header)
     parts = (header_key(p) for p in _HEADER_PARTS.split(header))
-    return [p for p in dict.fromkeys(parts) if p and p != whole]
+    return tuple(p for p in dict.fromkeys(parts) if p and p != whole)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from django.db import connection, models
+from psycopg.types.json import Jsonb
 
 
 def insert_ignoring_conflicts(
@@ -110,8 +112,11 @@ def update_rows(
 
     Django's bulk_update builds a CASE per field with a branch per row (for 500 rows, compiling
     it cost seconds), and an ORM update per row costs a round trip each. Values are adapted by
-    their fields, as the ORM would. VALUES names its columns column1, column2, ... on
-    PostgreSQL and SQLite alike; PostgreSQL types each from its field's column type.
+    their fields, as the ORM would. The rows' values are named column1, column2, ... On
+    PostgreSQL they travel as one array per column (`unnest`): the statement's text is the same
+    for any number of rows, so the driver converts it once and the server prepares it once,
+    where a VALUES list of a placeholder per value was a new statement for every batch size.
+    SQLite takes a VALUES list.
     """
     if not rows:
         return []
@@ -122,32 +127,48 @@ def update_rows(
     model_fields = [meta.get_field(name) for name in fields]
     every_field = key_fields + model_fields
 
-    def value(position: int, field: models.Field) -> str:
-        column = f"v.column{position}"
-        if connection.vendor == "postgresql":
-            return f"CAST({column} AS {field.db_type(connection)})"
-        return column
-
     def assigned(fields: list[models.Field], start: int, joiner: str, prefix: str = "") -> str:
         return joiner.join(
-            f"{prefix}{ops.quote_name(field.column)} = {value(position, field)}"
+            f"{prefix}{ops.quote_name(field.column)} = v.column{position}"
             for position, field in enumerate(fields, start=start)
         )
 
-    placeholders = "(" + ", ".join(["%s"] * len(every_field)) + ")"
+    prepared = [
+        [field.get_db_prep_save(v, connection) for field, v in zip(every_field, row, strict=True)]
+        for row in rows
+    ]
+    if connection.vendor == "postgresql":
+        arrays, params = [], []
+        for field, column in zip(every_field, zip(*prepared, strict=True), strict=True):
+            array, param = _postgres_array(field, list(column))
+            arrays.append(array)
+            params.append(param)
+        names = ", ".join(f"column{position}" for position in range(1, len(every_field) + 1))
+        source = f"unnest({', '.join(arrays)}) AS v ({names})"
+    else:
+        placeholders = "(" + ", ".join(["%s"] * len(every_field)) + ")"
+        source = f"(VALUES {', '.join([placeholders] * len(rows))}) AS v"
+        params: list[Any] = [value for row in prepared for value in row]
     sql = (
         f"UPDATE {table} SET {assigned(model_fields, len(keys) + 1, ', ')} "  # noqa: S608
-        f"FROM (VALUES {', '.join([placeholders] * len(rows))}) AS v "
+        f"FROM {source} "
         f"WHERE {assigned(key_fields, 1, ' AND ', prefix=f'{table}.')}"
         + (f" AND {where}" if where else "")
         + (f" RETURNING {returning}" if returning else "")
     )
-    params: list[Any] = []
-    for row in rows:
-        params += [
-            field.get_db_prep_save(v, connection) for field, v in zip(every_field, row, strict=True)
-        ]
     params += where_params
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [tuple(row) for row in cursor.fetchall()] if returning else []
+
+
+def _postgres_array(field: models.Field, values: list[Any]) -> tuple[str, Any]:
+    """The SQL of an array of `field`'s type holding `values` (adapted by the field), and its
+    parameter. JSON documents go as one text, a line each, split and parsed by the server: as
+    an array of jsonb the driver would escape every quote of every document in Python."""
+    if values and all(isinstance(value, Jsonb) for value in values):
+        lines = [(value.dumps or json.dumps)(value.obj) for value in values]
+        # A document's JSON has no raw line break unless it is indented.
+        if not any("\n" in line for line in lines):
+            return "CAST(string_to_array(%s, E'\\n') AS jsonb[])", "\n".join(lines)
+    return f"CAST(%s AS {field.db_type(connection)}[])", values

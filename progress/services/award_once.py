@@ -134,7 +134,8 @@ today AS (
 """
 
 _AWARD_SQL = (
-    "WITH input (user_id, source_type, source_id, amount) AS (VALUES {rows}),"
+    "WITH input (user_id, source_type, source_id, amount) AS ("  # noqa: S608 - no input in it
+    "SELECT * FROM unnest(%s::bigint[], %s::varchar[], %s::bigint[], %s::integer[])),"
     + _AWARD_CTES
     + """
 SELECT award.user_id, award.source_type, award.source_id, stats.xp_total,
@@ -150,14 +151,14 @@ def _award_in_one_statement(
 ) -> dict[tuple[int, str, int], StandingAfterAward]:
     quote = connection.ops.quote_name
     sql = _AWARD_SQL.format(
-        rows=", ".join(["(%s::bigint, %s::varchar, %s::bigint, %s::integer)"] * len(awards)),
         user=quote(LearnerStats._meta.get_field("user").related_model._meta.db_table),
         ledger=quote(XPAward._meta.db_table),
         days=quote(ActivityDay._meta.db_table),
         stats=quote(LearnerStats._meta.db_table),
         new_streak=_NEW_STREAK,
     )
-    params = [value for award in awards for value in award] + [now, now, now, now]
+    # One array per column: the statement's text is the same however many awards it pays.
+    params = [list(column) for column in zip(*awards, strict=True)] + [now, now, now, now]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()

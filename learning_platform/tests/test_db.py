@@ -1,0 +1,94 @@
+"""learning_platform.db.update_rows: many rows set in one statement, on both databases."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from exercises.models import Submission
+from exercises.tests.factories import SubmissionFactory
+from learning_platform.db import update_rows
+
+pytestmark = pytest.mark.django_db
+
+GRADED_AT = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+# Quotes, backslashes, a line break and non-ASCII inside the documents' strings.
+AWKWARD = {"rows": [{"name": 'say "hi"\\ \n and\tgo', "é": ["ü", None, 1.5, True]}]}
+
+
+def _write(rows, **kwargs):
+    return update_rows(
+        Submission,
+        keys=["id"],
+        fields=["score", "summary", "feedback", "graded_at"],
+        rows=rows,
+        **kwargs,
+    )
+
+
+def test_sets_each_rows_own_values_in_one_statement():
+    first, second, third = SubmissionFactory.create_batch(3)
+
+    with CaptureQueriesContext(connection) as captured:
+        _write(
+            [
+                (first.id, 0.5, "half", AWKWARD, GRADED_AT),
+                (third.id, None, "", {}, None),
+            ]
+        )
+
+    assert len(captured) == 1
+    first.refresh_from_db()
+    third.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.score, first.summary, first.feedback, first.graded_at) == (
+        0.5,
+        "half",
+        AWKWARD,
+        GRADED_AT,
+    )
+    assert (third.score, third.summary, third.feedback, third.graded_at) == (None, "", {}, None)
+    assert second.summary == ""  # a row not listed is left as it was
+    assert second.graded_at is None
+
+
+def test_a_column_of_only_nulls_and_json_that_is_not_an_object_are_written():
+    submissions = SubmissionFactory.create_batch(2)
+
+    _write([(s.id, None, "x", ["a", {"b": "line\nbreak"}], GRADED_AT) for s in submissions])
+
+    for submission in submissions:
+        submission.refresh_from_db()
+        assert submission.score is None
+        assert submission.feedback == ["a", {"b": "line\nbreak"}]
+
+
+def test_the_where_condition_and_returning_list_select_what_was_written():
+    kept, written = SubmissionFactory.create_batch(2)
+    Submission.objects.filter(pk=kept.pk).update(status="graded")
+
+    returned = _write(
+        [(kept.id, 1.0, "no", {}, GRADED_AT), (written.id, 1.0, "yes", {}, GRADED_AT)],
+        where=f"{connection.ops.quote_name(Submission._meta.db_table)}.status = %s",
+        where_params=["queued"],
+        returning=connection.ops.quote_name("id"),
+    )
+
+    assert returned == [(written.id,)]
+    kept.refresh_from_db()
+    assert kept.summary != "no"
+
+
+def test_the_statement_text_is_the_same_for_any_number_of_rows_on_postgresql():
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite takes a VALUES list, one placeholder per value")
+    submissions = SubmissionFactory.create_batch(3)
+
+    texts = set()
+    for count in (1, 3):
+        with CaptureQueriesContext(connection) as captured:
+            _write([(s.id, 1.0, "s", {"n": count}, GRADED_AT) for s in submissions[:count]])
+        texts.add(captured[0]["sql"].split(" FROM ")[0])
+
+    assert len(texts) == 1
