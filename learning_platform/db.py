@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import orjson
 from django.db import connection, models
 from psycopg.types.json import Jsonb
 
@@ -167,8 +168,32 @@ def _postgres_array(field: models.Field, values: list[Any]) -> tuple[str, Any]:
     parameter. JSON documents go as one text, a line each, split and parsed by the server: as
     an array of jsonb the driver would escape every quote of every document in Python."""
     if values and all(isinstance(value, Jsonb) for value in values):
-        lines = [(value.dumps or json.dumps)(value.obj) for value in values]
+        lines = [json_text(value.obj, value.dumps) for value in values]
         # A document's JSON has no raw line break unless it is indented.
         if not any("\n" in line for line in lines):
             return "CAST(string_to_array(%s, E'\\n') AS jsonb[])", "\n".join(lines)
     return f"CAST(%s AS {field.db_type(connection)}[])", values
+
+
+# What json.dumps refuses (datetimes, dataclasses, subclasses of str or int), orjson refuses
+# too, so that a value fails, or passes through its field's encoder, exactly as it would
+# through the ORM.
+_ORJSON_LIKE_JSON_DUMPS = (
+    orjson.OPT_NON_STR_KEYS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
+def json_text(value: Any, dumps: Callable[[Any], str] | None = None) -> str:
+    """`value` as JSON text, as `dumps` (a JSON field's; json.dumps when None) writes it.
+
+    For plain json.dumps, orjson writes the same document (without the optional spaces) in a
+    sixth of the time: a grade's per-cell feedback is the largest value the grader writes."""
+    if dumps is None or dumps is json.dumps:
+        try:
+            return orjson.dumps(value, option=_ORJSON_LIKE_JSON_DUMPS).decode()
+        except TypeError:  # orjson.JSONEncodeError: json.dumps says why, or writes it
+            pass
+    return (dumps or json.dumps)(value)

@@ -1,14 +1,17 @@
 """learning_platform.db.update_rows: many rows set in one statement, on both databases."""
 
+import json
 from datetime import UTC, datetime
+from decimal import Decimal
 
 import pytest
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from exercises.models import Submission
 from exercises.tests.factories import SubmissionFactory
-from learning_platform.db import update_rows
+from learning_platform.db import json_text, update_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +95,25 @@ def test_the_statement_text_is_the_same_for_any_number_of_rows_on_postgresql():
         texts.add(captured[0]["sql"].split(" FROM ")[0])
 
     assert len(texts) == 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [AWKWARD, {"n": [0, -1, 2**62, 0.1, 1e300, None, False]}, {1: "a", None: "b"}, [], "é"],
+)
+def test_json_text_writes_the_same_document_as_json_dumps(value):
+    assert json.loads(json_text(value)) == json.loads(json.dumps(value))
+
+
+def test_json_text_refuses_what_json_dumps_refuses():
+    with pytest.raises(TypeError):
+        json_text({"at": GRADED_AT})
+    with pytest.raises(TypeError):
+        json_text({"amount": Decimal("1.5")})
+
+
+def test_json_text_writes_with_a_fields_own_encoder():
+    def dumps(value):
+        return json.dumps(value, cls=DjangoJSONEncoder)
+
+    assert json.loads(json_text({"at": GRADED_AT}, dumps)) == {"at": "2026-11-30T12:00:00Z"}
