@@ -117,7 +117,8 @@ def update_rows(
     PostgreSQL they travel as one array per column (`unnest`): the statement's text is the same
     for any number of rows, so the driver converts it once and the server prepares it once,
     where a VALUES list of a placeholder per value was a new statement for every batch size.
-    SQLite takes a VALUES list.
+    One row (a grade on its own), and SQLite, take a VALUES list: for one row it is the
+    cheaper plan.
     """
     if not rows:
         return []
@@ -138,7 +139,7 @@ def update_rows(
         [field.get_db_prep_save(v, connection) for field, v in zip(every_field, row, strict=True)]
         for row in rows
     ]
-    if connection.vendor == "postgresql":
+    if connection.vendor == "postgresql" and len(rows) > 1:
         arrays, params = [], []
         for field, column in zip(every_field, zip(*prepared, strict=True), strict=True):
             array, param = _postgres_array(field, list(column))
@@ -147,7 +148,12 @@ def update_rows(
         names = ", ".join(f"column{position}" for position in range(1, len(every_field) + 1))
         source = f"unnest({', '.join(arrays)}) AS v ({names})"
     else:
-        placeholders = "(" + ", ".join(["%s"] * len(every_field)) + ")"
+        prepared = [[_with_json_text(value) for value in row] for row in prepared]
+        if connection.vendor == "postgresql":  # typed: a NULL alone in its column is text
+            typed = [f"CAST(%s AS {field.db_type(connection)})" for field in every_field]
+        else:
+            typed = ["%s"] * len(every_field)
+        placeholders = "(" + ", ".join(typed) + ")"
         source = f"(VALUES {', '.join([placeholders] * len(rows))}) AS v"
         params: list[Any] = [value for row in prepared for value in row]
     sql = (
@@ -173,6 +179,13 @@ def _postgres_array(field: models.Field, values: list[Any]) -> tuple[str, Any]:
         if not any("\n" in line for line in lines):
             return "CAST(string_to_array(%s, E'\\n') AS jsonb[])", "\n".join(lines)
     return f"CAST(%s AS {field.db_type(connection)}[])", values
+
+
+def _with_json_text(value: Any) -> Any:
+    """A JSON parameter written by `json_text` (orjson where it writes the same)."""
+    if isinstance(value, Jsonb) and value.dumps in (None, json.dumps):
+        return Jsonb(value.obj, dumps=json_text)
+    return value
 
 
 # What json.dumps refuses (datetimes, dataclasses, subclasses of str or int), orjson refuses
