@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import orjson
@@ -183,8 +184,8 @@ def _postgres_array(field: models.Field, values: list[Any]) -> tuple[str, Any]:
 
 def _with_json_text(value: Any) -> Any:
     """A JSON parameter written by `json_text` (orjson where it writes the same)."""
-    if isinstance(value, Jsonb) and value.dumps in (None, json.dumps):
-        return Jsonb(value.obj, dumps=json_text)
+    if isinstance(value, Jsonb):
+        return Jsonb(value.obj, dumps=partial(json_text, dumps=value.dumps))
     return value
 
 
