@@ -17,12 +17,10 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.utils import timezone
 
-from progress.models import ActivityDay, LearnerStats, XPAward
 from progress.services.award_once import (
-    _AWARD_CTES,
-    _NEW_STREAK,
     StandingAfterAward,
     _after_the_statement,
+    _award_ctes,
     _award_through_writers,
     _standing,
 )
@@ -75,21 +73,13 @@ def award_xp_once_for_inserted(
     with transaction.atomic(savepoint=False):
         if connection.vendor != "postgresql":
             return _through_writers(source_type, inserted_sql, params, now)
-        quote = connection.ops.quote_name
-        ctes = _AWARD_CTES.format(
-            user=quote(LearnerStats._meta.get_field("user").related_model._meta.db_table),
-            ledger=quote(XPAward._meta.db_table),
-            days=quote(ActivityDay._meta.db_table),
-            stats=quote(LearnerStats._meta.db_table),
-            new_streak=_NEW_STREAK,
-        )
         # Joined, not formatted: the caller's SQL may hold braces.
         sql = (
             "WITH inserted (user_id, source_id, amount) AS (\n"  # noqa: S608 - the caller's SQL
             + inserted_sql
             + "\n), input (user_id, source_type, source_id, amount) AS (\n"
             "    SELECT user_id::bigint, %s::varchar, source_id::bigint, amount::integer\n"
-            "    FROM inserted WHERE amount > 0\n)," + ctes + _INSERTED_SQL
+            "    FROM inserted WHERE amount > 0\n)," + _award_ctes() + _INSERTED_SQL
         )
         with connection.cursor() as cursor:
             cursor.execute(sql, [*params, source_type, now, now, now, now])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from functools import partial
+from functools import cache, partial
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -133,30 +133,37 @@ today AS (
 )
 """
 
-_AWARD_SQL = (
-    "WITH input (user_id, source_type, source_id, amount) AS ("  # noqa: S608 - no input in it
-    "SELECT * FROM unnest(%s::bigint[], %s::varchar[], %s::bigint[], %s::integer[])),"
-    + _AWARD_CTES
-    + """
-SELECT award.user_id, award.source_type, award.source_id, stats.xp_total,
-    stats.streak_current, stats.exercises_passed, stats.last_active_day, new_day.day, today.day
-FROM award JOIN stats USING (user_id) JOIN today USING (user_id)
-    LEFT JOIN new_day USING (user_id)
-"""
-)
 
-
-def _award_in_one_statement(
-    awards: list[tuple[int, str, int, int]], now: datetime
-) -> dict[tuple[int, str, int], StandingAfterAward]:
+@cache
+def _award_ctes() -> str:
+    """_AWARD_CTES with its tables' names, formatted once per process (PostgreSQL's quoting;
+    it runs on every award)."""
     quote = connection.ops.quote_name
-    sql = _AWARD_SQL.format(
+    return _AWARD_CTES.format(
         user=quote(LearnerStats._meta.get_field("user").related_model._meta.db_table),
         ledger=quote(XPAward._meta.db_table),
         days=quote(ActivityDay._meta.db_table),
         stats=quote(LearnerStats._meta.db_table),
         new_streak=_NEW_STREAK,
     )
+
+
+_AWARD_INPUT = (
+    "WITH input (user_id, source_type, source_id, amount) AS ("
+    "SELECT * FROM unnest(%s::bigint[], %s::varchar[], %s::bigint[], %s::integer[])),"
+)
+_AWARD_RESULT = """
+SELECT award.user_id, award.source_type, award.source_id, stats.xp_total,
+    stats.streak_current, stats.exercises_passed, stats.last_active_day, new_day.day, today.day
+FROM award JOIN stats USING (user_id) JOIN today USING (user_id)
+    LEFT JOIN new_day USING (user_id)
+"""
+
+
+def _award_in_one_statement(
+    awards: list[tuple[int, str, int, int]], now: datetime
+) -> dict[tuple[int, str, int], StandingAfterAward]:
+    sql = _AWARD_INPUT + _award_ctes() + _AWARD_RESULT
     # One array per column: the statement's text is the same however many awards it pays.
     params = [list(column) for column in zip(*awards, strict=True)] + [now, now, now, now]
     with connection.cursor() as cursor:
