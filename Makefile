@@ -3,8 +3,8 @@
 # when the machine has no Node.js 20+: scripts/node-env.sh picks one).
 #
 #   make run      the web app and the API on http://127.0.0.1:8000 (SQLite, in-process tasks)
-#   make test     the Python suite and the web app's unit tests (DATABASE_URL / REDIS_URL from
-#                 the environment)
+#   make test     the Python suite and the web app's unit tests: on PostgreSQL and Redis when
+#                 they answer, else SQLite without Redis (scripts/test_env.py says which)
 #
 # Settings come from the environment (see .env.example and docs/operations.md).
 
@@ -50,10 +50,9 @@ run: venv web  ## build the web app, migrate, load the demo curriculum, serve on
 	@echo
 	DEBUG=1 exec $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: venv  ## the Python suite and the web app's unit tests (DATABASE_URL / REDIS_URL: PostgreSQL / Redis)
-	@echo "make test: database $${DATABASE_URL:-SQLite (embedded default)}, broker $${REDIS_URL:-none (in-process tasks)}" \
-		| sed -E 's#(//[^:/@]*):[^@/]*@#\1:***@#g'
-	@rc=0; $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
+test: venv  ## the Python suite and the web app's unit tests, on PostgreSQL + Redis when they answer
+	@exports="$$($(PY) scripts/test_env.py)"; eval "$$exports"; \
+	rc=0; $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests - that is a failure" >&2; fi; \
 	echo "make test: the web app's unit tests (Vitest, web/)"; \
 	web_rc=0; scripts/web.sh test || web_rc=$$?; \
@@ -75,10 +74,11 @@ e2e: venv  ## browser tests (Playwright, Debian's chromium) on a real server + C
 web-lint: venv  ## lint (ESLint) and type-check (tsc --noEmit) the web app
 	@rc=0; scripts/web.sh lint || rc=$$?; scripts/web.sh typecheck || rc=$$?; exit $$rc
 
-lint: venv  ## ruff lint and format check, and the apps' import graph (lint-imports)
+lint: venv  ## ruff lint and format check, the apps' import graph (lint-imports), the repository's checks
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m pytest -q -n 0 repo_checks
 
 format: venv  ## apply ruff fixes and formatting
 	$(VENV)/bin/ruff check --fix .
