@@ -225,6 +225,6 @@ def test_example_env_file_with_a_secret_key_passes_the_deployment_checklist():
 def test_the_deployment_checklist_sees_an_insecure_setting():
     insecure = {**PRODUCTION_ENV, "SESSION_COOKIE_SECURE": "false"}
 
-    codes = [w.split(":")[0] for w in deployment_warnings(**insecure)]
+    codes = sorted(w.split(":")[0] for w in deployment_warnings(**insecure))
 
     assert codes == ["security.W012", "security.W016"]  # the session and the CSRF cookie
