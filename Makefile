@@ -3,8 +3,9 @@
 # when the machine has no Node.js 20+: scripts/node-env.sh picks one).
 #
 #   make run      the web app and the API on http://127.0.0.1:8000 (SQLite, in-process tasks)
-#   make test     the Python suite and the web app's unit tests: on PostgreSQL and Redis when
-#                 they answer, else SQLite without Redis (scripts/test_env.py says which)
+#   make test     the Python suite and, alongside, the web app's unit tests; the Python suite on
+#                 PostgreSQL and Redis when they answer, else SQLite without Redis
+#                 (scripts/test_env.py says which)
 #
 # Settings come from the environment (see .env.example and docs/operations.md).
 
@@ -52,10 +53,13 @@ run: venv web  ## build the web app, migrate, load the demo curriculum, serve on
 
 test: venv  ## the Python suite and the web app's unit tests, on PostgreSQL + Redis when they answer
 	@exports="$$($(PY) scripts/test_env.py)"; eval "$$exports"; \
+	web_log="$$(mktemp)"; trap 'rm -f "$$web_log"' EXIT; \
+	echo "make test: the web app's unit tests (Vitest) run alongside; their output follows pytest's"; \
+	scripts/web.sh test >"$$web_log" 2>&1 & web_pid=$$!; \
 	rc=0; $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests - that is a failure" >&2; fi; \
-	echo "make test: the web app's unit tests (Vitest, web/)"; \
-	web_rc=0; scripts/web.sh test || web_rc=$$?; \
+	web_rc=0; wait $$web_pid || web_rc=$$?; \
+	echo "make test: the web app's unit tests (Vitest, web/)"; cat "$$web_log"; \
 	if [ $$rc -ne 0 ]; then echo "make test: the Python suite FAILED (exit $$rc)" >&2; fi; \
 	if [ $$web_rc -ne 0 ]; then echo "make test: the web app's unit tests FAILED (exit $$web_rc)" >&2; fi; \
 	if [ $$rc -ne 0 ]; then exit $$rc; fi; \
