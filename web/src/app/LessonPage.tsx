@@ -1,22 +1,24 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { useToast } from '@/components/Toasts';
-import { useAuth } from '@/features/auth/api';
 import { Comments } from '@/features/comments/components/Comments';
 import { ExercisePanel } from '@/features/exercises/components/ExercisePanel';
-import { useCompleteLesson, useLocalEvents, useProgressHeader } from '@/features/progress/api';
+import { lessonQueries } from '@/features/lessons/api';
+import { BlockView } from '@/features/lessons/components/Blocks';
+import { useCompleteLesson, useProgressHeader } from '@/features/progress/api';
 import { ProgressHeader } from '@/features/progress/components/ProgressHeader';
 import { ReportIssue } from '@/features/reports/components/ReportDialog';
 import { levelLabel } from '@/lib/header';
+import { useLocalEvents } from '@/lib/progressStore';
+import { useAuth } from '@/lib/session';
 import type { LessonDetail } from '@/lib/types';
-import { useLesson } from '../api';
-import { BlockView } from './Blocks';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function LessonPage() {
   const { slug } = useParams();
-  const lesson = useLesson(slug);
+  const lesson = useQuery({ ...lessonQueries.detail(slug ?? ''), enabled: Boolean(slug) });
   const { isAuthenticated } = useAuth();
 
   useDocumentTitle(lesson.data?.title);
