@@ -1,5 +1,5 @@
 // Who is signed in: read by every feature, so it lives here rather than in features/auth.
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient, type QueryFunctionContext } from '@tanstack/react-query';
 import * as allauth from './allauth';
 import { api } from './api';
 import type { SessionState } from './types';
@@ -11,15 +11,11 @@ import type { SessionState } from './types';
 export const AUTH_ROOT = 'auth';
 export const isAuthQuery = (query: { queryKey: readonly unknown[] }) => query.queryKey[0] === AUTH_ROOT;
 
-let configLoaded: Promise<unknown> | null = null;
+const configQuery = queryOptions({ queryKey: [AUTH_ROOT, 'config'], queryFn: allauth.getConfig, staleTime: Infinity, retry: false });
 
-/** GET config once per page load: it also sets the csrftoken cookie unsafe requests need. */
-export function ensureConfig(): Promise<unknown> {
-  configLoaded ??= allauth.getConfig().catch((error: unknown) => {
-    configLoaded = null;
-    throw error;
-  });
-  return configLoaded;
+/** GET allauth's config once per page load (query client): it also sets the csrftoken cookie unsafe requests need. */
+export function ensureConfig(client: QueryClient): Promise<unknown> {
+  return client.ensureQueryData(configQuery);
 }
 
 /**
@@ -27,8 +23,8 @@ export function ensureConfig(): Promise<unknown> {
  * auth/session answers 401 to a visitor, an error in the browser console on every page).
  * allauth's config is fetched alongside so the CSRF cookie is there before the first POST.
  */
-async function loadSession(): Promise<allauth.AuthState> {
-  const [state] = await Promise.all([api<SessionState>('session'), ensureConfig()]);
+async function loadSession({ client }: QueryFunctionContext): Promise<allauth.AuthState> {
+  const [state] = await Promise.all([api<SessionState>('session'), ensureConfig(client)]);
   return {
     isAuthenticated: state.is_authenticated,
     user: state.user ? { id: state.user.id, email: state.user.email, display: state.user.display_name || state.user.email } : null,

@@ -8,8 +8,8 @@ export const authQueries = {
   verifyEmail: (key: string) =>
     queryOptions({
       queryKey: [AUTH_ROOT, 'verify-email', key],
-      queryFn: async () => {
-        await ensureConfig();
+      queryFn: async ({ client }) => {
+        await ensureConfig(client);
         return allauth.getEmailVerification(key);
       },
       retry: false,
@@ -18,8 +18,8 @@ export const authQueries = {
   resetKey: (key: string) =>
     queryOptions({
       queryKey: [AUTH_ROOT, 'reset-key', key],
-      queryFn: async () => {
-        await ensureConfig();
+      queryFn: async ({ client }) => {
+        await ensureConfig(client);
         await allauth.checkPasswordResetKey(key);
         return true;
       },
@@ -45,7 +45,7 @@ function useSignInFlow<Input>(flow: (input: Input) => Promise<allauth.AuthState>
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (input: Input) => {
-      await ensureConfig();
+      await ensureConfig(client);
       return flow(input);
     },
     onSuccess: (state) => afterSignIn(client, state),

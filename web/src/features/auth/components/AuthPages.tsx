@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
@@ -153,12 +153,13 @@ export function RequestPasswordResetPage() {
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   const id = useId();
+  const client = useQueryClient();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setPending(true);
     setError(null);
     try {
-      await ensureConfig();
+      await ensureConfig(client);
       await allauth.requestPasswordReset(email);
       setSent(true);
     } catch (caught) {
