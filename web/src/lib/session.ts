@@ -11,7 +11,13 @@ import type { SessionState } from './types';
 export const AUTH_ROOT = 'auth';
 export const isAuthQuery = (query: { queryKey: readonly unknown[] }) => query.queryKey[0] === AUTH_ROOT;
 
-const configQuery = queryOptions({ queryKey: [AUTH_ROOT, 'config'], queryFn: allauth.getConfig, staleTime: Infinity, retry: false });
+const configQuery = queryOptions({
+  queryKey: [AUTH_ROOT, 'config'],
+  queryFn: allauth.getConfig,
+  staleTime: Infinity,
+  gcTime: Infinity,
+  retry: false,
+});
 
 /** GET allauth's config once per page load (query client): it also sets the csrftoken cookie unsafe requests need. */
 export function ensureConfig(client: QueryClient): Promise<unknown> {
