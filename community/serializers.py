@@ -8,6 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from community.models import COMMENT_MAX_LENGTH, REPORT_MESSAGE_MAX_LENGTH, Comment, IssueReport
+from learning_platform.api.fields import StrictCharField, StrictEmailField, StrictIntegerField
 from learning_platform.markdown import render_markdown
 
 DELETED_BODY = "[deleted]"
@@ -16,10 +17,10 @@ DELETED_BODY = "[deleted]"
 
 
 class CommentInputSerializer(serializers.Serializer):
-    body = serializers.CharField(
+    body = StrictCharField(
         max_length=COMMENT_MAX_LENGTH, help_text="Markdown: emphasis, code, links, lists."
     )
-    parent = serializers.IntegerField(
+    parent = StrictIntegerField(
         required=False,
         allow_null=True,
         min_value=1,
@@ -29,7 +30,7 @@ class CommentInputSerializer(serializers.Serializer):
 
 
 class CommentEditSerializer(serializers.Serializer):
-    body = serializers.CharField(max_length=COMMENT_MAX_LENGTH)
+    body = StrictCharField(max_length=COMMENT_MAX_LENGTH)
 
 
 class CommentAuthorSerializer(serializers.Serializer):
@@ -123,16 +124,16 @@ class SubscriptionSerializer(serializers.Serializer):
 
 class ReportInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=IssueReport.Kind.choices)
-    message = serializers.CharField(max_length=REPORT_MESSAGE_MAX_LENGTH)
-    block = serializers.IntegerField(
+    message = StrictCharField(max_length=REPORT_MESSAGE_MAX_LENGTH)
+    block = StrictIntegerField(
         required=False, allow_null=True, min_value=1, help_text="Id of the block concerned."
     )
-    contact_email = serializers.EmailField(
+    contact_email = StrictEmailField(
         required=False,
         allow_blank=True,
         help_text="Signed out only: where to tell you it is resolved. Ignored when signed in.",
     )
-    website = serializers.CharField(
+    website = StrictCharField(
         required=False,
         allow_blank=True,
         max_length=500,

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from exercises.grading import VERDICTS
 from exercises.models import Exercise, Submission, SubmissionFormat, SubmissionStatus
+from learning_platform.api.fields import StrictCharField
 from learning_platform.markdown import render_markdown
 
 
@@ -16,11 +17,11 @@ class SubmissionInputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(
         choices=SubmissionFormat.choices, help_text="How `content` is written."
     )
-    content = serializers.CharField(
+    content = StrictCharField(
         trim_whitespace=False,
         help_text="The table as pasted: at most 64 KiB, 200 rows and 32 columns.",
     )
-    notes = serializers.CharField(
+    notes = StrictCharField(
         required=False,
         allow_blank=True,
         default="",
