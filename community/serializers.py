@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -20,7 +22,8 @@ class CommentInputSerializer(serializers.Serializer):
     body = StrictCharField(
         max_length=COMMENT_MAX_LENGTH, help_text="Markdown: emphasis, code, links, lists."
     )
-    parent = StrictIntegerField(
+    # The metaclass moves declared fields off the class: no clash with Field.parent.
+    parent = StrictIntegerField(  # type: ignore[assignment]
         required=False,
         allow_null=True,
         min_value=1,
@@ -48,7 +51,8 @@ class CommentSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     lesson = serializers.CharField(source="lesson.slug")
-    parent = serializers.IntegerField(source="parent_id", allow_null=True)
+    # The metaclass moves declared fields off the class: no clash with Field.parent.
+    parent = serializers.IntegerField(source="parent_id", allow_null=True)  # type: ignore[assignment]
     reply_to = ReplyToSerializer(allow_null=True, help_text="The comment answered, if a reply.")
     author = serializers.SerializerMethodField()
     body = serializers.SerializerMethodField(help_text="Markdown source.")
@@ -93,8 +97,11 @@ class ThreadSerializer(CommentSerializer):
     replies_url = serializers.SerializerMethodField()
 
     @extend_schema_field(CommentSerializer(many=True))
-    def get_replies(self, comment: Comment) -> list:
-        return CommentSerializer(comment.embedded_replies, many=True, context=self.context).data
+    def get_replies(self, comment: Comment) -> list[Any]:
+        # Set on the threads comment_threads reads, by its Prefetch(to_attr=...).
+        embedded = comment.embedded_replies  # type: ignore[attr-defined]
+        replies = CommentSerializer(embedded, many=True, context=self.context)
+        return list(replies.data)
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_replies_url(self, comment: Comment) -> str:

@@ -11,6 +11,7 @@ from exercises.grading import VERDICTS
 from exercises.models import Exercise, Submission, SubmissionFormat, SubmissionStatus
 from learning_platform.api.fields import StrictCharField
 from learning_platform.markdown import render_markdown
+from lessons.selectors import Lesson
 
 
 class SubmissionInputSerializer(serializers.Serializer):
@@ -89,7 +90,7 @@ class SubmissionListItemSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Submission
-        fields = (
+        fields: tuple[str, ...] = (
             "id",
             "exercise",
             "format",
@@ -136,7 +137,9 @@ class ExerciseColumnSerializer(serializers.Serializer):
 class ExerciseDetailSerializer(serializers.ModelSerializer):
     """Context: `passed` (bool or None for anonymous visitors), `known_models` (names)."""
 
-    lesson = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    lesson: serializers.SlugRelatedField[Lesson] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     prompt_html = serializers.SerializerMethodField()
     key_column = serializers.SerializerMethodField()
     columns = ExerciseColumnSerializer(many=True)

@@ -14,7 +14,7 @@ from django.http import QueryDict
 from rest_framework import serializers
 
 
-def _from_json(field: serializers.Field) -> bool:
+def _from_json(field: serializers.Field[Any, Any, Any, Any]) -> bool:
     data = getattr(field.root, "initial_data", None)
     return data is not None and not isinstance(data, QueryDict)
 
