@@ -1,12 +1,15 @@
-"""The type of a request that only signed-in users reach (a view with IsAuthenticated)."""
+"""The types of requests that only signed-in users reach: API views with IsAuthenticated, the
+admin. For annotations only: Django and DRF make the requests."""
 
+from django.http import HttpRequest
 from rest_framework.request import Request
 
 from accounts.models import User
 
 
 class SignedInRequest(Request):
-    """For annotations only: DRF makes the request, and its permission check leaves only a
-    signed-in user."""
+    user: User
 
+
+class SignedInHttpRequest(HttpRequest):
     user: User

@@ -55,7 +55,7 @@ class AchievementAdmin(admin.ModelAdmin):
 
     @admin.display(description="Unlocked by", ordering="unlock_total")
     def unlock_count(self, achievement: Achievement) -> int:
-        return achievement.unlock_total
+        return achievement.unlock_total  # type: ignore[attr-defined]  # get_queryset's annotation
 
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
