@@ -3,8 +3,8 @@
 DRF coerces: a CharField turns a number into its text, a BooleanField takes "true", "yes" or 1,
 an IntegerField takes "5". In a JSON body that is a client's mistake the schema calls a wrong
 type, so these fields answer 400 like any other (schemathesis found a report's honeypot field
-accepting `0`, which then looked filled in). The API's input serializers use them; other
-serializers (allauth's, the output ones) keep DRF's fields.
+accepting `0`, which then looked filled in). The API's input serializers use them; output
+serializers and any library's keep DRF's fields as they are.
 Query strings and form bodies are text by nature and keep DRF's parsing.
 """
 
