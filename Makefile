@@ -24,8 +24,8 @@ SCHEMA_FILE ?= openapi.yaml
 PIP_COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
 	--no-emit-index-url --no-emit-find-links
 
-.PHONY: help venv web run test e2e web-lint web-types-check lint format schema lock worker beat check-deploy \
-	migrate clean
+.PHONY: help venv web run test e2e web-lint web-types-check lint typecheck format schema lock worker \
+	beat check-deploy migrate clean
 
 help:  ## list the commands
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
@@ -82,6 +82,9 @@ lint: venv  ## ruff lint and format check, and the apps' import graph (lint-impo
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+
+typecheck: venv  ## mypy with the Django and DRF plugins (settings in pyproject.toml)
+	DEBUG=1 $(VENV)/bin/mypy
 
 format: venv  ## apply ruff fixes and formatting
 	$(VENV)/bin/ruff check --fix .
