@@ -27,16 +27,16 @@ SCHEMA_FILE ?= openapi.yaml
 PIP_COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
 	--no-emit-index-url --no-emit-find-links
 
-.PHONY: help venv web run test e2e web-lint lint format schema lock worker beat check-deploy \
-	migrate clean
+.PHONY: help venv web run test e2e web-lint web-types-check lint typecheck format schema lock worker \
+	beat check-deploy migrate clean
 
 help:  ## list the commands
-	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-13s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
 venv:  ## create .venv and install requirements/dev.txt (only when the lock changed)
 	@PYTHON=$(PYTHON) scripts/bootstrap.sh requirements/dev.txt
 
-web: venv  ## build the web app into web/dist (npm ci first, only when web/package-lock.json changed)
+web: venv  ## regenerate the web app's API types from the schema, build it into web/dist (npm ci first when web/package-lock.json changed)
 	@scripts/web.sh build
 
 run: venv web  ## build the web app, migrate, load the demo curriculum, serve on 127.0.0.1:8000
@@ -80,11 +80,17 @@ e2e: venv  ## browser tests (Playwright, Debian's chromium) on a real server + C
 web-lint: venv  ## lint (ESLint) and type-check (tsc --noEmit) the web app
 	@rc=0; scripts/web.sh lint || rc=$$?; scripts/web.sh typecheck || rc=$$?; exit $$rc
 
+web-types-check: venv  ## fail when web/src/lib/api-schema.d.ts differs from the API's OpenAPI schema
+	@scripts/web.sh types-check
+
 lint: venv  ## ruff lint and format check, the apps' import graph (lint-imports), the repository's checks
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
 	$(PY) -m pytest -q -n 0 repo_checks
+
+typecheck: venv  ## mypy with the Django and DRF plugins (settings in pyproject.toml)
+	DEBUG=1 $(VENV)/bin/mypy
 
 format: venv  ## apply ruff fixes and formatting
 	$(VENV)/bin/ruff check --fix .

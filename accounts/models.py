@@ -1,7 +1,13 @@
 import secrets
 import zoneinfo
+from typing import Any, ClassVar
 
-from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.contrib.auth.models import (
+    AbstractBaseUser,
+    AnonymousUser,
+    BaseUserManager,
+    PermissionsMixin,
+)
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models.functions import Lower
@@ -38,10 +44,15 @@ def validate_time_zone(value: str) -> None:
         raise ValidationError(f"{value!r} is not a known IANA time zone.", code="invalid")
 
 
-class UserManager(BaseUserManager):
+def public_name(*, display_name: str, public_handle: str) -> str:
+    """How a learner is shown to others (comments, notifications, leaderboard)."""
+    return display_name or public_handle
+
+
+class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
-    def _create_user(self, email: str, password: str | None, **extra_fields):
+    def _create_user(self, email: str, password: str | None, **extra_fields: Any) -> "User":
         if not email:
             raise ValueError("An e-mail address is required.")
         user = self.model(email=self.normalize_email(email).lower(), **extra_fields)
@@ -49,12 +60,14 @@ class UserManager(BaseUserManager):
         user.save(using=self._db)
         return user
 
-    def create_user(self, email: str, password: str | None = None, **extra_fields):
+    def create_user(self, email: str, password: str | None = None, **extra_fields: Any) -> "User":
         extra_fields.setdefault("is_staff", False)
         extra_fields.setdefault("is_superuser", False)
         return self._create_user(email, password, **extra_fields)
 
-    def create_superuser(self, email: str, password: str | None = None, **extra_fields):
+    def create_superuser(
+        self, email: str, password: str | None = None, **extra_fields: Any
+    ) -> "User":
         extra_fields.setdefault("is_staff", True)
         extra_fields.setdefault("is_superuser", True)
         return self._create_user(email, password, **extra_fields)
@@ -86,7 +99,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     USERNAME_FIELD = "email"
     EMAIL_FIELD = "email"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
     class Meta:
         constraints = [
@@ -98,11 +111,15 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     @property
     def public_name(self) -> str:
-        return self.display_name or self.public_handle
+        return public_name(display_name=self.display_name, public_handle=self.public_handle)
 
     @property
     def tzinfo(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.time_zone)
+
+
+# Whoever a request comes from: a user, or a visitor who is not signed in.
+Requester = User | AnonymousUser
 
 
 def user_display(user: User) -> str:

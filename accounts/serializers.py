@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
 from accounts.models import TIME_ZONES, User
+from learning_platform.api.fields import StrictBooleanField, StrictRegexField
 from learning_platform.text import ONE_LINE_PATTERN
 
 
@@ -26,7 +27,7 @@ class SessionStateSerializer(serializers.Serializer):
 
 
 class ProfileInputSerializer(serializers.Serializer):
-    display_name = serializers.RegexField(
+    display_name = StrictRegexField(
         ONE_LINE_PATTERN,
         max_length=60,
         allow_blank=True,
@@ -40,9 +41,9 @@ class ProfileInputSerializer(serializers.Serializer):
         required=False,
         error_messages={"invalid_choice": "'{input}' is not a known IANA time zone."},
     )
-    reply_notifications = serializers.BooleanField(required=False)
-    email_notifications = serializers.BooleanField(required=False)
-    show_on_leaderboard = serializers.BooleanField(required=False)
+    reply_notifications = StrictBooleanField(required=False)
+    email_notifications = StrictBooleanField(required=False)
+    show_on_leaderboard = StrictBooleanField(required=False)
 
     def validate_display_name(self, value: str) -> str:
         return value.strip()

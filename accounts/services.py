@@ -10,7 +10,11 @@ def queue_email(*, subject: str, body: str, to: list[str], html_body: str | None
     database for the sweep while the broker is unreachable)."""
     from accounts.tasks import send_email
 
-    send_email.delay_on_commit(subject=subject, body=body, to=to, html_body=html_body)
+    # celery-types types a shared_task as Celery's Task; the app's (learning_platform.celery)
+    # is a DjangoTask, which has delay_on_commit.
+    send_email.delay_on_commit(  # type: ignore[attr-defined]
+        subject=subject, body=body, to=to, html_body=html_body
+    )
 
 
 PROFILE_FIELDS = (

@@ -11,6 +11,7 @@ from accounts.serializers import (
     ProfileOutputSerializer,
     SessionStateSerializer,
 )
+from accounts.signed_in import SignedInRequest
 from learning_platform.api.conditional import VARY
 
 
@@ -56,7 +57,7 @@ class MeView(APIView):
         responses=ProfileOutputSerializer,
         operation_id="me_update",
     )
-    def patch(self, request: Request) -> Response:
+    def patch(self, request: SignedInRequest) -> Response:
         serializer = ProfileInputSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         user = services.update_profile(user=request.user, **serializer.validated_data)

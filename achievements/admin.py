@@ -11,7 +11,8 @@ RULE_FIELDS = frozenset({"rule_kind", "threshold", "tag_slug", "quest", "is_acti
 
 
 def _award_after_commit(achievement_id: int) -> None:
-    award_retroactively.delay_on_commit(achievement_id)
+    # celery-types types a shared_task as Celery's Task; the app's is a DjangoTask.
+    award_retroactively.delay_on_commit(achievement_id)  # type: ignore[attr-defined]
 
 
 @admin.register(Achievement)
@@ -54,7 +55,7 @@ class AchievementAdmin(admin.ModelAdmin):
 
     @admin.display(description="Unlocked by", ordering="unlock_total")
     def unlock_count(self, achievement: Achievement) -> int:
-        return achievement.unlock_total
+        return achievement.unlock_total  # type: ignore[attr-defined]  # get_queryset's annotation
 
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)

@@ -133,8 +133,8 @@ class Achievement(models.Model):
         if self.rule_kind == RuleKind.TAG_COMPLETED:
             return f"All lessons tagged {self.tag_slug!r}"
         if self.rule_kind == RuleKind.QUEST_PERCENT:
-            quest = self.quest.slug if self.quest_id else settings.DEMO_QUEST_SLUG
-            return f"{quest} ≥ {self.threshold}%"
+            slug = self.quest.slug if self.quest is not None else settings.DEMO_QUEST_SLUG
+            return f"{slug} ≥ {self.threshold}%"
         return f"{RuleKind(self.rule_kind).label.replace(' N', f' {self.threshold}')}"
 
 

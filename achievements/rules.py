@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.conf import settings
 
@@ -24,6 +24,11 @@ from community import selectors as community
 from exercises import selectors as exercises
 from lessons import selectors as lessons
 from progress import selectors as progress
+
+
+class Progress(TypedDict):
+    current: int
+    target: int
 
 
 @dataclass(frozen=True)
@@ -35,7 +40,7 @@ class Measure:
     def reached(self) -> bool:
         return self.target > 0 and self.current >= self.target
 
-    def as_progress(self, *, unlocked: bool) -> dict[str, int]:
+    def as_progress(self, *, unlocked: bool) -> Progress:
         """What the API shows: capped at the target, full once unlocked."""
         current = self.target if unlocked else min(self.current, self.target)
         return {"current": current, "target": self.target}
@@ -206,8 +211,10 @@ def metrics_for_learners(
         a.quest_id or catalogue.demo_quest_id()
         for a in achievements
         if a.rule_kind == RuleKind.QUEST_PERCENT
-    } - {None}
+    }
     for quest_id in quests:
+        if quest_id is None:  # no quest named and no demo quest
+            continue
         percents = progress.quest_percents_by_user(user_ids=user_ids, quest_id=quest_id)
         preload(("quest_percent", quest_id), percents)
     tagged = set().union(

@@ -30,16 +30,11 @@ def unlocked_and_total(*, user_id: int) -> tuple[int, int]:
     return unlocked, total
 
 
-class Progress(TypedDict):
-    current: int
-    target: int
-
-
 class AchievementStatus(TypedDict):
     achievement: Achievement
     unlocked: bool
     unlocked_at: datetime | None
-    progress: Progress | None
+    progress: rules.Progress | None
 
 
 def achievements_for_learner(*, user_id: int | None) -> list[AchievementStatus]:
@@ -62,11 +57,11 @@ def achievements_for_learner(*, user_id: int | None) -> list[AchievementStatus]:
     unlocked_at = AchievementUnlock.objects.filter(
         user_id=user_id, achievement=OuterRef("pk")
     ).values("unlocked_at")[:1]
-    achievements = list(achievements.annotate(learner_unlocked_at=unlocked_at))
-    catalogue = rules.Catalogue(tag_slugs=(a.tag_slug for a in achievements))
+    annotated = list(achievements.annotate(learner_unlocked_at=unlocked_at))
+    catalogue = rules.Catalogue(tag_slugs=(a.tag_slug for a in annotated))
     metrics = rules.LearnerMetrics(user_id=user_id, catalogue=catalogue)
     statuses: list[AchievementStatus] = []
-    for achievement in achievements:
+    for achievement in annotated:
         unlocked = achievement.learner_unlocked_at is not None
         statuses.append(
             {

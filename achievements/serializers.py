@@ -18,7 +18,8 @@ class RuleOutputSerializer(serializers.Serializer):
     def get_quest(self, achievement: Achievement) -> str | None:
         if achievement.rule_kind != RuleKind.QUEST_PERCENT:
             return None
-        return achievement.quest.slug if achievement.quest_id else settings.DEMO_QUEST_SLUG
+        quest = achievement.quest
+        return quest.slug if quest is not None else settings.DEMO_QUEST_SLUG
 
     def to_representation(self, instance: Achievement) -> dict:
         data = super().to_representation(instance)

@@ -32,7 +32,9 @@ def award_retroactively(
     if next_after is not None:
         queue = (self.request.delivery_info or {}).get("routing_key")
         award_retroactively.apply_async(
-            (achievement_id, next_after, batch_size), queue=queue or None
+            (achievement_id, next_after, batch_size),
+            # celery-types says str; None is Celery's own "the default queue".
+            queue=queue or None,  # type: ignore[arg-type]
         )
 
 

@@ -14,6 +14,7 @@ from django.utils.html import format_html
 from django.utils.text import Truncator
 from django.utils.timesince import timesince
 
+from accounts.signed_in import SignedInHttpRequest
 from community import services
 from community.models import Comment, IssueReport, LessonSubscription
 from learning_platform.admin_lists import LargeTableAdmin
@@ -183,7 +184,7 @@ class IssueReportAdmin(admin.ModelAdmin):
     @admin.display(description="where")
     def block_link(self, report: IssueReport) -> str:
         url = reverse("admin:lessons_lesson_change", args=[report.lesson_id])
-        if report.block_id is not None:
+        if report.block is not None:
             label = f"{report.block.get_kind_display()} #{report.block.position}"
             return format_html('<a href="{}#block-{}">{}</a>', url, report.block_id, label)
         if report.block_position is not None:
@@ -207,7 +208,7 @@ class IssueReportAdmin(admin.ModelAdmin):
             services.change_report_status(report=obj, status=obj.status)
 
     @admin.action(description="Assign to me", permissions=["change"])
-    def assign_to_me(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
+    def assign_to_me(self, request: SignedInHttpRequest, queryset: QuerySet[IssueReport]) -> None:
         assigned = services.assign_reports(
             report_ids=list(queryset.values_list("pk", flat=True)), assignee=request.user
         )

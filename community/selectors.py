@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
+from accounts.models import Requester, User
 from community.models import Comment, IssueReport, LessonSubscription
 from learning_platform.errors import NotFound
-from lessons.selectors import visible_lessons
+from lessons.selectors import Lesson, visible_lessons
 
 
 class CommentNotFound(NotFound):
@@ -122,17 +124,17 @@ def thread_replies(*, parent: Comment) -> QuerySet[Comment]:
     return _with_authors(_visible_replies().filter(parent=parent)).order_by("created_at", "id")
 
 
-def comments_in_lessons(*, lessons: QuerySet) -> QuerySet[Comment]:
+def comments_in_lessons(*, lessons: QuerySet[Lesson]) -> QuerySet[Comment]:
     """Comments that are up (neither hidden nor in a hidden thread, nor deleted) on `lessons`."""
     return _with_authors(Comment.objects.visible().filter(lesson__in=lessons))
 
 
-def threads_in_lessons(*, lessons: QuerySet) -> QuerySet[Comment]:
+def threads_in_lessons(*, lessons: QuerySet[Lesson]) -> QuerySet[Comment]:
     """Top-level comments, including "[deleted]" ones, that are not hidden, on `lessons`."""
     return Comment.objects.filter(lesson__in=lessons, parent__isnull=True, is_hidden=False)
 
 
-def get_visible_comment(*, pk: int, user) -> Comment:
+def get_visible_comment(*, pk: int, user: Requester) -> Comment:
     """A comment that is up, on a lesson `user` may see (CommentNotFound otherwise)."""
     comment = comments_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
     if comment is None:
@@ -140,7 +142,7 @@ def get_visible_comment(*, pk: int, user) -> Comment:
     return comment
 
 
-def get_visible_thread(*, pk: int, user) -> Comment:
+def get_visible_thread(*, pk: int, user: Requester) -> Comment:
     """A thread's top-level comment on a lesson `user` may see (CommentNotFound otherwise)."""
     parent = threads_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
     if parent is None:
@@ -151,7 +153,7 @@ def get_visible_thread(*, pk: int, user) -> Comment:
 # --- Follows --------------------------------------------------------------------------------
 
 
-def lesson_followers(*, lesson_id: int, as_of_comment_id: int | None = None) -> QuerySet:
+def lesson_followers(*, lesson_id: int, as_of_comment_id: int | None = None) -> QuerySet[User]:
     """Active learners who follow the lesson (see the rule in community.models), one query.
 
     With `as_of_comment_id`, only comments posted before that one make their authors
@@ -176,7 +178,7 @@ def lesson_followers(*, lesson_id: int, as_of_comment_id: int | None = None) -> 
     )
 
 
-def subscription_state(*, user, lesson) -> dict[str, Any]:
+def subscription_state(*, user: User, lesson: Lesson) -> dict[str, Any]:
     """Whether `user` follows `lesson`, and why: {"following", "explicit": True|False|None}."""
     explicit = (
         LessonSubscription.objects.filter(user=user, lesson=lesson)
@@ -192,7 +194,7 @@ def subscription_state(*, user, lesson) -> dict[str, Any]:
 # --- Issue reports --------------------------------------------------------------------------
 
 
-def reports_for(*, user) -> QuerySet[IssueReport]:
+def reports_for(*, user: User) -> QuerySet[IssueReport]:
     """The learner's own reports, newest first."""
     return (
         IssueReport.objects.filter(reporter=user)
@@ -201,7 +203,7 @@ def reports_for(*, user) -> QuerySet[IssueReport]:
     )
 
 
-def get_report_for(*, user, pk: int) -> IssueReport:
+def get_report_for(*, user: User, pk: int) -> IssueReport:
     """One of the learner's own reports (ReportNotFound for anyone else's)."""
     report = reports_for(user=user).filter(pk=pk).first()
     if report is None:
@@ -223,8 +225,16 @@ def open_report_counts(*, lesson_ids: list[int]) -> dict[int, int]:
     return {row["lesson_id"]: row["count"] for row in rows}
 
 
-def latest_open_reports(*, lesson_id: int, limit: int = 10) -> list[dict[str, Any]]:
-    """The lesson's newest open reports: id, kind, status, message, created_at (one query)."""
+class OpenReport(TypedDict):
+    id: int
+    kind: str
+    status: str
+    message: str
+    created_at: datetime
+
+
+def latest_open_reports(*, lesson_id: int, limit: int = 10) -> list[OpenReport]:
+    """The lesson's newest open reports (one query)."""
     return list(
         IssueReport.objects.filter(lesson_id=lesson_id, status__in=OPEN_REPORT_STATUSES)
         .order_by("-created_at", "-id")

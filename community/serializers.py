@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from community.models import COMMENT_MAX_LENGTH, REPORT_MESSAGE_MAX_LENGTH, Comment, IssueReport
+from learning_platform.api.fields import StrictCharField, StrictEmailField, StrictIntegerField
 from learning_platform.markdown import render_markdown
 
 DELETED_BODY = "[deleted]"
@@ -16,10 +19,11 @@ DELETED_BODY = "[deleted]"
 
 
 class CommentInputSerializer(serializers.Serializer):
-    body = serializers.CharField(
+    body = StrictCharField(
         max_length=COMMENT_MAX_LENGTH, help_text="Markdown: emphasis, code, links, lists."
     )
-    parent = serializers.IntegerField(
+    # The metaclass moves declared fields off the class: no clash with Field.parent.
+    parent = StrictIntegerField(  # type: ignore[assignment]
         required=False,
         allow_null=True,
         min_value=1,
@@ -29,7 +33,7 @@ class CommentInputSerializer(serializers.Serializer):
 
 
 class CommentEditSerializer(serializers.Serializer):
-    body = serializers.CharField(max_length=COMMENT_MAX_LENGTH)
+    body = StrictCharField(max_length=COMMENT_MAX_LENGTH)
 
 
 class CommentAuthorSerializer(serializers.Serializer):
@@ -47,7 +51,8 @@ class CommentSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     lesson = serializers.CharField(source="lesson.slug")
-    parent = serializers.IntegerField(source="parent_id", allow_null=True)
+    # The metaclass moves declared fields off the class: no clash with Field.parent.
+    parent = serializers.IntegerField(source="parent_id", allow_null=True)  # type: ignore[assignment]
     reply_to = ReplyToSerializer(allow_null=True, help_text="The comment answered, if a reply.")
     author = serializers.SerializerMethodField()
     body = serializers.SerializerMethodField(help_text="Markdown source.")
@@ -92,8 +97,11 @@ class ThreadSerializer(CommentSerializer):
     replies_url = serializers.SerializerMethodField()
 
     @extend_schema_field(CommentSerializer(many=True))
-    def get_replies(self, comment: Comment) -> list:
-        return CommentSerializer(comment.embedded_replies, many=True, context=self.context).data
+    def get_replies(self, comment: Comment) -> list[Any]:
+        # Set on the threads comment_threads reads, by its Prefetch(to_attr=...).
+        embedded = comment.embedded_replies  # type: ignore[attr-defined]
+        replies = CommentSerializer(embedded, many=True, context=self.context)
+        return list(replies.data)
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_replies_url(self, comment: Comment) -> str:
@@ -123,16 +131,16 @@ class SubscriptionSerializer(serializers.Serializer):
 
 class ReportInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=IssueReport.Kind.choices)
-    message = serializers.CharField(max_length=REPORT_MESSAGE_MAX_LENGTH)
-    block = serializers.IntegerField(
+    message = StrictCharField(max_length=REPORT_MESSAGE_MAX_LENGTH)
+    block = StrictIntegerField(
         required=False, allow_null=True, min_value=1, help_text="Id of the block concerned."
     )
-    contact_email = serializers.EmailField(
+    contact_email = StrictEmailField(
         required=False,
         allow_blank=True,
         help_text="Signed out only: where to tell you it is resolved. Ignored when signed in.",
     )
-    website = serializers.CharField(
+    website = StrictCharField(
         required=False,
         allow_blank=True,
         max_length=500,

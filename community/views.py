@@ -14,6 +14,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
+from accounts.signed_in import SignedInRequest
 from community import selectors, services
 from community.serializers import (
     CommentEditSerializer,
@@ -167,7 +168,7 @@ class LessonCommentsView(ReadAheadMixin, generics.ListAPIView):
         "author of the comment answered are notified (in-app, and by a digest e-mail). "
         "Throttled per learner.",
     )
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: SignedInRequest, slug: str) -> Response:
         lesson = get_visible_lesson(slug=slug, user=request.user)
         data = _valid(CommentInputSerializer, request)
         comment = services.post_comment(
@@ -193,7 +194,7 @@ class CommentDetailView(APIView):
         description="Edit your own comment (marks it edited). Someone else's: 403. A body "
         "without `body` changes nothing and answers the comment as it is.",
     )
-    def patch(self, request: Request, pk: int) -> Response:
+    def patch(self, request: SignedInRequest, pk: int) -> Response:
         comment = selectors.get_visible_comment(pk=pk, user=request.user)
         data = _valid(CommentEditSerializer, request, partial=True)
         if "body" in data:
@@ -208,7 +209,7 @@ class CommentDetailView(APIView):
         responses={204: OpenApiResponse(description="Deleted.")},
         description='Delete your own comment. One with replies stays as "[deleted]".',
     )
-    def delete(self, request: Request, pk: int) -> Response:
+    def delete(self, request: SignedInRequest, pk: int) -> Response:
         comment = selectors.get_visible_comment(pk=pk, user=request.user)
         services.delete_comment(comment=comment, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -236,12 +237,12 @@ class LessonSubscriptionView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def _answer(self, request: Request, lesson) -> Response:
+    def _answer(self, request: SignedInRequest, lesson) -> Response:
         state = selectors.subscription_state(user=request.user, lesson=lesson)
         return Response(SubscriptionSerializer({"lesson": lesson.slug, **state}).data)
 
     @extend_schema(tags=["community"], responses={200: SubscriptionSerializer})
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: SignedInRequest, slug: str) -> Response:
         return self._answer(request, get_visible_lesson(slug=slug, user=request.user))
 
     @extend_schema(
@@ -250,7 +251,7 @@ class LessonSubscriptionView(APIView):
         responses={200: SubscriptionSerializer},
         description="Follow: be notified of new comments on this lesson.",
     )
-    def put(self, request: Request, slug: str) -> Response:
+    def put(self, request: SignedInRequest, slug: str) -> Response:
         lesson = get_visible_lesson(slug=slug, user=request.user)
         services.set_lesson_subscription(user=request.user, lesson=lesson, subscribed=True)
         return self._answer(request, lesson)
@@ -262,7 +263,7 @@ class LessonSubscriptionView(APIView):
         description="Stop following: no notifications about this lesson's comments, even "
         "replies to your own, whatever the profile default.",
     )
-    def delete(self, request: Request, slug: str) -> Response:
+    def delete(self, request: SignedInRequest, slug: str) -> Response:
         lesson = get_visible_lesson(slug=slug, user=request.user)
         services.set_lesson_subscription(user=request.user, lesson=lesson, subscribed=False)
         return self._answer(request, lesson)
@@ -305,6 +306,7 @@ class MyReportListView(generics.ListAPIView):
     """The issue reports you filed, newest first, with their status."""
 
     permission_classes = [IsAuthenticated]
+    request: SignedInRequest
     serializer_class = ReportSerializer
 
     def get_queryset(self):
@@ -323,7 +325,7 @@ class MyReportDetailView(APIView):
         responses={200: ReportSerializer},
         description="One of your reports. Anyone else's: 404.",
     )
-    def get(self, request: Request, pk: int) -> Response:
+    def get(self, request: SignedInRequest, pk: int) -> Response:
         report = selectors.get_report_for(user=request.user, pk=pk)
         return Response(ReportSerializer(report).data)
 

@@ -196,7 +196,17 @@ def _read_lesson(path: Path, problems: list[Problem]) -> LessonSpec | None:
     exercise = data.get("exercise")
     if exercise is not None and not isinstance(exercise, dict):
         problems.append(Problem(where, "exercise", "must be a mapping"))
-    if len(problems) > before:
+    # A value is None or of another type only where a problem was reported.
+    if (
+        len(problems) > before
+        or slug is None
+        or title is None
+        or summary is None
+        or minutes is None
+        or xp is None
+        or not isinstance(tags, list)
+        or not isinstance(published, bool)
+    ):
         return None
     return LessonSpec(
         path=where,

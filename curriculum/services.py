@@ -28,7 +28,7 @@ from lessons import services as lessons_services
 class LoadReport:
     """What a load did: counts per kind of object and outcome."""
 
-    counts: Counter = field(default_factory=Counter)
+    counts: Counter[tuple[str, str]] = field(default_factory=Counter)
 
     def add(self, kind: str, outcome: str) -> None:
         self.counts[(kind, outcome)] += 1

@@ -282,7 +282,7 @@ def grade(table: Table, spec: ExerciseSpec, catalogue: Catalogue) -> GradeResult
         model = catalogue.match(name)
         duplicate = model is not None and model.name in seen
         counted = model is not None and not duplicate
-        if counted:
+        if model is not None and counted:
             seen.add(model.name)
         elif model is None and name:
             unknown.append(name)
@@ -338,7 +338,7 @@ def grade(table: Table, spec: ExerciseSpec, catalogue: Catalogue) -> GradeResult
 
 def _grade_cell(column: ColumnSpec, text: str, model: ReferenceModel | None) -> CellResult:
     value = read_number(text)
-    if value is MISSING:
+    if isinstance(value, str):  # MISSING
         return CellResult(column.name, text, MISSING)
     if value is None:
         return CellResult(column.name, text, UNPARSEABLE)

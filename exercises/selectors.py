@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import connection
 from django.db.models import Count, Prefetch, QuerySet
 
+from accounts.models import Requester
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission, SubmissionStatus
 from learning_platform.errors import NotFound
 from lessons.selectors import sees_drafts
@@ -41,8 +42,15 @@ def count_passed_exercises(*, user_id: int) -> int:
     )
 
 
-def exercise_summaries_for_lesson(*, lesson_id: int) -> list[dict[str, Any]]:
-    """The lesson's exercises in order, as [{"id", "title", "kind", "xp"}] (one query)."""
+class ExerciseSummary(TypedDict):
+    id: int
+    title: str
+    kind: str
+    xp: int
+
+
+def exercise_summaries_for_lesson(*, lesson_id: int) -> list[ExerciseSummary]:
+    """The lesson's exercises in order (one query)."""
     return list(
         Exercise.objects.filter(lesson_id=lesson_id)
         .order_by("position", "id")
@@ -50,13 +58,13 @@ def exercise_summaries_for_lesson(*, lesson_id: int) -> list[dict[str, Any]]:
     )
 
 
-def visible_exercises(*, user) -> QuerySet[Exercise]:
+def visible_exercises(*, user: Requester) -> QuerySet[Exercise]:
     """Exercises whose lesson the user may see: published ones, and drafts for staff."""
     exercises = Exercise.objects.all()
     return exercises if sees_drafts(user) else exercises.filter(lesson__published=True)
 
 
-def get_exercise(*, exercise_id: int, user) -> Exercise:
+def get_exercise(*, exercise_id: int, user: Requester) -> Exercise:
     """The exercise with its columns and lesson, if the user may see it (else ExerciseNotFound)."""
     try:
         return (
@@ -71,7 +79,7 @@ def get_exercise(*, exercise_id: int, user) -> Exercise:
         raise ExerciseNotFound() from None
 
 
-def check_exercise_visible(*, exercise_id: int, user) -> None:
+def check_exercise_visible(*, exercise_id: int, user: Requester) -> None:
     """ExerciseNotFound unless the exercise exists and the user may see it (one query)."""
     if not visible_exercises(user=user).filter(pk=exercise_id).exists():
         raise ExerciseNotFound()
@@ -221,7 +229,7 @@ def time_to_pass(*, exercise_ids: list[int]) -> dict[int, dict[str, float]]:
         }
 
 
-def _cells_sql(exercise_ids: list[int]) -> tuple[str, list]:
+def _cells_sql(exercise_ids: list[int]) -> tuple[str, list[int]]:
     """Every graded cell of the latest submissions, as (exercise_id, name, verdict)."""
     table = Submission._meta.db_table
     placeholders = ", ".join(["%s"] * len(exercise_ids))

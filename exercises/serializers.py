@@ -9,18 +9,20 @@ from rest_framework import serializers
 
 from exercises.grading import VERDICTS
 from exercises.models import Exercise, Submission, SubmissionFormat, SubmissionStatus
+from learning_platform.api.fields import StrictCharField
 from learning_platform.markdown import render_markdown
+from lessons.selectors import Lesson
 
 
 class SubmissionInputSerializer(serializers.Serializer):
     format = serializers.ChoiceField(
         choices=SubmissionFormat.choices, help_text="How `content` is written."
     )
-    content = serializers.CharField(
+    content = StrictCharField(
         trim_whitespace=False,
         help_text="The table as pasted: at most 64 KiB, 200 rows and 32 columns.",
     )
-    notes = serializers.CharField(
+    notes = StrictCharField(
         required=False,
         allow_blank=True,
         default="",
@@ -88,7 +90,7 @@ class SubmissionListItemSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Submission
-        fields = (
+        fields: tuple[str, ...] = (
             "id",
             "exercise",
             "format",
@@ -135,7 +137,9 @@ class ExerciseColumnSerializer(serializers.Serializer):
 class ExerciseDetailSerializer(serializers.ModelSerializer):
     """Context: `passed` (bool or None for anonymous visitors), `known_models` (names)."""
 
-    lesson = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    lesson: serializers.SlugRelatedField[Lesson] = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True
+    )
     prompt_html = serializers.SerializerMethodField()
     key_column = serializers.SerializerMethodField()
     columns = ExerciseColumnSerializer(many=True)

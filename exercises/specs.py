@@ -87,6 +87,7 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
         problems.append("exercise.pass_mark: between 0 and 1")
     if problems:
         raise SpecError(problems)
+    assert pass_mark is not None  # else _decimal reported a problem
     return {
         "slug": slug,
         "title": title,

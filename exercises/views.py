@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from accounts.signed_in import SignedInRequest
 from exercises import selectors
 from exercises.serializers import (
     ExerciseDetailSerializer,
@@ -47,6 +48,7 @@ class ExerciseDetailView(APIView):
 
 class ExerciseSubmissionsView(GenericAPIView):
     permission_classes = [IsAuthenticated]
+    request: SignedInRequest
     serializer_class = SubmissionListItemSerializer
     throttle_scope = "submissions"
 
@@ -105,7 +107,7 @@ class ExerciseSubmissionsView(GenericAPIView):
         "or 4096.0; rows shorter than the header have empty (missing) cells. JSON: a list "
         'of objects, or `{"columns": [...], "rows": [[...]]}`. Throttled per learner.',
     )
-    def post(self, request: Request, exercise_id: int) -> Response:
+    def post(self, request: SignedInRequest, exercise_id: int) -> Response:
         try:
             data = request.data
         except RequestDataTooBig:
@@ -145,7 +147,7 @@ class SubmissionDetailView(APIView):
         "catalogue model it matched (or null) and a verdict per cell. Expected values are "
         "shown once the learner has passed the exercise. Other learners' submissions: 404.",
     )
-    def get(self, request: Request, submission_id: int) -> Response:
+    def get(self, request: SignedInRequest, submission_id: int) -> Response:
         submission = selectors.get_own_submission(
             submission_id=submission_id, user_id=request.user.id
         )

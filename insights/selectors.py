@@ -8,6 +8,7 @@ the pages are read by a few editors and may lag the truth by ANALYTICS_CACHE_SEC
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -27,14 +28,15 @@ CACHE_VERSION = 1
 
 
 def cache_seconds() -> int:
-    return settings.ANALYTICS_CACHE_SECONDS
+    seconds: int = settings.ANALYTICS_CACHE_SECONDS
+    return seconds
 
 
-def _cached(key: str, compute, *, refresh: bool) -> dict[str, Any]:
+def _cached(key: str, compute: Callable[[], dict[str, Any]], *, refresh: bool) -> dict[str, Any]:
     """`compute()`, through the cache; a cache outage only makes the page slower."""
     if not refresh:
         try:
-            hit = cache.get(key, version=CACHE_VERSION)
+            hit: dict[str, Any] | None = cache.get(key, version=CACHE_VERSION)
         except Exception:  # the cache being down must not take the page down
             logger.warning("analytics cache unavailable", exc_info=True)
             hit = None

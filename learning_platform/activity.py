@@ -10,10 +10,14 @@ window (per process in embedded mode, shared through Redis otherwise).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 # Sessions this process recorded, with when their window ends: spares the shared cache a
 # round trip on most requests. Bounded: cleared whenever it grows past _MAX_REMEMBERED.
@@ -21,7 +25,12 @@ _recorded_until: dict[str, float] = {}
 _MAX_REMEMBERED = 10_000
 
 
-def record_session_activity(request: HttpRequest, *, user, session) -> None:
+def record_session_activity(
+    request: HttpRequest,
+    *,
+    user: AbstractBaseUser | AnonymousUser | None,
+    session: SessionBase | None,
+) -> None:
     if user is None or not user.is_authenticated or session is None or not session.session_key:
         return
     now = time.monotonic()
@@ -43,10 +52,10 @@ class SessionActivityMiddleware:
     """Records activity of cookie (browser) sessions; app tokens are recorded by the DRF
     authentication class."""
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request: HttpRequest):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         session = getattr(request, "session", None)
         # Only a request that carries a session cookie can be a signed-in browser session;
         # checking first avoids loading a session for every anonymous request.

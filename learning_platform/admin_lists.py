@@ -11,27 +11,32 @@ unfiltered and larger; the second is not made.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.core.paginator import Paginator
 from django.db import connections
-from django.db.models import Q
+from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.functional import cached_property
 
 COUNT_CAP = 10_000
 
 
-class EstimatedCountPaginator(Paginator):
+# Paginator and ModelAdmin are generic in django-stubs only: at run time they take no type
+# argument.
+class EstimatedCountPaginator(Paginator):  # type: ignore[type-arg]
     @cached_property
     def count(self) -> int:
         queryset = self.object_list
+        assert isinstance(queryset, QuerySet)  # the admin pages querysets
         capped = queryset.order_by()[: COUNT_CAP + 1].count()
         if capped <= COUNT_CAP or queryset.query.where:
             return capped
         return max(capped, _estimated_rows(queryset))
 
 
-def _estimated_rows(queryset) -> int:
+def _estimated_rows(queryset: QuerySet[Any]) -> int:
     connection = connections[queryset.db]
     if connection.vendor != "postgresql":
         return 0
@@ -44,7 +49,7 @@ def _estimated_rows(queryset) -> int:
     return int(row[0]) if row else 0
 
 
-class LargeTableAdmin(admin.ModelAdmin):
+class LargeTableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """A change list whose count stays cheap however large the table grows."""
 
     paginator = EstimatedCountPaginator
@@ -66,7 +71,9 @@ class LearnerSearchAdmin(LargeTableAdmin):
     search_help_text = "Part of a learner's e-mail address or name."
     MAX_LEARNERS = 1000
 
-    def get_search_results(self, request, queryset, search_term):
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
         from django.contrib.auth import get_user_model
 
         term = search_term.strip()
@@ -95,8 +102,8 @@ class ReadOnlyAdmin(LearnerSearchAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False

@@ -10,7 +10,5 @@ class LearningPlatformConfig(AppConfig):
             checks,  # noqa: F401  (registers the system check)
             page_cache,
         )
-        from learning_platform.api.fields import refuse_wrongly_typed_json
 
-        refuse_wrongly_typed_json()
         page_cache.connect_signals()

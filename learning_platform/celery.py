@@ -4,22 +4,32 @@ Workers: `celery -A learning_platform worker`; beat: `celery -A learning_platfor
 """
 
 import os
+from typing import Any, ParamSpec, TypeVar
 
 from celery import Celery, signals
 from celery.contrib.django.task import DjangoTask
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "learning_platform.settings")
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
-class Task(DjangoTask):
+
+class Task(DjangoTask[_P, _R]):
     """Every task of the project: Celery's Django task, whose `delay_on_commit` and
     `apply_async_on_commit` go through the outbox, so a broker outage at commit keeps the task
     for the sweep instead of losing it (learning_platform/outbox.py)."""
 
-    def delay_on_commit(self, *args, **kwargs) -> None:
+    # No AsyncResult: the outbox may publish after the commit, or the sweep much later.
+    def delay_on_commit(self, *args: _P.args, **kwargs: _P.kwargs) -> None:  # type: ignore[override]
         self.apply_async_on_commit(args=args, kwargs=kwargs)
 
-    def apply_async_on_commit(self, args=None, kwargs=None, **options) -> None:
+    def apply_async_on_commit(  # type: ignore[override]
+        self,
+        args: tuple[Any, ...] | None = None,
+        kwargs: dict[str, Any] | None = None,
+        **options: Any,
+    ) -> None:
         # The outbox stores UnsentTask rows: its module needs Django's app registry, which is
         # not ready when this module is imported (by Django's settings, through __init__).
         from learning_platform.outbox import publish_on_commit
@@ -33,7 +43,7 @@ app.autodiscover_tasks()
 
 
 @signals.worker_init.connect
-def _refuse_delays_longer_than_the_visibility_timeout(**kwargs) -> None:
+def _refuse_delays_longer_than_the_visibility_timeout(**kwargs: Any) -> None:
     """A worker does not start when a task could wait in the broker past the visibility
     timeout (learning_platform/checks.py). SystemExit: Celery logs and ignores exceptions."""
     from learning_platform.checks import delay_errors
@@ -45,7 +55,7 @@ def _refuse_delays_longer_than_the_visibility_timeout(**kwargs) -> None:
 
 @signals.task_prerun.connect
 @signals.task_postrun.connect
-def _close_old_database_connections(sender=None, **kwargs) -> None:
+def _close_old_database_connections(sender: Task[..., Any] | None = None, **kwargs: Any) -> None:
     """What Django does around each request: drop connections past CONN_MAX_AGE or broken.
 
     Not for tasks run in-process (embedded mode, tests): they share the caller's connection.

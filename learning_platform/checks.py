@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Sequence
+from typing import Any
 
-from django.apps import apps
+from django.apps import AppConfig, apps
 from django.conf import settings
 from django.core.checks import Error, register
 
@@ -48,7 +50,7 @@ def delay_errors() -> list[str]:
             continue
         limit = task.time_limit or default_limit
         if getattr(task, "autoretry_for", ()):
-            if task.retry_backoff:
+            if getattr(task, "retry_backoff", False):
                 longest = getattr(task, "retry_backoff_max", CELERY_DEFAULT_BACKOFF_MAX)
             else:
                 longest = task.default_retry_delay or CELERY_DEFAULT_RETRY_DELAY
@@ -69,7 +71,7 @@ def delay_errors() -> list[str]:
 
 
 @register("celery")
-def check_task_delays(app_configs=None, **kwargs) -> list[Error]:
+def check_task_delays(app_configs: Sequence[AppConfig] | None = None, **kwargs: Any) -> list[Error]:
     return [
         Error(message, hint="Drive delayed work from the periodic schedule (due rows).",
               id="learning_platform.E001")

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 
 class DomainError(Exception):
-    code: ClassVar[str] = "error"
+    code: str = "error"  # a subclass's default; an instance may say more
     default_detail: ClassVar[str] = "The request could not be served."
 
     def __init__(

@@ -116,7 +116,12 @@ def _attribute_filter(element: str, attribute: str, value: str) -> str | None:
 
 def _markdown_for(profile: Profile) -> markdown.Markdown:
     if profile == "comment":
-        extensions: list = ["fenced_code", "sane_lists", "nl2br", _CommentSubset()]
+        extensions: list[str | markdown.Extension] = [
+            "fenced_code",
+            "sane_lists",
+            "nl2br",
+            _CommentSubset(),
+        ]
     else:
         extensions = ["fenced_code", "sane_lists", "tables"]
     return markdown.Markdown(

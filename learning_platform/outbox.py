@@ -34,9 +34,9 @@ _paused_until = 0.0
 
 
 def publish_on_commit(
-    task: Task,
+    task: Task[..., Any],
     *,
-    args: tuple | list = (),
+    args: tuple[Any, ...] | list[Any] = (),
     kwargs: dict[str, Any] | None = None,
     options: dict[str, Any] | None = None,
 ) -> None:
@@ -48,7 +48,7 @@ def publish_on_commit(
 def publish(
     task_name: str,
     *,
-    args: tuple | list = (),
+    args: tuple[Any, ...] | list[Any] = (),
     kwargs: dict[str, Any] | None = None,
     options: dict[str, Any] | None = None,
 ) -> bool:
@@ -100,7 +100,7 @@ def send_unsent_tasks(*, batch_size: int = SWEEP_BATCH_SIZE) -> int:
     return len(published)
 
 
-def _registered_task(task_name: str) -> Task | None:
+def _registered_task(task_name: str) -> Task[..., Any] | None:
     """The task of that name, or None. A process that is not a worker (a sweep run from a
     script or a shell) knows only the tasks whose modules it imported: it imports every app's
     tasks first, as a worker does when it starts."""
@@ -116,7 +116,7 @@ def _registered_task(task_name: str) -> Task | None:
 def _try_publish(
     task_name: str,
     *,
-    args: tuple | list,
+    args: tuple[Any, ...] | list[Any],
     kwargs: dict[str, Any] | None,
     options: dict[str, Any] | None,
 ) -> str | None:
@@ -130,13 +130,13 @@ def _try_publish(
     if app.conf.task_always_eager:
         # Nothing to publish: the task runs here, now. What it raises is its own error, not the
         # broker's (tests propagate it, CELERY_TASK_EAGER_PROPAGATES), so it is not kept.
-        task.apply_async(args=list(args), kwargs=kwargs or {}, **(options or {}))
+        task.apply_async(args=tuple(args), kwargs=kwargs or {}, **(options or {}))
         return None
     if _paused_until > time.monotonic():
         return "broker unreachable (paused)"
     try:
         task.apply_async(
-            args=list(args),
+            args=tuple(args),
             kwargs=kwargs or {},
             retry=True,
             retry_policy=PUBLISH_RETRY_POLICY,

@@ -10,6 +10,7 @@ import sys
 import tempfile
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -321,7 +322,7 @@ BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=5)
 CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs; each entry names a task by its registered name.
-CELERY_BEAT_SCHEDULE: dict = {
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "learning_platform.send_unsent_tasks": {
         "task": "learning_platform.send_unsent_tasks",
         "schedule": timedelta(seconds=30),

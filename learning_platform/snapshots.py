@@ -35,7 +35,9 @@ class TableSnapshot(Generic[Built]):
         now = time.monotonic()
         if kept is not None and now - kept[2] < self.recheck_after:
             return kept[1]
-        fingerprint = self.model.objects.aggregate(count=Count("pk"), latest=Max("updated_at"))
+        fingerprint = self.model._default_manager.aggregate(
+            count=Count("pk"), latest=Max("updated_at")
+        )
         key = (fingerprint["count"], fingerprint["latest"])
         if kept is not None and kept[0] == key:
             self._kept = (key, kept[1], now)

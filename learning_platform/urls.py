@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -12,7 +12,7 @@ from learning_platform.api.index import ApiIndexView
 
 name_admin_site()
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     path("", ApiIndexView.as_view(), name="api-index"),
     path("", include("accounts.urls")),
     path("", include("lessons.urls")),

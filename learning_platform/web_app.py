@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
@@ -34,20 +36,24 @@ def dist_dir() -> Path:
     return Path(settings.WEB_DIST_DIR)
 
 
-class WebAppWhiteNoiseMiddleware(WhiteNoiseMiddleware):
+class WebAppWhiteNoiseMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]  # WhiteNoise has no types
     """WhiteNoise for the static files and the web app's build."""
 
-    def __init__(self, get_response=None, settings=settings):
+    def __init__(
+        self,
+        get_response: Callable[[HttpRequest], HttpResponse] | None = None,
+        settings: Any = settings,
+    ) -> None:
         super().__init__(get_response, settings=settings)
         root = dist_dir()
         # With autorefresh (DEBUG) a build made after start-up is found on the next request.
         if self.autorefresh or root.is_dir():
             self.add_files(str(root))
 
-    def immutable_file_test(self, path, url):
+    def immutable_file_test(self, path: str, url: str) -> bool:
         return url.startswith(HASHED_ASSETS_PREFIX) or super().immutable_file_test(path, url)
 
-    def add_cache_headers(self, headers, path, url):
+    def add_cache_headers(self, headers: dict[str, str], path: str, url: str) -> None:
         super().add_cache_headers(headers, path, url)
         if url == "/index.html":
             headers["Cache-Control"] = "no-cache"
@@ -56,7 +62,7 @@ class WebAppWhiteNoiseMiddleware(WhiteNoiseMiddleware):
 def web_app(request: HttpRequest, path: str = "") -> HttpResponse:
     """The app's `index.html` for any client route; the router in the browser takes over."""
     if request.method not in ("GET", "HEAD"):
-        response = json_error(
+        response: HttpResponse = json_error(
             request,
             status_code=405,
             code="method_not_allowed",
@@ -70,7 +76,7 @@ def web_app(request: HttpRequest, path: str = "") -> HttpResponse:
         return _not_built(request)
     etag = '"' + hashlib.blake2b(index, digest_size=16).hexdigest() + '"'
     if etag in parse_etags(request.headers.get("If-None-Match", "")):
-        response: HttpResponse = HttpResponseNotModified()
+        response = HttpResponseNotModified()
     else:
         response = HttpResponse(index, content_type="text/html; charset=utf-8")
     response["ETag"] = etag

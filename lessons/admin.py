@@ -1,12 +1,13 @@
 import contextlib
 import json
+from typing import Any
 
 from adminsortable2.admin import SortableAdminBase, SortableInlineAdminMixin
 from django.contrib import admin, messages
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import models
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, path, reverse
@@ -71,7 +72,15 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
         css = {"all": ("lessons/admin/block-editor.css",)}
         js = ("lessons/admin/block-editor.js",)
 
-    def render_change_form(self, request, context, *args, obj=None, **kwargs):
+    def render_change_form(
+        self,
+        request: HttpRequest,
+        context: dict[str, Any],
+        add: bool = False,
+        change: bool = False,
+        form_url: str = "",
+        obj: Lesson | None = None,
+    ) -> HttpResponse:
         context["code_languages"] = CODE_LANGUAGES
         if obj is not None and obj.pk:
             # The analytics pages live in a higher app: linked by name only.
@@ -83,7 +92,7 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
             kind: ["table" if f in ("columns", "rows") else f for f in fields]
             for kind, fields in KIND_FIELDS.items()
         }
-        return super().render_change_form(request, context, *args, obj=obj, **kwargs)
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     @admin.display(description="Preview")
     def preview(self, lesson: Lesson) -> str:
@@ -175,7 +184,7 @@ def _preview_error(status: int, code: str, detail: str) -> JsonResponse:
     return JsonResponse(error_body(status_code=status, code=code, detail=detail), status=status)
 
 
-def _preview_rate_exceeded(user_id: int) -> bool:
+def _preview_rate_exceeded(user_id: int | None) -> bool:
     key = f"admin-md-preview:{user_id}"
     try:
         cache.add(key, 0, timeout=60)

@@ -100,7 +100,7 @@ def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:
             errors["rows"] = "rows must be a list of lists"
         elif len(rows) > MAX_TABLE_ROWS:
             errors["rows"] = f"at most {MAX_TABLE_ROWS} rows"
-        elif "columns" not in errors:
+        elif isinstance(columns, list) and "columns" not in errors:
             for number, row in enumerate(rows, start=1):
                 if len(row) != len(columns):
                     errors["rows"] = (

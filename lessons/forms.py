@@ -93,15 +93,17 @@ class BlockForm(forms.ModelForm):
         self.fields["language"].help_text = "One of: " + ", ".join(CODE_LANGUAGES) + "."
 
     def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        kind = cleaned.get("kind")
+        super().clean()
+        cleaned = self.cleaned_data
+        kind: str = cleaned.get("kind", "")
         kept = KIND_FIELDS.get(kind, ())
         # A block stores only its kind's fields: what the editor typed before switching kind
         # is dropped rather than carried along unseen.
         for name, blank in BLANK_VALUES.items():
             if name not in kept and name in cleaned:
                 cleaned[name] = blank
-        columns, rows = [], []
+        columns: list[str] = []
+        rows: list[list[str]] = []
         if kind == Block.Kind.TABLE:
             try:
                 columns, rows = parse_table_text(cleaned.get("table") or "")
@@ -120,7 +122,7 @@ class BlockForm(forms.ModelForm):
                     target = NON_FIELD_ERRORS
                 moved.setdefault(target, []).extend(messages)
             errors = ValidationError(moved)
-        super()._update_errors(errors)
+        super()._update_errors(errors)  # type: ignore[misc]  # not in django-stubs
 
     def save(self, commit: bool = True) -> Block:
         # The HTML learners get is rendered here, once, not on every read.

@@ -1,8 +1,11 @@
+from __future__ import annotations
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from accounts.models import Requester
 from learning_platform.slugs import slug_validator
 from lessons.blocks import block_errors, link_url_error
 
@@ -32,16 +35,16 @@ class Tag(models.Model):
         return self.slug
 
 
-def sees_drafts(user) -> bool:
+def sees_drafts(user: Requester | None) -> bool:
     """Staff see unpublished lessons (and what hangs off them); everyone else does not."""
     return user is not None and user.is_authenticated and user.is_staff
 
 
-class LessonQuerySet(models.QuerySet):
-    def published(self):
+class LessonQuerySet(models.QuerySet["Lesson"]):
+    def published(self) -> LessonQuerySet:
         return self.filter(published=True)
 
-    def visible_to(self, user):
+    def visible_to(self, user: Requester | None) -> LessonQuerySet:
         return self if sees_drafts(user) else self.published()
 
 

@@ -5,14 +5,17 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet, Subquery
+from django.db.models import Field, Prefetch, Q, QuerySet, Subquery
 
+from accounts.models import Requester
 from learning_platform.errors import NotFound
 from lessons.blocks import KIND_FIELDS
-from lessons.models import Block, Lesson, Link, Quest, Tag
+from lessons.models import Block, Link, Tag
+from lessons.models import Lesson as Lesson  # public: the type these reads return
+from lessons.models import Quest as Quest  # public: the type these reads return
 from lessons.models import sees_drafts as sees_drafts  # public: who sees drafts, for other apps
 
 
@@ -24,12 +27,16 @@ class QuestNotFound(NotFound):
     pass
 
 
-def visible_lessons(*, user=None) -> QuerySet[Lesson]:
+def visible_lessons(*, user: Requester | None = None) -> QuerySet[Lesson]:
     return Lesson.objects.visible_to(user)
 
 
 def lesson_list(
-    *, user=None, quest: str | None = None, tag: str | None = None, search: str | None = None
+    *,
+    user: Requester | None = None,
+    quest: str | None = None,
+    tag: str | None = None,
+    search: str | None = None,
 ) -> QuerySet[Lesson]:
     """Lessons visible to `user`, filtered by quest slug, tag slug and a title/summary search."""
     lessons = (
@@ -47,7 +54,7 @@ def lesson_list(
     return lessons
 
 
-def get_lesson(*, slug: str, user=None) -> Lesson:
+def get_lesson(*, slug: str, user: Requester | None = None) -> Lesson:
     """The whole lesson (quest, tags, blocks, links) in a fixed number of queries; raises
     LessonNotFound."""
     lessons = (
@@ -73,12 +80,18 @@ def lesson_slugs(*, lesson_ids: set[int]) -> list[str]:
     return list(Lesson.objects.filter(pk__in=lesson_ids).values_list("slug", flat=True))
 
 
-def lesson_summary(*, lesson_id: int) -> dict[str, Any] | None:
+class LessonSummary(TypedDict):
+    id: int
+    slug: str
+    title: str
+
+
+def lesson_summary(*, lesson_id: int) -> LessonSummary | None:
     """{"id", "slug", "title"} of any lesson, drafts included (None when there is none)."""
     return Lesson.objects.filter(pk=lesson_id).values("id", "slug", "title").first()
 
 
-def get_visible_lesson(*, slug: str, user=None) -> Lesson:
+def get_visible_lesson(*, slug: str, user: Requester | None = None) -> Lesson:
     """Just the lesson row, for commands on a lesson (complete, comment, report); raises
     LessonNotFound."""
     try:
@@ -93,7 +106,9 @@ class Neighbour:
     title: str
 
 
-def neighbours(*, lesson: Lesson, user=None) -> tuple[Neighbour | None, Neighbour | None]:
+def neighbours(
+    *, lesson: Lesson, user: Requester | None = None
+) -> tuple[Neighbour | None, Neighbour | None]:
     """Previous and next lesson in the quest's order, among the lessons `user` may see (1 query)."""
     siblings = list(
         visible_lessons(user=user)
@@ -122,7 +137,7 @@ def get_quest(*, slug: str) -> Quest:
         raise QuestNotFound("No such quest.") from None
 
 
-def quest_outline(*, quest: Quest, user=None) -> dict:
+def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, Any]:
     """The quest and its lessons in order, as `user` may see them (drafts for staff). The
     learner's part (`lessons_completed`, `percent_complete`, each lesson's `completed`) is
     null: content knows nothing of who read it (pages fills it in). Two queries."""
@@ -160,7 +175,13 @@ def quest_outline(*, quest: Quest, user=None) -> dict:
 # --- For the editors' analytics (insights): every lesson, drafts included ------------------
 
 
-def quest_heading(*, quest_id: int) -> dict:
+class QuestHeading(TypedDict):
+    id: int
+    title: str
+    slug: str
+
+
+def quest_heading(*, quest_id: int) -> QuestHeading:
     """The quest's id, title and slug (1 query); raises QuestNotFound."""
     try:
         return Quest.objects.values("id", "title", "slug").get(pk=quest_id)
@@ -168,7 +189,14 @@ def quest_heading(*, quest_id: int) -> dict:
         raise QuestNotFound("No such quest.") from None
 
 
-def quest_lesson_rows(*, quest_id: int) -> list[dict]:
+class QuestLessonRow(TypedDict):
+    id: int
+    title: str
+    position: int
+    published: bool
+
+
+def quest_lesson_rows(*, quest_id: int) -> list[QuestLessonRow]:
     """Every lesson of the quest, drafts included, in order: id, title, position, published
     (1 query)."""
     return list(
@@ -257,7 +285,12 @@ def published_lessons() -> QuerySet[Lesson]:
     return Lesson.objects.published()
 
 
-def published_lesson(*, slug: str) -> dict | None:
+class PublishedLesson(TypedDict):
+    id: int
+    xp: int
+
+
+def published_lesson(*, slug: str) -> PublishedLesson | None:
     """{"id", "xp"} of the published lesson with this slug, or None (1 query)."""
     return published_lessons().filter(slug=slug).values("id", "xp").first()
 
@@ -267,15 +300,16 @@ def published_lesson_count(*, quest_id: int) -> int:
     return published_lessons().filter(quest_id=quest_id).count()
 
 
-def lesson_rows(*, slugs: Iterable[str], **annotations: Any) -> QuerySet:
+def lesson_rows(*, slugs: Iterable[str], **annotations: Any) -> QuerySet[Lesson, dict[str, Any]]:
     """{"id", "slug", "xp", "published", *annotations} of the lessons (drafts included) with
     these slugs; `annotations` are the caller's expressions over each lesson (`OuterRef("pk")`
     is the lesson), computed in the same query."""
-    return (
+    rows: QuerySet[Lesson, dict[str, Any]] = (
         Lesson.objects.filter(slug__in=set(slugs))
         .annotate(**annotations)
         .values("id", "slug", "xp", "published", *annotations)
     )
+    return rows
 
 
 def lesson_ids_with_slug(*, slug: str) -> list[int]:
@@ -320,13 +354,16 @@ def sql_names() -> dict[str, str]:
         (Quest, "quest", ("id", "slug")),
     ):
         for name in fields:
-            names[f"{prefix}_{name}"] = quote(model._meta.get_field(name).column)
+            field = model._meta.get_field(name)
+            assert isinstance(field, Field)  # its own column, not a relation
+            assert field.column
+            names[f"{prefix}_{name}"] = quote(field.column)
     return names
 
 
 def lesson_ids(
     *, quest_id: int | None = None, quest_slug: str | None = None, published_only: bool = False
-) -> QuerySet:
+) -> QuerySet[Lesson, Any]:
     """Ids of the lessons (drafts included unless `published_only`), optionally of one quest (by
     id or slug): a subquery for the caller's filter (`lesson_id__in=`)."""
     lessons = published_lessons() if published_only else Lesson.objects.all()

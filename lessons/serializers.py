@@ -1,8 +1,10 @@
+from typing import Any
+
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from lessons.blocks import block_html
-from lessons.models import Block, Lesson, Quest
+from lessons.models import Block, Lesson, Quest, Tag
 
 
 class QuestRefSerializer(serializers.Serializer):
@@ -24,7 +26,8 @@ class ProseBlockSerializer(serializers.Serializer):
 
 class CalloutBlockSerializer(ProseBlockSerializer):
     kind = serializers.ChoiceField(choices=["callout"])
-    style = serializers.ChoiceField(choices=Block.CalloutStyle.choices)
+    # The metaclass moves declared fields off the class: no clash with Field.style.
+    style = serializers.ChoiceField(choices=Block.CalloutStyle.choices)  # type: ignore[assignment]
 
 
 class TableBlockSerializer(serializers.Serializer):
@@ -40,10 +43,11 @@ class CodeBlockSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["code"])
     title = serializers.CharField(allow_blank=True)
     language = serializers.CharField(allow_blank=True)
-    source = serializers.CharField()
+    # The metaclass moves declared fields off the class: no clash with Field.source.
+    source = serializers.CharField()  # type: ignore[assignment]
 
 
-BLOCK_SERIALIZERS = {
+BLOCK_SERIALIZERS: dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]] = {
     "prose": ProseBlockSerializer,
     "callout": CalloutBlockSerializer,
     "table": TableBlockSerializer,
@@ -90,11 +94,13 @@ class LinkSerializer(serializers.Serializer):
 
 class LessonListSerializer(serializers.ModelSerializer):
     quest = QuestRefSerializer()
-    tags = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
+    tags: serializers.SlugRelatedField[Tag] = serializers.SlugRelatedField(
+        slug_field="slug", many=True, read_only=True
+    )
 
     class Meta:
         model = Lesson
-        fields = (
+        fields: tuple[str, ...] = (
             "slug",
             "title",
             "summary",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Model
 
 from learning_platform import page_cache
 from lessons.blocks import block_html
@@ -82,7 +83,7 @@ def upsert_lesson(
     return lesson, "unchanged"
 
 
-def _assign(instance, values: dict[str, Any]) -> bool:
+def _assign(instance: Model, values: dict[str, Any]) -> bool:
     changed = False
     for name, value in values.items():
         current = getattr(instance, name)

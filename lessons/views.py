@@ -8,6 +8,7 @@ from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny
 
 from learning_platform.api.conditional import IF_NONE_MATCH, conditional_response
+from learning_platform.api.fields import StrictCharField
 from learning_platform.api.query import QuerySerializer
 from lessons import selectors
 from lessons.serializers import LessonListSerializer, QuestListSerializer
@@ -37,7 +38,7 @@ class QuestListView(ConditionalListMixin, generics.ListAPIView):
 class LessonFilterSerializer(QuerySerializer):
     quest = serializers.SlugField(required=False, help_text="Only lessons of this quest (slug).")
     tag = serializers.SlugField(required=False, help_text="Only lessons with this tag.")
-    search = serializers.CharField(
+    search = StrictCharField(
         required=False, max_length=100, help_text="Words in the title or summary."
     )
 

@@ -7,6 +7,7 @@ hooks in its `AppConfig.ready()` to say what the id names and to stop the follow
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,7 @@ class FollowedTopic:
 
 # Asked what a scoped link names. The owner answers {"id", "slug", "title"} (or raises its own
 # NotFound when the topic is gone); a subscriber that does not own it answers None.
-describe_followed_topic: Hook[FollowedTopic, dict[str, Any] | None] = Hook(
+describe_followed_topic: Hook[FollowedTopic, Mapping[str, Any] | None] = Hook(
     "notifications.describe_followed_topic"
 )
 # A scoped link was used: the owner records that the user no longer follows the topic.

@@ -6,13 +6,14 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 
+from accounts.models import User
 from notifications.models import EmailDelivery, EmailState, Notification
 
 # A delivery that failed this often is marked failed (`failed_at`), for a person to look at.
 MAX_DELIVERY_ATTEMPTS = 20
 
 
-def notifications_for(*, user, unread_only: bool = False) -> QuerySet[Notification]:
+def notifications_for(*, user: User, unread_only: bool = False) -> QuerySet[Notification]:
     """The learner's own notifications, newest first."""
     notifications = Notification.objects.filter(recipient=user).order_by("-created_at", "-id")
     if unread_only:
@@ -20,7 +21,7 @@ def notifications_for(*, user, unread_only: bool = False) -> QuerySet[Notificati
     return notifications
 
 
-def unread_notification_count(*, user) -> int:
+def unread_notification_count(*, user: User) -> int:
     return Notification.objects.filter(recipient=user, read_at__isnull=True).count()
 
 

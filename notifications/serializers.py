@@ -15,7 +15,10 @@ class NotificationSerializer(serializers.Serializer):
     title = serializers.CharField()
     body = serializers.CharField()
     url = serializers.CharField(help_text="Path in the app to open, e.g. /lessons/<slug>.")
-    data = serializers.DictField(help_text="Kind-specific details, e.g. lesson, comment_id.")
+    # The metaclass moves declared fields off the class: no clash with Serializer.data.
+    data = serializers.DictField(  # type: ignore[assignment]
+        help_text="Kind-specific details, e.g. lesson, comment_id."
+    )
     created_at = serializers.DateTimeField()
     read_at = serializers.DateTimeField(allow_null=True)
     is_read = serializers.SerializerMethodField()

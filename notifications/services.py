@@ -22,6 +22,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import User
 from accounts.services import update_profile
 from learning_platform.errors import NotFound
 from learning_platform.text import single_line
@@ -120,7 +121,7 @@ def create_notifications(*, notifications: list[NewNotification]) -> None:
     )
 
 
-def mark_notification_read(*, user, notification_id: int) -> Notification:
+def mark_notification_read(*, user: User, notification_id: int) -> Notification:
     """Mark one of `user`'s notifications read (idempotent). Someone else's: not found."""
     notification = selectors.notifications_for(user=user).filter(pk=notification_id).first()
     if notification is None:
@@ -133,7 +134,7 @@ def mark_notification_read(*, user, notification_id: int) -> Notification:
     return notification
 
 
-def mark_all_notifications_read(*, user) -> int:
+def mark_all_notifications_read(*, user: User) -> int:
     """Mark every unread notification of `user` read; returns how many changed."""
     return Notification.objects.filter(recipient=user, read_at__isnull=True).update(
         read_at=timezone.now()
@@ -174,7 +175,8 @@ def read_unsubscribe_token(*, token: str) -> dict[str, int]:
 
 def unsubscribe_url(*, user_id: int, lesson_id: int | None = None) -> str:
     token = make_unsubscribe_token(user_id=user_id, lesson_id=lesson_id)
-    return settings.PUBLIC_API_URL + reverse("community-unsubscribe", kwargs={"token": token})
+    path = reverse("community-unsubscribe", kwargs={"token": token})
+    return f"{settings.PUBLIC_API_URL}{path}"
 
 
 def unsubscribe(*, token: str) -> dict[str, Any]:
@@ -289,7 +291,7 @@ def prepare_notification_digest(*, user_id: int) -> EmailDelivery | None:
     return delivery
 
 
-def _compose_digest(*, delivery: EmailDelivery, user, items: list[Notification]) -> None:
+def _compose_digest(*, delivery: EmailDelivery, user: User, items: list[Notification]) -> None:
     unfollow_urls: dict[int, str] = {}
     for item in items:
         topic_id = item.data.get(FOLLOWED_TOPIC_KEY)

@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.signed_in import SignedInRequest
 from learning_platform.api.query import QuerySerializer
 from notifications import selectors, services
 from notifications.pagination import NotificationPagination
@@ -29,6 +30,7 @@ class NotificationListView(generics.ListAPIView):
     """The learner's notifications, newest first, with `unread_count` in the page."""
 
     permission_classes = [IsAuthenticated]
+    request: SignedInRequest
     serializer_class = NotificationSerializer
     pagination_class = NotificationPagination
 
@@ -56,7 +58,7 @@ class NotificationReadView(APIView):
         responses={200: NotificationSerializer},
         description="Mark one of your notifications read. Anyone else's: 404.",
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: SignedInRequest, pk: int) -> Response:
         notification = services.mark_notification_read(user=request.user, notification_id=pk)
         return Response(NotificationSerializer(notification).data)
 
@@ -65,7 +67,7 @@ class NotificationReadAllView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(tags=["notifications"], request=None, responses={200: ReadAllSerializer})
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         changed = services.mark_all_notifications_read(user=request.user)
         return Response(ReadAllSerializer({"marked_read": changed, "unread_count": 0}).data)
 

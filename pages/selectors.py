@@ -5,9 +5,11 @@ learner's completion marks (progress)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from accounts.models import Requester
 from community.selectors import comment_counts_for_lessons
-from exercises.selectors import exercise_summaries_for_lesson
+from exercises.selectors import ExerciseSummary, exercise_summaries_for_lesson
 from lessons import selectors as lessons
 from progress.selectors import completed_lesson_ids, percent_complete
 
@@ -17,11 +19,11 @@ class LessonPage:
     lesson: lessons.Lesson
     previous: lessons.Neighbour | None
     next: lessons.Neighbour | None
-    exercise: dict | None
+    exercise: ExerciseSummary | None
     comment_count: int
 
 
-def lesson_page(*, slug: str, user=None) -> LessonPage:
+def lesson_page(*, slug: str, user: Requester | None = None) -> LessonPage:
     """The lesson as `user` may see it, its neighbours, its exercise (if any) and how many
     comments it has; raises lessons' LessonNotFound."""
     lesson = lessons.get_lesson(slug=slug, user=user)
@@ -36,7 +38,7 @@ def lesson_page(*, slug: str, user=None) -> LessonPage:
     )
 
 
-def quest_outline(*, slug: str, user=None) -> dict:
+def quest_outline(*, slug: str, user: Requester | None = None) -> dict[str, Any]:
     """The quest page: the quest and its lessons in order, with, for a signed-in learner,
     whether each is completed and how many of the published ones are, in count and percent
     (null when anonymous). Four queries signed in, three signed out; raises QuestNotFound."""
@@ -47,7 +49,7 @@ def quest_outline(*, slug: str, user=None) -> dict:
     return with_marks(outline, completed=completed_lesson_ids(user_id=user.id, quest_id=quest.id))
 
 
-def with_marks(outline: dict, *, completed: set[int] | frozenset[int]) -> dict:
+def with_marks(outline: dict[str, Any], *, completed: set[int] | frozenset[int]) -> dict[str, Any]:
     """The outline with the learner's `completed` flags, and their count and percent among
     its published lessons."""
     done = len(completed.intersection(outline["published_lesson_ids"]))
@@ -62,7 +64,7 @@ def with_marks(outline: dict, *, completed: set[int] | frozenset[int]) -> dict:
     }
 
 
-def public_quest_outline(*, slug: str) -> dict:
+def public_quest_outline(*, slug: str) -> dict[str, Any]:
     """The quest outline as anyone signed out sees it (published lessons, no marks)."""
     return lessons.quest_outline(quest=lessons.get_quest(slug=slug), user=None)
 

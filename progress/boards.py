@@ -186,7 +186,11 @@ def record_awards_of_learners(*, xp_by_learner: dict[int, dict[date, int]]) -> N
         for user_id, xp_by_day in xp_by_learner.items():
             for day, amount in sorted(xp_by_day.items()):
                 keys = [_key("hidden"), _key("all"), day_key(day), *_boards_counting(day, today)]
-                args = [member(user_id), amount, _end_of(day, days_after=DAY_KEY_DAYS)]
+                args: list[str | int] = [
+                    member(user_id),
+                    amount,
+                    _end_of(day, days_after=DAY_KEY_DAYS),
+                ]
                 script(keys=keys, args=args, client=pipe)
         pipe.execute()
     except (redis.RedisError, BoardUnavailable) as error:
@@ -229,7 +233,7 @@ def read(
     keys = [_key("ready"), period_key(period, today)]
     if period in PERIOD_DAYS:
         keys += [day_key(day) for day in period_days(period, today)]
-    args = [
+    args: list[str | int] = [
         count,
         member(viewer_id) if viewer_id is not None else "",
         "" if viewer_xp is None else viewer_xp,
@@ -332,7 +336,9 @@ def rebuild(*, today: date | None = None) -> dict[str, int]:
         .values_list("day", "user_id", "xp")
         .iterator(chunk_size=20_000)
     )
-    current_day, scores = None, []
+    # Rows come by day, from first_day on: a day's scores are written when the next day starts.
+    current_day = first_day
+    scores: list[tuple[int, int]] = []
     for day, user_id, xp in rows:
         if day != current_day:
             if scores:

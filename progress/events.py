@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,9 @@ class LessonsCompleted:
 # Subscribers return what the event unlocked for the learner (shown in the answer as
 # `new_achievements`); they run inside the completion's transaction, so what they pay lands
 # with the completion or not at all.
-lessons_completed: Hook[LessonsCompleted, list[dict[str, Any]]] = Hook("progress.lessons_completed")
+lessons_completed: Hook[LessonsCompleted, Sequence[Mapping[str, Any]]] = Hook(
+    "progress.lessons_completed"
+)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ answer; input serializers only validate."""
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from learning_platform.api.fields import StrictCharField
 from learning_platform.api.query import QuerySerializer
 from progress.selectors import LEADERBOARD_PERIODS
 from progress.sync_events import MAX_SYNC_EVENTS, SyncEventSerializer
@@ -95,7 +96,7 @@ class SyncEventField(serializers.JSONField):
 
 
 class SyncInputSerializer(serializers.Serializer):
-    device_id = serializers.CharField(
+    device_id = StrictCharField(
         max_length=100, help_text="Stable id of the device (chosen by the device)."
     )
     events = serializers.ListField(
@@ -103,7 +104,7 @@ class SyncInputSerializer(serializers.Serializer):
         allow_empty=True,
         help_text=f"At most {MAX_SYNC_EVENTS} events (413 beyond).",
     )
-    cursor = serializers.CharField(
+    cursor = StrictCharField(
         required=False,
         allow_blank=True,
         max_length=200,

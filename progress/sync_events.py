@@ -33,12 +33,13 @@ class TooManyEvents(TooLarge):
     default_detail = f"At most {MAX_SYNC_EVENTS} events per request; send the rest next."
 
 
-def _messages(message: str, *codes: str) -> dict[str, str]:
+def _messages(message: str, *codes: str) -> dict[str, Any]:
     return dict.fromkeys(("required", "null", "invalid", *codes), message)
 
 
 class _EventIdField(serializers.UUIDField):
-    def to_internal_value(self, data: Any) -> str:
+    # The id's canonical text, not a UUID: the service stores and compares text.
+    def to_internal_value(self, data: Any) -> str:  # type: ignore[override]
         if not isinstance(data, str):
             self.fail("invalid")
         try:

@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from accounts.signed_in import SignedInRequest
 from learning_platform import page_cache
 from learning_platform.api.cached_reads import ReadAheadMixin
 from learning_platform.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_response
@@ -85,7 +86,7 @@ class CompleteLessonView(APIView):
         "its XP and answers the level before and after and the achievements it unlocked; a "
         "repeat answers 200 with `xp_awarded: 0`. Drafts and unknown lessons: 404.",
     )
-    def post(self, request: Request, slug: str) -> Response:
+    def post(self, request: SignedInRequest, slug: str) -> Response:
         outcome = services.complete_lesson(user=request.user, lesson_slug=slug)
         return Response(
             CompletionOutputSerializer(outcome).data, status=201 if outcome.created else 200
@@ -109,7 +110,7 @@ class MyProgressView(ReadAheadMixin, APIView):
         description="The progress page header in one answer: level, XP and the XP to the next "
         "level, lessons completed of the quest, achievements, streak, completed lesson slugs.",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         quest_slug = None
         if request.query_params:  # without any, nothing to validate: the demo quest
             query = ProgressQuerySerializer(data=request.query_params)
@@ -149,7 +150,7 @@ class SyncProgressView(APIView):
         "previous `cursor`, `changes` lists what other devices added since. Completions are a "
         "grow-only set, the earliest time wins, XP is the server's: resending is harmless.",
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: SignedInRequest) -> Response:
         events = request.data.get("events") if isinstance(request.data, dict) else None
         if isinstance(events, list) and len(events) > services.MAX_SYNC_EVENTS:
             raise services.TooManyEvents()  # before validating a body this large

@@ -5,6 +5,9 @@
 #
 #   scripts/web.sh build | test | lint | typecheck | e2e [args...]
 #   scripts/web.sh install          only the dependencies
+#   scripts/web.sh types            regenerate src/lib/api-schema.d.ts from the API's OpenAPI
+#                                   schema (openapi-typescript); `build` does it first
+#   scripts/web.sh types-check      fail when the committed api-schema.d.ts differs from the schema
 #   WEB_DIR=/elsewhere/web scripts/web.sh build     another copy of the app
 set -euo pipefail
 
@@ -36,6 +39,25 @@ if [ "$script" = "install" ]; then
     exit 0
 fi
 cd "$web"
+
+# The API types come from the schema Django generates (the same command as `make schema`).
+if [ "$script" = "build" ] || [ "$script" = "types" ] || [ "$script" = "types-check" ]; then
+    tmp="$(mktemp -d)"
+    trap 'rm -rf "$tmp"' EXIT
+    (cd "$root" && DEBUG=1 "${PY:-$root/.venv/bin/python}" manage.py spectacular --file "$tmp/openapi.yaml")
+    generate=("$node_env" npx --no-install openapi-typescript "$tmp/openapi.yaml" -o src/lib/api-schema.d.ts)
+    if [ "$script" = "types-check" ]; then
+        "${generate[@]}" --check || {
+            echo "web: src/lib/api-schema.d.ts is out of date with the API schema; run scripts/web.sh types" >&2
+            exit 1
+        }
+        exit 0
+    fi
+    "${generate[@]}"
+    if [ "$script" = "types" ]; then
+        exit 0
+    fi
+fi
 if [ "$#" -gt 0 ]; then
     exec "$node_env" npm run --silent "$script" -- "$@"
 fi

@@ -1,7 +1,28 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// A feature may import lib/ and components/, never another feature or app/: what two features
+// share moves to lib/ or components/, and app/ composes the features into pages. lib/ and
+// components/ import neither.
+const restrict = (files, group, message) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] },
+});
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const boundaries = [
+  restrict(['src/lib/**', 'src/components/**'], ['@/features/*', '@/app/*', '../features/*', '../app/*'], 'lib/ and components/ may not import a feature or app/.'),
+  ...features.flatMap((feature) => {
+    const group = ['@/features/*', `!@/features/${feature}`, '@/app/*', '../../*', '../../../*'];
+    const message = `features/${feature} may not import another feature or app/: move shared code to lib/ or components/.`;
+    // The feature's top-level files (api.ts) leave it with one `../`.
+    return [restrict([`src/features/${feature}/**`], group, message), restrict([`src/features/${feature}/*`], [...group, '../*'], message)];
+  }),
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'e2e-artifacts', 'playwright-report', 'test-results', 'node_modules'] },
@@ -15,6 +36,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  ...boundaries,
   {
     // Playwright fixtures call `use`, which is not React's.
     files: ['e2e/**/*.ts'],

@@ -5,12 +5,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from community import events
 from community.models import COMMENT_MAX_LENGTH, Comment
 from learning_platform import page_cache
 from learning_platform.errors import InvalidInput, NotAllowed
 from learning_platform.markdown import render_markdown
-from lessons.selectors import lesson_slugs
+from lessons.selectors import Lesson, lesson_slugs
 
 
 class InvalidComment(InvalidInput):
@@ -27,7 +28,9 @@ class NotCommentAuthor(NotAllowed):
     code = "permission_denied"
 
 
-def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> Comment:
+def post_comment(
+    *, author: User, lesson: Lesson, body: str, parent_id: int | None = None
+) -> Comment:
     """Post a comment on `lesson`, or a reply in the thread of comment `parent_id`.
 
     A reply to a reply joins the same thread (threads are one level deep) and answers that
@@ -67,14 +70,15 @@ def post_comment(*, author, lesson, body: str, parent_id: int | None = None) -> 
             body=body,
             body_html=render_markdown(body, profile="comment"),
         )
-        tasks.notify_about_comment.delay_on_commit(comment.id)
+        # celery-types types a shared_task as Celery's Task; the app's is a DjangoTask.
+        tasks.notify_about_comment.delay_on_commit(comment.id)  # type: ignore[attr-defined]
         events.comment_posted.announce(
             events.CommentPosted(user_id=author.id, comment_id=comment.id)
         )
     return comment
 
 
-def edit_comment(*, comment: Comment, editor, body: str) -> Comment:
+def edit_comment(*, comment: Comment, editor: User, body: str) -> Comment:
     """Replace the body of `editor`'s own comment and mark it edited."""
     check_author(comment=comment, user=editor)
     comment.body = _clean_body(body)
@@ -84,7 +88,7 @@ def edit_comment(*, comment: Comment, editor, body: str) -> Comment:
     return comment
 
 
-def delete_comment(*, comment: Comment, actor) -> Comment | None:
+def delete_comment(*, comment: Comment, actor: User) -> Comment | None:
     """Delete `actor`'s own comment.
 
     A top-level comment with replies stays as a "[deleted]" stub with its body cleared, so
@@ -170,7 +174,7 @@ def _clean_body(body: str) -> str:
     return body
 
 
-def check_author(*, comment: Comment, user) -> None:
+def check_author(*, comment: Comment, user: User) -> None:
     """Only a comment's author may change it (NotCommentAuthor otherwise)."""
     if comment.author_id != user.id:
         raise NotCommentAuthor("Only the author may change this comment.")

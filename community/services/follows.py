@@ -7,11 +7,10 @@ a link names and how to act on it through its hooks (notifications.events), answ
 
 from __future__ import annotations
 
-from typing import Any
-
+from accounts.models import User
 from community.models import LessonSubscription
 from learning_platform.errors import NotFound
-from lessons.selectors import lesson_summary
+from lessons.selectors import Lesson, LessonSummary, lesson_summary
 from notifications import events as notification_events
 
 
@@ -19,7 +18,7 @@ class LessonGone(NotFound):
     code = "not_found"
 
 
-def set_lesson_subscription(*, user, lesson, subscribed: bool) -> LessonSubscription:
+def set_lesson_subscription(*, user: User, lesson: Lesson, subscribed: bool) -> LessonSubscription:
     """Record the learner's explicit choice to follow (or not) the comments of `lesson`."""
     subscription, _ = LessonSubscription.objects.update_or_create(
         user=user, lesson=lesson, defaults={"subscribed": subscribed}
@@ -27,7 +26,7 @@ def set_lesson_subscription(*, user, lesson, subscribed: bool) -> LessonSubscrip
     return subscription
 
 
-def describe_followed_lesson(topic: notification_events.FollowedTopic) -> dict[str, Any]:
+def describe_followed_lesson(topic: notification_events.FollowedTopic) -> LessonSummary:
     """What a lesson-scoped unsubscribe link names: {"id", "slug", "title"} of the lesson."""
     lesson = lesson_summary(lesson_id=topic.topic_id)
     if lesson is None:

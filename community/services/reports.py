@@ -6,10 +6,12 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from accounts.models import User
 from community import events
 from community.models import REPORT_MESSAGE_MAX_LENGTH, IssueReport
 from community.services.fanout import NotificationKind, excerpt
 from learning_platform.errors import InvalidInput
+from lessons.selectors import Lesson
 from notifications.services import (
     absolute_frontend_url,
     create_notification,
@@ -30,8 +32,8 @@ class InvalidReport(InvalidInput):
 
 def submit_report(
     *,
-    lesson,
-    reporter,
+    lesson: Lesson,
+    reporter: User | None,
     kind: str,
     message: str,
     block_id: int | None = None,
@@ -66,12 +68,12 @@ def submit_report(
     )
 
 
-def assign_reports(*, report_ids: list[int], assignee) -> int:
+def assign_reports(*, report_ids: list[int], assignee: User | None) -> int:
     """Give these reports to `assignee` (a staff member); return how many were assigned."""
     return IssueReport.objects.filter(pk__in=report_ids).update(assignee=assignee)
 
 
-def triage_report(*, report: IssueReport, assignee=None) -> IssueReport:
+def triage_report(*, report: IssueReport, assignee: User | None = None) -> IssueReport:
     """Move a report to triaged (optionally assigning it)."""
     return change_report_status(report=report, status=IssueReport.Status.TRIAGED, assignee=assignee)
 
@@ -85,7 +87,9 @@ def reject_report(*, report: IssueReport) -> IssueReport:
     return change_report_status(report=report, status=IssueReport.Status.REJECTED)
 
 
-def change_report_status(*, report: IssueReport, status: str, assignee=None) -> IssueReport:
+def change_report_status(
+    *, report: IssueReport, status: str, assignee: User | None = None
+) -> IssueReport:
     """Set a report's status, keeping `resolved_at` in step.
 
     Becoming resolved (accepted) notifies the reporter and re-evaluates their achievements,
@@ -125,20 +129,21 @@ def notify_report_resolved(*, report_id: int) -> None:
     lesson = report.lesson
     title = f"Thanks! Your report on “{lesson.title}” was resolved"
     body = f"{report.get_kind_display()}: {excerpt(report.message)}"
-    if report.reporter is not None:
+    reporter = report.reporter
+    if reporter is not None:
         created = create_notification(
-            recipient_id=report.reporter_id,
+            recipient_id=reporter.pk,
             kind=NotificationKind.REPORT_RESOLVED,
             title=title,
             body=body,
             url=f"/lessons/{lesson.slug}",
             dedupe_key=f"report:{report.pk}:resolved",
             data={"lesson": lesson.slug, "lesson_id": lesson.id, "report_id": report.pk},
-            email=report.reporter.email_notifications,
+            email=reporter.email_notifications,
         )
         # A new notification that waits for an e-mail (email=True): send it soon.
-        if created is not None and report.reporter.email_notifications:
-            send_emails_after_commit(user_id=report.reporter_id)
+        if created is not None and reporter.email_notifications:
+            send_emails_after_commit(user_id=reporter.pk)
         return
     if not report.contact_email:
         return

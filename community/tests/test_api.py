@@ -171,6 +171,18 @@ def test_empty_comment_is_rejected(user_client, lesson, body):
     assert user_client.post(comments_url(lesson), {"body": body}).status_code == 400
 
 
+@pytest.mark.parametrize(("field", "value"), [("body", 5), ("parent", "1"), ("parent", True)])
+def test_a_comment_field_of_the_wrong_json_type_is_refused(user_client, lesson, field, value):
+    top = CommentFactory(lesson=lesson)
+    payload = {"body": "agreed", "parent": top.id, field: value}
+
+    response = user_client.post(comments_url(lesson), payload)
+
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+    assert Comment.objects.count() == 1
+
+
 def test_reply_joins_the_thread_of_its_parent(user_client, lesson):
     top = CommentFactory(lesson=lesson)
 

@@ -11,9 +11,10 @@ from django.db import transaction
 from exercises.models import Exercise, ExerciseColumn
 from exercises.selectors import column_as_spec
 from exercises.specs import SpecError, clean_spec
+from lessons.selectors import Lesson
 
 
-def upsert_exercise(*, lesson, spec: dict[str, Any]) -> tuple[Exercise, str]:
+def upsert_exercise(*, lesson: Lesson, spec: dict[str, Any]) -> tuple[Exercise, str]:
     """Create or update the exercise `spec` describes (by slug; default: the lesson's slug).
 
     Returns the exercise and "created", "updated" or "unchanged". Raises ValidationError listing

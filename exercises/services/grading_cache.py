@@ -4,6 +4,7 @@ little cost), and the submissions it graded in a batch whose own messages are st
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -103,7 +104,7 @@ def forget_catalogue() -> None:
     settled_in_batch.clear()
 
 
-def build_catalogue(references) -> grading.Catalogue:
+def build_catalogue(references: Iterable[ModelReference]) -> grading.Catalogue:
     return grading.Catalogue(
         grading.ReferenceModel(
             name=reference.name,

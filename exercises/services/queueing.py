@@ -46,9 +46,10 @@ def enqueue_grading(*, submission_id: int) -> bool:
         # No time limits in the message: the worker applies its own (from its settings), the
         # same it uses to tell a dead grade from a running one.
         grade_task.apply_async(
-            args=[submission_id],
-            time_limit=None,
-            soft_time_limit=None,
+            args=(submission_id,),
+            # celery-types says int; None is Celery's own "no limit in the message".
+            time_limit=None,  # type: ignore[arg-type]
+            soft_time_limit=None,  # type: ignore[arg-type]
             retry=True,
             retry_policy=ENQUEUE_RETRY_POLICY,
         )

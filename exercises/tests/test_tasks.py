@@ -107,7 +107,7 @@ def test_grading_messages_carry_no_time_limit_so_the_worker_applies_its_own():
         assert queueing.enqueue_grading(submission_id=7)
 
     options = apply_async.call_args.kwargs
-    assert options["args"] == [7]
+    assert options["args"] == (7,)
     assert (options["time_limit"], options["soft_time_limit"]) == (None, None)
 
 

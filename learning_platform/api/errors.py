@@ -141,7 +141,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = PayloadTooLarge()
 
     response = drf_exception_handler(exc, context)
-    if response is None:
+    if response is None or not isinstance(exc, exceptions.APIException):
         # An unexpected error: log it with its traceback, answer the same shape.
         logger.exception("Unhandled error in %s", context.get("view"), exc_info=exc)
         return Response(
@@ -164,13 +164,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
-def json_error(request, *, status_code: int, code: str, detail: str) -> JsonResponse:
+def json_error(request: HttpRequest, *, status_code: int, code: str, detail: str) -> JsonResponse:
     return JsonResponse(
         error_body(status_code=status_code, code=code, detail=detail), status=status_code
     )
 
 
-def handler404(request, exception=None) -> HttpResponse:
+def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=404, template="admin/404.html")
     return json_error(
@@ -178,7 +178,7 @@ def handler404(request, exception=None) -> HttpResponse:
     )
 
 
-def handler500(request) -> HttpResponse:
+def handler500(request: HttpRequest) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=500, template="admin/500.html")
     return json_error(
@@ -186,11 +186,11 @@ def handler500(request) -> HttpResponse:
     )
 
 
-def handler400(request, exception=None) -> JsonResponse:
+def handler400(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     return json_error(request, status_code=400, code="bad_request", detail="Bad request.")
 
 
-def handler403(request, exception=None) -> HttpResponse:
+def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=403, template="admin/403.html")
     return json_error(request, status_code=403, code="permission_denied", detail="Forbidden.")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
@@ -32,14 +34,14 @@ ENTRY_POINTS: dict[str, str] = {
 }
 
 
-class ApiIndexSerializer(serializers.Serializer):
-    def get_fields(self):
+class ApiIndexSerializer(serializers.Serializer[None]):
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         return {name: serializers.URLField() for name in ENTRY_POINTS}
 
 
 class ApiIndexView(APIView):
     # The same for everyone; reading no session keeps it out of `Vary: Cookie`.
-    authentication_classes: list = []
+    authentication_classes = ()
     permission_classes = [AllowAny]
 
     @extend_schema(

@@ -8,21 +8,34 @@ first renderer (for `application/json`, when it is JSON). Anything else is negot
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer
+from rest_framework.request import Request
 
 _OBVIOUS = ("*/*", "application/json")
 
 
 class ContentNegotiation(DefaultContentNegotiation):
-    def select_renderer(self, request, renderers, format_suffix=None):
+    def select_renderer(
+        self,
+        request: Request,
+        renderers: Iterable[BaseRenderer],
+        format_suffix: str | None = None,
+    ) -> tuple[BaseRenderer, str]:
         accept = request.META.get("HTTP_ACCEPT", "*/*")
         override = self.settings.URL_FORMAT_OVERRIDE
+        first = next(iter(renderers), None)
         if (
             accept in _OBVIOUS
-            and renderers
+            and first is not None
             and not format_suffix
             and not (override and override in request.query_params)
-            and (accept == "*/*" or renderers[0].media_type == accept)
+            and (accept == "*/*" or first.media_type == accept)
         ):
-            return renderers[0], renderers[0].media_type
-        return super().select_renderer(request, renderers, format_suffix)
+            return first, first.media_type
+        selected: tuple[BaseRenderer, str] = super().select_renderer(
+            request, renderers, format_suffix
+        )
+        return selected

@@ -1,5 +1,12 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
 from rest_framework import pagination
 from rest_framework.exceptions import ValidationError
+from rest_framework.request import Request
+from rest_framework.views import APIView
 
 
 class PageNumberPagination(pagination.PageNumberPagination):
@@ -12,7 +19,7 @@ class PageNumberPagination(pagination.PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 100
 
-    def get_page_size(self, request):
+    def get_page_size(self, request: Request) -> int | None:
         raw = request.query_params.get(self.page_size_query_param)
         if raw is None:
             return self.page_size
@@ -20,13 +27,13 @@ class PageNumberPagination(pagination.PageNumberPagination):
             raw, name=self.page_size_query_param, minimum=1, maximum=self.max_page_size
         )
 
-    def get_page_number(self, request, paginator):
+    def get_page_number(self, request: Request, paginator: Paginator[Any]) -> int | str:
         raw = request.query_params.get(self.page_query_param)
         if raw is None or raw in self.last_page_strings:
             return super().get_page_number(request, paginator)
         return _whole_number(raw, name=self.page_query_param, minimum=1)
 
-    def get_schema_operation_parameters(self, view):
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         bounds = {
             self.page_query_param: {"minimum": 1},

@@ -11,18 +11,22 @@ description and gain the error body.
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
+from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework import serializers
 
 from learning_platform.api.errors import TITLES
 
 
-class ErrorSerializer(serializers.Serializer):
+class ErrorSerializer(serializers.Serializer[None]):
     type = serializers.CharField(help_text="A stable, machine-readable code.")
     title = serializers.CharField()
     status = serializers.IntegerField()
     detail = serializers.CharField(help_text="A sentence for people.")
-    errors = serializers.DictField(
+    # The metaclass moves declared fields off the class, so Serializer.errors stays as it is.
+    errors = serializers.DictField(  # type: ignore[assignment]
         child=serializers.ListField(child=serializers.CharField()),
         help_text="Messages per field (empty when the error is not about one field).",
     )
@@ -36,8 +40,16 @@ NO_NUL_PATTERN = "^[^\\x00]*$"
 
 
 class AutoSchema(SpectacularAutoSchema):
-    def _map_serializer_field(self, field, direction, bypass_extensions=False):
-        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+    def _map_serializer_field(
+        self,
+        field: serializers.Field[Any, Any, Any, Any],
+        direction: str,
+        bypass_extensions: bool = False,
+    ) -> dict[str, Any]:
+        # drf-spectacular leaves its AutoSchema's methods unannotated.
+        schema: dict[str, Any] = super()._map_serializer_field(  # type: ignore[no-untyped-call]
+            field, direction, bypass_extensions
+        )
         if (
             direction == "request"
             and isinstance(field, serializers.CharField)
@@ -50,8 +62,15 @@ class AutoSchema(SpectacularAutoSchema):
             schema["pattern"] = NO_NUL_PATTERN
         return schema
 
-    def get_operation(self, *args, **kwargs):
-        operation = super().get_operation(*args, **kwargs)
+    def get_operation(
+        self,
+        path: str,
+        path_regex: str,
+        path_prefix: str,
+        method: str,
+        registry: ComponentRegistry,
+    ) -> dict[str, Any] | None:
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
         if operation is None:
             return None
         responses = operation.setdefault("responses", {})
@@ -87,21 +106,22 @@ class AutoSchema(SpectacularAutoSchema):
             )
         return dict(operation, responses=dict(sorted(responses.items())))
 
-    def _error_statuses(self, operation: dict) -> list[str]:
+    def _error_statuses(self, operation: dict[str, Any]) -> list[str]:
         parameters = operation.get("parameters", [])
         codes = ["401", "403", "406"]
         if "requestBody" in operation:
             codes += ["400", "413", "415"]
         if any(p["in"] == "query" for p in parameters):
             codes.append("400")
-        if any(p["in"] == "path" for p in parameters) or self._get_paginator() is not None:
+        paginated = self._get_paginator() is not None  # type: ignore[no-untyped-call]
+        if any(p["in"] == "path" for p in parameters) or paginated:
             codes.append("404")
         if self.view.get_throttles():
             codes.append("429")
         return codes
 
     @staticmethod
-    def _reads_if_none_match(operation: dict) -> bool:
+    def _reads_if_none_match(operation: dict[str, Any]) -> bool:
         return any(
             p["in"] == "header" and p["name"].lower() == "if-none-match"
             for p in operation.get("parameters", [])

@@ -4,10 +4,10 @@ learner or a batch."""
 from __future__ import annotations
 
 import zoneinfo
-from datetime import date, timedelta, tzinfo
-from typing import Any
+from datetime import date, datetime, timedelta, tzinfo
+from typing import Any, TypedDict
 
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from lessons import selectors as lessons
@@ -54,7 +54,7 @@ def quest_percent(*, user_id: int, quest_id: int) -> int:
     return percent_complete(done=counts["done"], total=counts["total"])
 
 
-def _completion_of(*, user_id: int):
+def _completion_of(*, user_id: int) -> QuerySet[LessonCompletion]:
     return LessonCompletion.objects.filter(user_id=user_id, lesson_id=OuterRef("pk"))
 
 
@@ -144,9 +144,15 @@ def today_in(time_zone: str | tzinfo) -> date:
     return timezone.localtime(timezone.now(), zone).date()
 
 
+class ChangedCompletion(TypedDict):
+    completed_at: datetime
+    device_id: str
+    lesson_slug: str
+
+
 def completions_changed_by_other_devices(
     *, user_id: int, device_id: str, after_seq: int, up_to_seq: int
-) -> list[dict[str, Any]]:
+) -> list[ChangedCompletion]:
     """Completions another device (or the web) added or moved earlier between two sync
     positions (1 query)."""
     return list(

@@ -81,7 +81,7 @@ def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSum
     return ProgressSummary(body=body, sync_seq=stats["sync_seq"])
 
 
-_NO_STATS = {
+_NO_STATS: dict[str, Any] = {
     "xp_total": 0,
     "streak_current": 0,
     "streak_best": 0,

@@ -2,11 +2,12 @@ import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorText } from '@/components/ErrorMessage';
 import { useToast } from '@/components/Toasts';
-import { useAuth, useLogout } from '@/features/auth/api';
-import { useUnreadCount } from '@/features/notifications/api';
-import { syncLocalProgress } from '@/features/progress/sync';
+import { useLogout } from '@/features/auth/api';
+import { notificationQueries } from '@/features/notifications/api';
 import { readEvents } from '@/lib/progressStore';
-import { useQueryClient } from '@tanstack/react-query';
+import { syncLocalProgress } from '@/lib/progressSync';
+import { isAuthQuery, useAuth } from '@/lib/session';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 
 export function Layout() {
   const auth = useAuth();
@@ -64,7 +65,7 @@ export function Layout() {
 }
 
 function SignedInLinks() {
-  const unread = useUnreadCount(true);
+  const unread = useQuery(notificationQueries.unreadCount());
   const logout = useLogout();
   const navigate = useNavigate();
   const toast = useToast();
@@ -104,7 +105,7 @@ function useSyncWhenSignedIn(signedIn: boolean) {
   useEffect(() => {
     if (!signedIn || readEvents().length === 0) return;
     syncLocalProgress()
-      .then(() => client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'auth' }))
+      .then(() => client.invalidateQueries({ predicate: (query) => !isAuthQuery(query) }))
       .catch(() => undefined);
   }, [signedIn, client]);
 }

@@ -2,16 +2,17 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@ta
 import type { ReactNode } from 'react';
 import { ToastProvider } from '@/components/Toasts';
 import { ApiError } from '@/lib/api';
+import { isAuthQuery, sessionQuery } from '@/lib/session';
 
 export function createQueryClient(): QueryClient {
   // A 401 from the API means the session ended (signed out elsewhere, expired): check it again,
   // so the top bar and the pages switch to the signed-out state.
   const onError = (error: unknown) => {
-    if (error instanceof ApiError && error.isUnauthenticated) void client.invalidateQueries({ queryKey: ['auth', 'session'] });
+    if (error instanceof ApiError && error.isUnauthenticated) void client.invalidateQueries({ queryKey: sessionQuery.queryKey });
   };
   const client: QueryClient = new QueryClient({
     // Not for the session check itself: that would ask again forever.
-    queryCache: new QueryCache({ onError: (error, query) => query.queryKey[0] !== 'auth' && onError(error) }),
+    queryCache: new QueryCache({ onError: (error, query) => !isAuthQuery(query) && onError(error) }),
     mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {

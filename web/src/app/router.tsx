@@ -9,12 +9,12 @@ import {
   VerifyEmailPage,
 } from '@/features/auth/components/AuthPages';
 import { LeaderboardPage } from '@/features/leaderboard/components/LeaderboardPage';
-import { LessonPage } from '@/features/lessons/components/LessonPage';
 import { NotificationsPage } from '@/features/notifications/components/NotificationsPage';
 import { HomePage } from '@/features/quests/components/HomePage';
 import { QuestPage } from '@/features/quests/components/QuestPage';
 import { SettingsPage } from '@/features/settings/components/SettingsPage';
 import { Layout } from './Layout';
+import { LessonPage } from './LessonPage';
 
 function NotFound() {
   return (

@@ -1,13 +1,7 @@
 // The one HTTP layer: JSON in and out, the session cookie, the CSRF header, and the API's
 // error shape turned into ApiError (401 → sign in, 429 → try again in N s).
 
-export interface ApiErrorBody {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  errors: Record<string, string[]>;
-}
+import type { ApiErrorBody } from './types';
 
 export class ApiError extends Error {
   readonly status: number;

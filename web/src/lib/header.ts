@@ -2,13 +2,7 @@
 // GET /api/v1/me/progress: XP from completed lessons, placed on the public level curve.
 import type { Level, LevelStep, OutlineLesson, ProgressSummary } from './types';
 
-export interface LevelPosition {
-  level: Level;
-  xp_into_level: number;
-  xp_for_level: number;
-  xp_to_go: number;
-  next_level: LevelStep | null;
-}
+export type LevelPosition = Pick<ProgressSummary, 'level' | 'xp_into_level' | 'xp_for_level' | 'xp_to_go' | 'next_level'>;
 
 export function levelFor(xp: number, curve: LevelStep[]): LevelPosition {
   const sorted = [...curve].sort((a, b) => a.xp_required - b.xp_required);

@@ -1,12 +1,7 @@
 // Progress kept on this device while signed out: the very events that
 // POST /api/v1/me/progress/sync takes, so signing in hands them over unchanged.
-
-export interface LessonCompletedEvent {
-  id: string;
-  type: 'lesson_completed';
-  lesson: string;
-  occurred_at: string;
-}
+import { useSyncExternalStore } from 'react';
+import type { LessonCompletedEvent } from './types';
 
 const EVENTS_KEY = 'lp.progress.events';
 const DEVICE_KEY = 'lp.progress.device';
@@ -101,4 +96,9 @@ export function snapshot(): LessonCompletedEvent[] {
     cachedEvents = readEvents();
   }
   return cachedEvents;
+}
+
+/** This device's completions, re-rendering when any tab changes them. */
+export function useLocalEvents(): LessonCompletedEvent[] {
+  return useSyncExternalStore(subscribe, snapshot, snapshot);
 }

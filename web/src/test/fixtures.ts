@@ -25,6 +25,8 @@ export const quest: QuestDetail = {
   title: 'How transformer language models work',
   description: 'From tokens to text.',
   lesson_count: 94,
+  lessons_completed: null,
+  percent_complete: null,
   lessons: outline,
 };
 

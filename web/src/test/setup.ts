@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy*/waitFor give up after 1 s by default; a whole-app render on a loaded 2-core machine
+// took 1.2 s. A pass must not depend on the machine's load.
+configure({ asyncUtilTimeout: 10_000 });
 
 // jsdom has no modal dialogs; the tests only need open/close to toggle the `open` attribute.
 if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.showModal) {

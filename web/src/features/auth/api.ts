@@ -1,53 +1,35 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import * as allauth from '@/lib/allauth';
-import { api } from '@/lib/api';
-import type { Profile } from '@/lib/types';
-import { syncLocalProgress } from '@/features/progress/sync';
+import { syncLocalProgress } from '@/lib/progressSync';
+import { AUTH_ROOT, ensureConfig, isAuthQuery, sessionQuery } from '@/lib/session';
 
-export const sessionKey = ['auth', 'session'] as const;
-
-interface SessionState {
-  is_authenticated: boolean;
-  user: Profile | null;
-}
-
-let configLoaded: Promise<unknown> | null = null;
-
-/** GET config once per page load: it also sets the csrftoken cookie unsafe requests need. */
-function ensureConfig(): Promise<unknown> {
-  configLoaded ??= allauth.getConfig().catch((error: unknown) => {
-    configLoaded = null;
-    throw error;
-  });
-  return configLoaded;
-}
-
-/**
- * Who is signed in, from GET /api/v1/session: 200 whether signed in or not (allauth's own
- * auth/session answers 401 to a visitor, an error in the browser console on every page).
- * allauth's config is fetched alongside so the CSRF cookie is there before the first POST.
- */
-export async function loadSession(): Promise<allauth.AuthState> {
-  const [state] = await Promise.all([api<SessionState>('session'), ensureConfig()]);
-  return {
-    isAuthenticated: state.is_authenticated,
-    user: state.user ? { id: state.user.id, email: state.user.email, display: state.user.display_name || state.user.email } : null,
-    flows: [],
-  };
-}
-
-export function useAuth() {
-  const query = useQuery({ queryKey: sessionKey, queryFn: loadSession, staleTime: 60_000 });
-  return {
-    ...query,
-    user: query.data?.user ?? null,
-    isAuthenticated: query.data?.isAuthenticated ?? false,
-  };
-}
+export const authQueries = {
+  /** The e-mail a verification link is for (config first: the CSRF cookie). */
+  verifyEmail: (key: string) =>
+    queryOptions({
+      queryKey: [AUTH_ROOT, 'verify-email', key],
+      queryFn: async ({ client }) => {
+        await ensureConfig(client);
+        return allauth.getEmailVerification(key);
+      },
+      retry: false,
+    }),
+  /** Whether a password-reset link is still valid. */
+  resetKey: (key: string) =>
+    queryOptions({
+      queryKey: [AUTH_ROOT, 'reset-key', key],
+      queryFn: async ({ client }) => {
+        await ensureConfig(client);
+        await allauth.checkPasswordResetKey(key);
+        return true;
+      },
+      retry: false,
+    }),
+};
 
 /** After signing in: hand over this device's progress, then refetch everything as the learner. */
 async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promise<void> {
-  client.setQueryData(sessionKey, state);
+  client.setQueryData(sessionQuery.queryKey, state);
   if (state.isAuthenticated) {
     try {
       await syncLocalProgress();
@@ -55,7 +37,7 @@ async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promi
       // The events stay on the device; the next sign-in or page load sends them again.
     }
   }
-  await client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== 'auth' });
+  await client.invalidateQueries({ predicate: (query) => !isAuthQuery(query) });
 }
 
 /** An allauth flow that may end signed in: config first (CSRF cookie), then the hand-over. */
@@ -63,7 +45,7 @@ function useSignInFlow<Input>(flow: (input: Input) => Promise<allauth.AuthState>
   const client = useQueryClient();
   return useMutation({
     mutationFn: async (input: Input) => {
-      await ensureConfig();
+      await ensureConfig(client);
       return flow(input);
     },
     onSuccess: (state) => afterSignIn(client, state),
@@ -80,11 +62,9 @@ export function useLogout() {
   return useMutation({
     mutationFn: allauth.logout,
     onSuccess: async (state) => {
-      client.setQueryData(sessionKey, state);
-      client.removeQueries({ predicate: (query) => query.queryKey[0] !== 'auth' });
+      client.setQueryData(sessionQuery.queryKey, state);
+      client.removeQueries({ predicate: (query) => !isAuthQuery(query) });
       await client.invalidateQueries();
     },
   });
 }
-
-export { ensureConfig };

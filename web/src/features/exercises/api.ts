@@ -1,20 +1,23 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, toPath } from '@/lib/api';
-import type { ExerciseDetail, SubmissionAccepted, SubmissionDetail, SubmissionFormat } from '@/lib/types';
+import { progressQueries } from '@/lib/queries';
+import type { ExerciseDetail, SubmissionAccepted, SubmissionDetail, SubmissionInput } from '@/lib/types';
 
-export function useExercise(id: number | undefined) {
-  return useQuery({
-    queryKey: ['exercise', id],
-    queryFn: () => api<ExerciseDetail>(`exercises/${id}/`),
-    enabled: id !== undefined,
-  });
-}
-
-export interface SubmissionInput {
-  format: SubmissionFormat;
-  content: string;
-  notes?: string;
-}
+export const exerciseQueries = {
+  all: ['exercise'] as const,
+  detail: (id: number) => queryOptions({ queryKey: [...exerciseQueries.all, id], queryFn: () => api<ExerciseDetail>(`exercises/${id}/`) }),
+  /** Polls a submission until the worker has graded it (or found it invalid), then calls `onGraded`. */
+  submission: (pollPath: string, onGraded: () => void) =>
+    queryOptions({
+      queryKey: ['submission', pollPath],
+      queryFn: async () => {
+        const submission = await api<SubmissionDetail>(pollPath);
+        if (!isPending(submission)) onGraded();
+        return submission;
+      },
+      refetchInterval: (query) => (isPending(query.state.data) && !query.state.error ? POLL_INTERVAL_MS : false),
+    }),
+};
 
 /** POST answers 202 with the submission's `url` to poll (the documented path when absent). */
 export function useSubmitTable(exerciseId: number) {
@@ -33,20 +36,12 @@ export function isPending(submission: SubmissionDetail | undefined): boolean {
   return !submission || PENDING.has(submission.status ?? 'queued');
 }
 
-/** Polls a submission until the worker has graded it (or found it invalid). */
+/** The submission at `pollPath` (none while null); once graded, the learner's XP and the exercise refresh. */
 export function useSubmission(pollPath: string | null) {
   const client = useQueryClient();
-  return useQuery({
-    queryKey: ['submission', pollPath],
-    queryFn: async () => {
-      const submission = await api<SubmissionDetail>(pollPath ?? '');
-      if (!isPending(submission)) {
-        void client.invalidateQueries({ queryKey: ['progress'] });
-        void client.invalidateQueries({ queryKey: ['exercise'] });
-      }
-      return submission;
-    },
-    enabled: pollPath !== null,
-    refetchInterval: (query) => (isPending(query.state.data) && !query.state.error ? POLL_INTERVAL_MS : false),
-  });
+  const onGraded = () => {
+    void client.invalidateQueries({ queryKey: progressQueries.all });
+    void client.invalidateQueries({ queryKey: exerciseQueries.all });
+  };
+  return useQuery({ ...exerciseQueries.submission(pollPath ?? '', onGraded), enabled: pollPath !== null });
 }

@@ -1,40 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
-import { useAuth } from '@/features/auth/api';
 import { api } from '@/lib/api';
 import { computeLocalHeader, levelFor } from '@/lib/header';
-import { recordCompletion, snapshot, subscribe } from '@/lib/progressStore';
-import type { AchievementList, CompletionOutput, LevelCurve, ProgressSummary, QuestDetail } from '@/lib/types';
-
-export function useLocalEvents() {
-  return useSyncExternalStore(subscribe, snapshot, snapshot);
-}
-
-export function useLevels() {
-  return useQuery({ queryKey: ['levels'], queryFn: () => api<LevelCurve>('levels/'), staleTime: 5 * 60_000 });
-}
-
-export function useQuest(slug: string | undefined) {
-  return useQuery({
-    queryKey: ['quest', slug],
-    queryFn: () => api<QuestDetail>(`quests/${encodeURIComponent(slug ?? '')}/`),
-    enabled: Boolean(slug),
-  });
-}
-
-export function useAchievements() {
-  return useQuery({ queryKey: ['achievements'], queryFn: () => api<AchievementList>('achievements/') });
-}
+import { recordCompletion, snapshot, useLocalEvents } from '@/lib/progressStore';
+import { achievementQueries, progressQueries, questQueries } from '@/lib/queries';
+import { useAuth } from '@/lib/session';
+import type { CompletionOutput, Level, QuestDetail } from '@/lib/types';
 
 /** The header's data: the server's when signed in, else computed from this device's events. */
 export function useProgressHeader(questSlug: string | undefined) {
   const auth = useAuth();
   const signedIn = auth.isAuthenticated;
-  const server = useQuery({
-    queryKey: ['progress', questSlug],
-    queryFn: () => api<ProgressSummary>(`me/progress?quest=${encodeURIComponent(questSlug ?? '')}`),
-    enabled: Boolean(questSlug) && signedIn,
-  });
+  const server = useQuery({ ...progressQueries.summary(questSlug ?? ''), enabled: Boolean(questSlug) && signedIn });
   const local = useLocalProgress(questSlug);
   if (auth.isPending) return { data: undefined, isPending: true, error: null, refetch: auth.refetch } as const;
   if (auth.isError) return { data: undefined, isPending: false, error: auth.error, refetch: auth.refetch } as const;
@@ -47,9 +23,9 @@ export function useProgressHeader(questSlug: string | undefined) {
 // cookie goes along either way), and a signed-out header then needs no second round trip.
 function useLocalProgress(questSlug: string | undefined) {
   const events = useLocalEvents();
-  const levels = useLevels();
-  const quest = useQuest(questSlug);
-  const achievements = useAchievements();
+  const levels = useQuery(progressQueries.levels());
+  const quest = useQuery({ ...questQueries.detail(questSlug ?? ''), enabled: Boolean(questSlug) });
+  const achievements = useQuery(achievementQueries.list());
   const error = levels.error ?? quest.error ?? achievements.error;
   const refetch = () => {
     void levels.refetch();
@@ -72,8 +48,8 @@ function useLocalProgress(questSlug: string | undefined) {
 export interface CompletionResult {
   alreadyDone: boolean;
   xpAwarded: number;
-  levelUp: { number: number; name: string } | null;
-  achievements: { title: string; xp_bonus: number }[];
+  levelUp: Level | null;
+  achievements: CompletionOutput['new_achievements'];
 }
 
 /** Marks a lesson complete: on the server when signed in, on this device otherwise. */
@@ -91,8 +67,8 @@ export function useCompleteLesson(lessonSlug: string, lessonXp: number, questSlu
           achievements: answer.new_achievements,
         };
       }
-      const header = client.getQueryData<LevelCurve>(['levels']);
-      const quest = client.getQueryData<QuestDetail>(['quest', questSlug]);
+      const header = client.getQueryData(progressQueries.levels().queryKey);
+      const quest = client.getQueryData(questQueries.detail(questSlug).queryKey);
       const xpBefore = localXp(quest);
       const event = recordCompletion(lessonSlug);
       if (!event) return { alreadyDone: true, xpAwarded: 0, levelUp: null, achievements: [] };
@@ -102,9 +78,9 @@ export function useCompleteLesson(lessonSlug: string, lessonXp: number, questSlu
       return { alreadyDone: false, xpAwarded: lessonXp, levelUp: after.number > before.number ? after : null, achievements: [] };
     },
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: ['progress'] });
-      await client.invalidateQueries({ queryKey: ['quest'] });
-      await client.invalidateQueries({ queryKey: ['achievements'] });
+      await client.invalidateQueries({ queryKey: progressQueries.all });
+      await client.invalidateQueries({ queryKey: questQueries.all });
+      await client.invalidateQueries({ queryKey: achievementQueries.all });
     },
   });
 }

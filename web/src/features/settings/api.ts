@@ -1,31 +1,31 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { endSessions, listSessions } from '@/lib/allauth';
-import type { Profile } from '@/lib/types';
+import { leaderboardQueries } from '@/lib/queries';
+import { AUTH_ROOT } from '@/lib/session';
+import type { Profile, ProfileInput } from '@/lib/types';
 
-export function useProfile() {
-  return useQuery({ queryKey: ['me'], queryFn: () => api<Profile>('me/') });
-}
+export const settingsQueries = {
+  profile: () => queryOptions({ queryKey: ['me'], queryFn: () => api<Profile>('me/') }),
+  /** The learner's signed-in devices (allauth's sessions). */
+  sessions: () => queryOptions({ queryKey: [AUTH_ROOT, 'sessions'], queryFn: listSessions }),
+};
 
 export function useUpdateProfile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: Partial<Omit<Profile, 'id' | 'email' | 'date_joined'>>) => api<Profile>('me/', { method: 'PATCH', body: input }),
+    mutationFn: (input: ProfileInput) => api<Profile>('me/', { method: 'PATCH', body: input }),
     onSuccess: (profile) => {
-      client.setQueryData(['me'], profile);
-      void client.invalidateQueries({ queryKey: ['leaderboard'] });
+      client.setQueryData(settingsQueries.profile().queryKey, profile);
+      void client.invalidateQueries({ queryKey: leaderboardQueries.all });
     },
   });
-}
-
-export function useSessions() {
-  return useQuery({ queryKey: ['auth', 'sessions'], queryFn: listSessions });
 }
 
 export function useEndSession() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => endSessions([id]),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['auth', 'sessions'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: settingsQueries.sessions().queryKey }),
   });
 }

@@ -1,12 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
-import { useAuth } from '@/features/auth/api';
-import { useAchievements } from '@/features/progress/api';
+import { achievementQueries } from '@/lib/queries';
+import { useAuth } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function AchievementsPage() {
-  const achievements = useAchievements();
+  const achievements = useQuery(achievementQueries.list());
   const { isAuthenticated } = useAuth();
   useDocumentTitle('Achievements');
   if (achievements.isPending) return <Loading label="Loading achievements…" />;

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
@@ -7,7 +7,8 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle';
 import { useToast } from '@/components/Toasts';
 import * as allauth from '@/lib/allauth';
 import { readEvents } from '@/lib/progressStore';
-import { ensureConfig, useAuth, useLogin, useResetPassword, useSignUp, useVerifyEmail } from '../api';
+import { ensureConfig, useAuth } from '@/lib/session';
+import { authQueries, useLogin, useResetPassword, useSignUp, useVerifyEmail } from '../api';
 import { AuthForm } from './AuthForm';
 
 /** Only same-site paths: `next` must never send the learner to another origin. */
@@ -111,14 +112,7 @@ export function VerifyEmailPage() {
   const { key = '' } = useParams();
   const navigate = useNavigate();
   const toast = useToast();
-  const info = useQuery({
-    queryKey: ['auth', 'verify-email', key],
-    queryFn: async () => {
-      await ensureConfig();
-      return allauth.getEmailVerification(key);
-    },
-    retry: false,
-  });
+  const info = useQuery(authQueries.verifyEmail(key));
   const verify = useVerifyEmail();
   return (
     <div className="auth-page">
@@ -159,12 +153,13 @@ export function RequestPasswordResetPage() {
   const [error, setError] = useState<unknown>(null);
   const [pending, setPending] = useState(false);
   const id = useId();
+  const client = useQueryClient();
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setPending(true);
     setError(null);
     try {
-      await ensureConfig();
+      await ensureConfig(client);
       await allauth.requestPasswordReset(email);
       setSent(true);
     } catch (caught) {
@@ -202,15 +197,7 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const toast = useToast();
   const id = useId();
-  const check = useQuery({
-    queryKey: ['auth', 'reset-key', key],
-    queryFn: async () => {
-      await ensureConfig();
-      await allauth.checkPasswordResetKey(key);
-      return true;
-    },
-    retry: false,
-  });
+  const check = useQuery(authQueries.resetKey(key));
   const reset = useResetPassword();
   const submit = (event: FormEvent) => {
     event.preventDefault();

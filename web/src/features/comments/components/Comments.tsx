@@ -1,22 +1,15 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import type { Comment, Thread } from '@/lib/types';
-import {
-  useAllReplies,
-  useDeleteComment,
-  useEditComment,
-  usePostComment,
-  useSetSubscription,
-  useSubscription,
-  useThreads,
-} from '../api';
+import { commentQueries, useDeleteComment, useEditComment, usePostComment, useSetSubscription } from '../api';
 
 const USER_INPUT = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
 
 export function Comments({ lesson, signedIn }: { lesson: string; signedIn: boolean }) {
-  const threads = useThreads(lesson);
+  const threads = useInfiniteQuery(commentQueries.threads(lesson));
   const location = useLocation();
   const loaded = threads.isSuccess;
 
@@ -93,7 +86,7 @@ export function Comments({ lesson, signedIn }: { lesson: string; signedIn: boole
 }
 
 function FollowToggle({ lesson }: { lesson: string }) {
-  const subscription = useSubscription(lesson, true);
+  const subscription = useQuery(commentQueries.subscription(lesson));
   const setSubscription = useSetSubscription(lesson);
   const id = useId();
   if (subscription.isPending) return <Loading label="Loading…" />;
@@ -115,7 +108,7 @@ function FollowToggle({ lesson }: { lesson: string }) {
 
 function ThreadView({ thread, lesson, signedIn }: { thread: Thread; lesson: string; signedIn: boolean }) {
   const [showAll, setShowAll] = useState(false);
-  const all = useAllReplies(thread, showAll);
+  const all = useQuery({ ...commentQueries.replies.of(thread), enabled: showAll });
   const replies = showAll && all.data ? all.data : thread.replies;
   const hidden = thread.reply_count - thread.replies.length;
   return (

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
@@ -5,13 +6,13 @@ import { Loading } from '@/components/Loading';
 import { ApiError } from '@/lib/api';
 import { detectFormat, FORMAT_LABELS } from '@/lib/tableFormat';
 import type { SubmissionFormat } from '@/lib/types';
-import { isPending, useExercise, useSubmission, useSubmitTable } from '../api';
+import { exerciseQueries, isPending, useSubmission, useSubmitTable } from '../api';
 import { FeedbackTable, GradeSummary } from './FeedbackTable';
 
 type FormatChoice = SubmissionFormat | 'auto';
 
 export function ExercisePanel({ exerciseId, signedIn }: { exerciseId: number; signedIn: boolean }) {
-  const exercise = useExercise(exerciseId);
+  const exercise = useQuery(exerciseQueries.detail(exerciseId));
   const location = useLocation();
   if (exercise.isPending) return <Loading label="Loading the exercise…" />;
   if (exercise.error) return <ErrorMessage error={exercise.error} onRetry={() => void exercise.refetch()} />;

@@ -2,8 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
-import { api } from '@/lib/api';
-import type { LeaderboardOutput, LeaderboardPeriod } from '@/lib/types';
+import { leaderboardQueries } from '@/lib/queries';
+import type { LeaderboardPeriod } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 const PERIODS: { value: LeaderboardPeriod; label: string }[] = [
@@ -15,10 +15,7 @@ const PERIODS: { value: LeaderboardPeriod; label: string }[] = [
 export function LeaderboardPage() {
   const [params, setParams] = useSearchParams();
   const period = (PERIODS.find((option) => option.value === params.get('period'))?.value ?? 'week') as LeaderboardPeriod;
-  const board = useQuery({
-    queryKey: ['leaderboard', period],
-    queryFn: () => api<LeaderboardOutput>(`leaderboard?period=${period}`),
-  });
+  const board = useQuery(leaderboardQueries.board(period));
   useDocumentTitle('Leaderboard');
   return (
     <div>

@@ -51,15 +51,3 @@ export function BlockView({ block }: { block: Block }) {
       return null;
   }
 }
-
-/** A short label for a block, for the report dialog's block picker. */
-export function blockLabel(block: Block, index: number): string {
-  const text =
-    block.kind === 'table'
-      ? block.caption
-      : block.kind === 'code'
-        ? block.title
-        : block.markdown.replace(/[*_`#>[\]()]/g, '').trim();
-  const short = text.length > 60 ? `${text.slice(0, 57)}…` : text;
-  return `${index + 1}. ${block.kind}: ${short}`;
-}

@@ -1,13 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
-import { useMarkAllRead, useMarkRead, useNotifications } from '../api';
+import { notificationQueries, useMarkAllRead, useMarkRead } from '../api';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function NotificationsPage() {
   const [page, setPage] = useState(1);
-  const notifications = useNotifications(page);
+  const notifications = useQuery(notificationQueries.page(page));
   const markRead = useMarkRead();
   const markAll = useMarkAllRead();
   useDocumentTitle('Notifications');

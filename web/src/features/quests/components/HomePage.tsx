@@ -2,12 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
-import { api } from '@/lib/api';
-import type { Paginated, QuestListItem } from '@/lib/types';
+import { questQueries } from '@/lib/queries';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function HomePage() {
-  const quests = useQuery({ queryKey: ['quests'], queryFn: () => api<Paginated<QuestListItem>>('quests/') });
+  const quests = useQuery(questQueries.list());
   useDocumentTitle(null);
   return (
     <div>

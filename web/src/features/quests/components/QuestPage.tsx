@@ -1,15 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
-import { useAuth } from '@/features/auth/api';
-import { useLocalEvents, useQuest } from '@/features/progress/api';
 import { percent } from '@/lib/header';
+import { useLocalEvents } from '@/lib/progressStore';
+import { questQueries } from '@/lib/queries';
+import { useAuth } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function QuestPage() {
   const { slug } = useParams();
-  const quest = useQuest(slug);
+  const quest = useQuery({ ...questQueries.detail(slug ?? ''), enabled: Boolean(slug) });
   const { isAuthenticated } = useAuth();
   const events = useLocalEvents();
 

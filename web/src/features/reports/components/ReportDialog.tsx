@@ -3,7 +3,6 @@ import { Dialog } from '@/components/Dialog';
 import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
 import { useToast } from '@/components/Toasts';
 import type { Block, ReportKind } from '@/lib/types';
-import { blockLabel } from '@/features/lessons/components/Blocks';
 import { useReportIssue } from '../api';
 
 const KINDS: { value: ReportKind; label: string }[] = [
@@ -104,4 +103,16 @@ function ReportForm({ lesson, blocks, signedIn, onDone }: Props & { onDone: () =
       </div>
     </form>
   );
+}
+
+/** A short label for a block, for the report dialog's block picker. */
+function blockLabel(block: Block, index: number): string {
+  const text =
+    block.kind === 'table'
+      ? block.caption
+      : block.kind === 'code'
+        ? block.title
+        : block.markdown.replace(/[*_`#>[\]()]/g, '').trim();
+  const short = text.length > 60 ? `${text.slice(0, 57)}…` : text;
+  return `${index + 1}. ${block.kind}: ${short}`;
 }

@@ -1,13 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { useToast } from '@/components/Toasts';
-import type { Profile } from '@/lib/types';
-import { useEndSession, useProfile, useSessions, useUpdateProfile } from '../api';
+import type { Profile, ProfileInput } from '@/lib/types';
+import { settingsQueries, useEndSession, useUpdateProfile } from '../api';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function SettingsPage() {
-  const profile = useProfile();
+  const profile = useQuery(settingsQueries.profile());
   useDocumentTitle('Settings');
   return (
     <div className="settings">
@@ -38,7 +39,8 @@ function ProfileForm({ profile }: { profile: Profile }) {
     update.mutate(
       {
         display_name: form.display_name,
-        time_zone: form.time_zone,
+        // The picker offers the browser's zones; the server answers 400 to one it does not know.
+        time_zone: form.time_zone as ProfileInput['time_zone'],
         reply_notifications: form.reply_notifications,
         email_notifications: form.email_notifications,
         show_on_leaderboard: form.show_on_leaderboard,
@@ -92,7 +94,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
 }
 
 function Sessions() {
-  const sessions = useSessions();
+  const sessions = useQuery(settingsQueries.sessions());
   const end = useEndSession();
   return (
     <section className="card" aria-labelledby="sessions-title">

@@ -1,6 +1,6 @@
-import { api } from '@/lib/api';
-import { deviceId, readEvents, removeEvents } from '@/lib/progressStore';
-import type { SyncResult } from '@/lib/types';
+import { api } from './api';
+import { deviceId, readEvents, removeEvents } from './progressStore';
+import type { SyncInput, SyncResult } from './types';
 
 const MAX_BATCH = 500;
 
@@ -24,10 +24,8 @@ async function run(): Promise<SyncResult | null> {
   for (let events = readEvents(); events.length > 0; events = readEvents()) {
     const batch = events.slice(0, MAX_BATCH);
     // No cursor: the app refetches the whole state after a sync, so it needs no `changes`.
-    result = await api<SyncResult>('me/progress/sync', {
-      method: 'POST',
-      body: { device_id: deviceId(), events: batch },
-    });
+    const body: SyncInput = { device_id: deviceId(), events: batch };
+    result = await api<SyncResult>('me/progress/sync', { method: 'POST', body });
     removeEvents(batch.map((event) => event.id));
   }
   return result;

@@ -1,22 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
-import { useToast } from '@/components/Toasts';
-import { useAuth } from '@/features/auth/api';
 import { Comments } from '@/features/comments/components/Comments';
 import { ExercisePanel } from '@/features/exercises/components/ExercisePanel';
-import { useCompleteLesson, useLocalEvents, useProgressHeader } from '@/features/progress/api';
+import { lessonQueries } from '@/features/lessons/api';
+import { BlockView } from '@/features/lessons/components/Blocks';
+import { CompleteButton } from '@/features/progress/components/CompleteButton';
 import { ProgressHeader } from '@/features/progress/components/ProgressHeader';
 import { ReportIssue } from '@/features/reports/components/ReportDialog';
-import { levelLabel } from '@/lib/header';
-import type { LessonDetail } from '@/lib/types';
-import { useLesson } from '../api';
-import { BlockView } from './Blocks';
+import { useAuth } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function LessonPage() {
   const { slug } = useParams();
-  const lesson = useLesson(slug);
+  const lesson = useQuery({ ...lessonQueries.detail(slug ?? ''), enabled: Boolean(slug) });
   const { isAuthenticated } = useAuth();
 
   useDocumentTitle(lesson.data?.title);
@@ -83,48 +81,6 @@ export function LessonPage() {
         ) : null}
       </nav>
       <Comments lesson={data.slug} signedIn={isAuthenticated} />
-    </div>
-  );
-}
-
-function CompleteButton({ lesson }: { lesson: LessonDetail }) {
-  const complete = useCompleteLesson(lesson.slug, lesson.xp, lesson.quest.slug);
-  const header = useProgressHeader(lesson.quest.slug);
-  const events = useLocalEvents();
-  const { isAuthenticated } = useAuth();
-  const toast = useToast();
-  const done = isAuthenticated
-    ? (header.data?.completed_lessons.includes(lesson.slug) ?? false)
-    : events.some((event) => event.lesson === lesson.slug);
-
-  const onClick = () =>
-    complete.mutate(undefined, {
-      onSuccess: (result) => {
-        if (result.alreadyDone) return;
-        toast.show({ title: 'Lesson complete', body: `+${result.xpAwarded} XP`, tone: 'success' });
-        if (result.levelUp) toast.show({ title: 'Level up!', body: `You reached ${levelLabel(result.levelUp)}.`, tone: 'success' });
-        for (const achievement of result.achievements) {
-          toast.show({
-            title: `Achievement unlocked: ${achievement.title}`,
-            body: achievement.xp_bonus ? `+${achievement.xp_bonus} XP bonus` : undefined,
-            tone: 'success',
-          });
-        }
-      },
-    });
-
-  return (
-    <div>
-      {done ? (
-        <p className="badge badge-success" role="status">
-          ✓ Completed
-        </p>
-      ) : (
-        <button type="button" className="button" onClick={onClick} disabled={complete.isPending || header.isPending}>
-          {complete.isPending ? 'Saving…' : 'Mark complete'}
-        </button>
-      )}
-      {complete.error ? <ErrorMessage error={complete.error} /> : null}
     </div>
   );
 }

@@ -1,0 +1,50 @@
+import { ErrorMessage } from '@/components/ErrorMessage';
+import { useToast } from '@/components/Toasts';
+import { levelLabel } from '@/lib/header';
+import { useLocalEvents } from '@/lib/progressStore';
+import { useAuth } from '@/lib/session';
+import type { LessonDetail } from '@/lib/types';
+import { useCompleteLesson, useProgressHeader } from '../api';
+
+/** "Mark complete", or "Completed" once the lesson is done (on the server, or on this device when signed out). */
+export function CompleteButton({ lesson }: { lesson: LessonDetail }) {
+  const complete = useCompleteLesson(lesson.slug, lesson.xp, lesson.quest.slug);
+  const header = useProgressHeader(lesson.quest.slug);
+  const events = useLocalEvents();
+  const { isAuthenticated } = useAuth();
+  const toast = useToast();
+  const done = isAuthenticated
+    ? (header.data?.completed_lessons.includes(lesson.slug) ?? false)
+    : events.some((event) => event.lesson === lesson.slug);
+
+  const onClick = () =>
+    complete.mutate(undefined, {
+      onSuccess: (result) => {
+        if (result.alreadyDone) return;
+        toast.show({ title: 'Lesson complete', body: `+${result.xpAwarded} XP`, tone: 'success' });
+        if (result.levelUp) toast.show({ title: 'Level up!', body: `You reached ${levelLabel(result.levelUp)}.`, tone: 'success' });
+        for (const achievement of result.achievements) {
+          toast.show({
+            title: `Achievement unlocked: ${achievement.title}`,
+            body: achievement.xp_bonus ? `+${achievement.xp_bonus} XP bonus` : undefined,
+            tone: 'success',
+          });
+        }
+      },
+    });
+
+  return (
+    <div>
+      {done ? (
+        <p className="badge badge-success" role="status">
+          ✓ Completed
+        </p>
+      ) : (
+        <button type="button" className="button" onClick={onClick} disabled={complete.isPending || header.isPending}>
+          {complete.isPending ? 'Saving…' : 'Mark complete'}
+        </button>
+      )}
+      {complete.error ? <ErrorMessage error={complete.error} /> : null}
+    </div>
+  );
+}

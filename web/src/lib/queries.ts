@@ -1,0 +1,40 @@
+// The reads more than one feature uses or refreshes. Each factory builds its keys and fetches in
+// one place; a feature's own reads have their factory in its api.ts.
+import { queryOptions } from '@tanstack/react-query';
+import { api } from './api';
+import type { AchievementList, LeaderboardOutput, LeaderboardPeriod, LevelCurve, ProgressSummary, QuestDetail, QuestPage } from './types';
+
+export const questQueries = {
+  all: ['quest'] as const,
+  list: () => queryOptions({ queryKey: ['quests'], queryFn: () => api<QuestPage>('quests/') }),
+  detail: (slug: string) =>
+    queryOptions({
+      queryKey: [...questQueries.all, slug],
+      queryFn: () => api<QuestDetail>(`quests/${encodeURIComponent(slug)}/`),
+    }),
+};
+
+export const achievementQueries = {
+  all: ['achievements'] as const,
+  list: () => queryOptions({ queryKey: achievementQueries.all, queryFn: () => api<AchievementList>('achievements/') }),
+};
+
+export const progressQueries = {
+  all: ['progress'] as const,
+  /** The signed-in learner's header for a quest. */
+  summary: (quest: string) =>
+    queryOptions({
+      queryKey: [...progressQueries.all, quest],
+      queryFn: () => api<ProgressSummary>(`me/progress?quest=${encodeURIComponent(quest)}`),
+    }),
+  levels: () => queryOptions({ queryKey: ['levels'], queryFn: () => api<LevelCurve>('levels/'), staleTime: 5 * 60_000 }),
+};
+
+export const leaderboardQueries = {
+  all: ['leaderboard'] as const,
+  board: (period: LeaderboardPeriod) =>
+    queryOptions({
+      queryKey: [...leaderboardQueries.all, period],
+      queryFn: () => api<LeaderboardOutput>(`leaderboard?period=${period}`),
+    }),
+};
