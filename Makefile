@@ -3,8 +3,9 @@
 # when the machine has no Node.js 20+: scripts/node-env.sh picks one).
 #
 #   make run      the web app and the API on http://127.0.0.1:8000 (SQLite, in-process tasks)
-#   make test     the Python suite and the web app's unit tests (DATABASE_URL / REDIS_URL from
-#                 the environment)
+#   make test     the Python suite and, alongside, the web app's unit tests; the Python suite on
+#                 PostgreSQL and Redis when they answer, else SQLite without Redis
+#                 (scripts/test_env.py says which)
 #
 # Settings come from the environment (see .env.example and docs/operations.md).
 
@@ -17,7 +18,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest-xdist workers: "auto" is one per CPU core.
+# pytest-xdist workers: "auto" is one per CPU core. Keep xdist's default distribution (load):
+# it hands each worker the tests in pytest-django's order, transactional tests last, where
+# --dist loadfile or worksteal ran tests after a transactional one had emptied the tables.
 PYTEST_WORKERS ?= auto
 PYTEST_ARGS ?=
 SCHEMA_FILE ?= openapi.yaml
@@ -50,13 +53,15 @@ run: venv web  ## build the web app, migrate, load the demo curriculum, serve on
 	@echo
 	DEBUG=1 exec $(PY) manage.py runserver $(HOST):$(PORT)
 
-test: venv  ## the Python suite and the web app's unit tests (DATABASE_URL / REDIS_URL: PostgreSQL / Redis)
-	@echo "make test: database $${DATABASE_URL:-SQLite (embedded default)}, broker $${REDIS_URL:-none (in-process tasks)}" \
-		| sed -E 's#(//[^:/@]*):[^@/]*@#\1:***@#g'
-	@rc=0; $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
+test: venv  ## the Python suite and the web app's unit tests, on PostgreSQL + Redis when they answer
+	@exports="$$($(PY) scripts/test_env.py)"; eval "$$exports"; \
+	web_log="$$(mktemp)"; trap 'rm -f "$$web_log"' EXIT; \
+	echo "make test: the web app's unit tests (Vitest) run alongside; their output follows pytest's"; \
+	scripts/web.sh test >"$$web_log" 2>&1 & web_pid=$$!; \
+	rc=0; $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS) || rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests - that is a failure" >&2; fi; \
-	echo "make test: the web app's unit tests (Vitest, web/)"; \
-	web_rc=0; scripts/web.sh test || web_rc=$$?; \
+	web_rc=0; wait $$web_pid || web_rc=$$?; \
+	echo "make test: the web app's unit tests (Vitest, web/)"; cat "$$web_log"; \
 	if [ $$rc -ne 0 ]; then echo "make test: the Python suite FAILED (exit $$rc)" >&2; fi; \
 	if [ $$web_rc -ne 0 ]; then echo "make test: the web app's unit tests FAILED (exit $$web_rc)" >&2; fi; \
 	if [ $$rc -ne 0 ]; then exit $$rc; fi; \
@@ -78,10 +83,11 @@ web-lint: venv  ## lint (ESLint) and type-check (tsc --noEmit) the web app
 web-types-check: venv  ## fail when web/src/lib/api-schema.d.ts differs from the API's OpenAPI schema
 	@scripts/web.sh types-check
 
-lint: venv  ## ruff lint and format check, and the apps' import graph (lint-imports)
+lint: venv  ## ruff lint and format check, the apps' import graph (lint-imports), the repository's checks
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m pytest -q -n 0 repo_checks
 
 typecheck: venv  ## mypy with the Django and DRF plugins (settings in pyproject.toml)
 	DEBUG=1 $(VENV)/bin/mypy

@@ -321,7 +321,7 @@ def _render(fmt: str, table: Table) -> str:
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "markdown", "json"])
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(table=tables())
 def test_rendered_tables_parse_back_equal(fmt, table):
     # A one-column CSV or TSV has no separator to tell it from a paste in another format
@@ -331,7 +331,6 @@ def test_rendered_tables_parse_back_equal(fmt, table):
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "markdown", "json"])
-@settings(max_examples=300, deadline=None)
 @given(content=st.text(max_size=400))
 def test_arbitrary_text_either_parses_or_raises_parse_error(fmt, content):
     try:
@@ -345,7 +344,6 @@ def test_arbitrary_text_either_parses_or_raises_parse_error(fmt, content):
     assert message.endswith((".", ")")), message  # a whole sentence for the learner
 
 
-@settings(max_examples=200, deadline=None)
 @given(
     data=st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=10),

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-BASE_DIR = Path(__file__).resolve().parents[2]
+BASE_DIR = Path(__file__).resolve().parents[1]
 SCRIPT = BASE_DIR / "scripts" / "node-env.sh"
 VENV_BIN = BASE_DIR / ".venv" / "bin"
 

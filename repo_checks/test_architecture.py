@@ -3,9 +3,7 @@
 import ast
 from pathlib import Path
 
-from django.conf import settings
-
-ROOT = Path(settings.BASE_DIR)
+ROOT = Path(__file__).resolve().parents[1]
 MAX_LINES = 500
 # The project's own packages: the Django apps and the project package.
 PACKAGES = sorted(

@@ -3,7 +3,7 @@
 import re
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parents[2]
+BASE_DIR = Path(__file__).resolve().parents[1]
 
 
 def test_every_test_docs_security_md_names_exists():
