@@ -7,5 +7,9 @@ class AchievementsConfig(AppConfig):
 
     def ready(self) -> None:
         from achievements import subscribers  # imports services, hence models: after setup
+        from achievements.models import Achievement
+        from learning_platform import versioned
 
         subscribers.subscribe()
+        # The catalogue and every learner's header show them: a change rebuilds those pages.
+        versioned.bump_on_change(Achievement)

@@ -6,11 +6,7 @@ class LearningPlatformConfig(AppConfig):
     verbose_name = "Platform"
 
     def ready(self) -> None:
-        from learning_platform import (
-            checks,  # noqa: F401  (registers the system check)
-            page_cache,
-        )
+        from learning_platform import checks  # noqa: F401  (registers the system check)
         from learning_platform.api.fields import refuse_wrongly_typed_json
 
         refuse_wrongly_typed_json()
-        page_cache.connect_signals()
