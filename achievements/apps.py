@@ -6,6 +6,7 @@ class AchievementsConfig(AppConfig):
     name = "achievements"
 
     def ready(self) -> None:
+        # Imported here: models, and the modules importing them, need the app registry.
         from achievements import subscribers  # imports services, hence models: after setup
         from achievements.models import Achievement
         from learning_platform import versioned

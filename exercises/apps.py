@@ -6,6 +6,7 @@ class ExercisesConfig(AppConfig):
     name = "exercises"
 
     def ready(self) -> None:
+        # Imported here: models, and the modules importing them, need the app registry.
         from exercises.models import Exercise
         from learning_platform import versioned
 

@@ -213,6 +213,7 @@ HEADLESS_FRONTEND_URLS = {
 HEADLESS_SERVE_SPECIFICATION = True
 # allauth's own page loads Redoc from a CDN; this one loads the copy the project serves.
 HEADLESS_SPECIFICATION_TEMPLATE_NAME = "learning_platform/allauth_openapi.html"
+HEADLESS_TOKEN_STRATEGY = "accounts.session_tokens.SessionTokenStrategy"  # noqa: S105
 # allauth would write on every signed-in request; learning_platform.activity records each
 # session's activity at most once per SESSION_ACTIVITY_INTERVAL seconds instead.
 USERSESSIONS_TRACK_ACTIVITY = False

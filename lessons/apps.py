@@ -6,6 +6,7 @@ class LessonsConfig(AppConfig):
     name = "lessons"
 
     def ready(self) -> None:
+        # Imported here: models, and the modules importing them, need the app registry.
         from learning_platform import versioned
         from lessons import subscribers  # imports services, hence models: after setup
         from lessons.models import Block, Lesson, Link, Quest, Tag

@@ -11,6 +11,7 @@ class ProgressConfig(AppConfig):
     name = "progress"
 
     def ready(self) -> None:
+        # Imported here: models, and the modules importing them, need the app registry.
         from django.conf import settings
         from django.db.models.signals import post_save
 
