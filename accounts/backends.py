@@ -29,7 +29,7 @@ def forget_cached_user(user_id: object) -> None:
     transaction.on_commit(lambda: cache.delete(user_cache_key(user_id)))
 
 
-class CachedUserMixin:
+class CachedModelBackend(ModelBackend):
     def get_user(self, user_id: Any) -> Any:
         key = user_cache_key(user_id)
         user = cache.get(key)
@@ -40,9 +40,5 @@ class CachedUserMixin:
         return user if user is not None and self.user_can_authenticate(user) else None
 
 
-class CachedModelBackend(CachedUserMixin, ModelBackend):
-    pass
-
-
-class AuthenticationBackend(CachedUserMixin, AllauthBackend):
+class AuthenticationBackend(CachedModelBackend, AllauthBackend):  # type: ignore[misc]
     """allauth's backend (e-mail sign-in), with the cached per-request lookup."""

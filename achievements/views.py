@@ -1,9 +1,9 @@
 from datetime import date
 
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from achievements import selectors
@@ -56,7 +56,7 @@ class AchievementListView(APIView):
         "whether and when it was unlocked and the progress toward it (e.g. 3 of 10 lessons); "
         "for anonymous callers nothing is unlocked and progress is null.",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponse:
         user = request.user
         if not user.is_authenticated:
             return conditional_response(request, public_listing())

@@ -26,10 +26,11 @@ class CommunityConfig(AppConfig):
         # in the admin) changes its lesson's comment page and count, and what its author's
         # achievements count.
         def comment_changed(instance: Comment, **kwargs: object) -> None:
-            if Comment.lesson.is_cached(instance):
-                slug = instance.lesson.slug
-            else:
-                slug = lesson_slug(lesson_id=instance.lesson_id)
+            slug: str | None = (
+                instance.lesson.slug
+                if Comment.lesson.is_cached(instance)
+                else lesson_slug(lesson_id=instance.lesson_id)
+            )
             lesson = [discussion_version_key(slug)] if slug is not None else []
             versioned.bump(*lesson, learner_version_key(instance.author_id))
 

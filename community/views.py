@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -51,22 +53,22 @@ def _query(serializer_class, request: Request) -> dict:
 # --- Comments -------------------------------------------------------------------------------
 
 
-def _first_page_versions(*, slug: str, **kwargs: object) -> list[str]:
+def _first_page_versions(slug: str) -> list[str]:
     return [versioned.CONTENT, selectors.discussion_version_key(slug)]
 
 
 # Bounds how long a commenter's new display name can take to show.
 @versioned.cached(
     key=lambda *, slug: f"pages:comments:{slug}",
-    versions=_first_page_versions,
+    versions=lambda *, slug: _first_page_versions(slug),
     timeout=COMMENT_PAGE_TIMEOUT,
 )
-def public_first_page(*, slug: str) -> tuple[dict, list]:
+def public_first_page(*, slug: str) -> tuple[dict[str, Any], list[Any]]:
     """The first page of threads in the default order as a signed-out reader sees it (URLs
     as paths), and each thread's and embedded reply's author id."""
     lesson = get_visible_lesson(slug=slug, user=None)
     threads = selectors.comment_threads(lesson_id=lesson.id)
-    page = Paginator(threads, api_settings.PAGE_SIZE).page(1)
+    page = Paginator(threads, api_settings.PAGE_SIZE or 20).page(1)
     data = ThreadSerializer(page.object_list, many=True, context={}).data
     author_ids = [
         (thread.author_id, [reply.author_id for reply in thread.embedded_replies])
@@ -79,14 +81,14 @@ def public_first_page(*, slug: str) -> tuple[dict, list]:
 # Signed out, the whole answer is the same for every reader of an origin (one of ALLOWED_HOSTS).
 @versioned.cached(
     key=lambda *, slug, request: f"pages:comments-json:{slug}:{request.build_absolute_uri('/')}",
-    versions=_first_page_versions,
+    versions=lambda *, slug, request: _first_page_versions(slug),
     timeout=COMMENT_PAGE_TIMEOUT,
 )
 def signed_out_first_page(*, slug: str, request: Request) -> bytes:
     return JSONRenderer().render(first_page_for(request, *public_first_page(slug=slug)))
 
 
-def first_page_for(request: Request, data: dict, author_ids: list) -> dict:
+def first_page_for(request: Request, data: dict[str, Any], author_ids: list[Any]) -> dict[str, Any]:
     """The cached first page with the requester's `is_author` flags and absolute URLs."""
     user_id = request.user.pk if request.user.is_authenticated else None
     results = []
@@ -137,7 +139,7 @@ class LessonCommentsView(generics.ListAPIView):
         "first 3 replies (oldest first), `reply_count` and `replies_url` for the whole "
         "thread. Runs a fixed number of queries. Draft or unknown lesson: 404.",
     )
-    def get(self, request: Request, *args, **kwargs) -> Response:
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if request.query_params or sees_drafts(request.user):
             return super().get(request, *args, **kwargs)
         slug = self.kwargs["slug"]

@@ -39,7 +39,9 @@ class ReusedClient(django_redis.RedisCacheClient):
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Redis:
         if write not in self._clients:
-            self._clients[write] = Redis(connection_pool=self._get_connection_pool(write))
+            # Django's own pool for `write` (one per server, made on first use).
+            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+            self._clients[write] = Redis(connection_pool=pool)
         return self._clients[write]
 
 
@@ -134,5 +136,5 @@ class RedisCache(django_redis.RedisCache):
                 self._pause()
         raise ValueError("The cache is unavailable.")
 
-    def clear(self) -> bool:
-        return self._try(lambda: super(RedisCache, self).clear(), False)
+    def clear(self) -> None:
+        self._try(lambda: super(RedisCache, self).clear(), None)

@@ -4,10 +4,12 @@ they show (learning_platform/versioned.py); staff, who see drafts, always get a 
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
-from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from community.selectors import discussion_version_key
@@ -29,7 +31,7 @@ from progress.summary_cache import learner_version_key
     key=lambda *, slug: f"pages:quest-outline:{slug}",
     versions=lambda *, slug: [versioned.CONTENT],
 )
-def public_outline(*, slug: str) -> dict:
+def public_outline(*, slug: str) -> dict[str, Any]:
     return selectors.public_quest_outline(slug=slug)
 
 
@@ -58,7 +60,7 @@ def public_lesson_page(*, slug: str) -> Page:
     return page(lesson_data(slug=slug, user=None))
 
 
-def lesson_data(*, slug: str, user: object) -> dict:
+def lesson_data(*, slug: str, user: object) -> dict[str, Any]:
     lesson_page = selectors.lesson_page(slug=slug, user=user)
     context = {
         "previous": lesson_page.previous,
@@ -80,7 +82,7 @@ class QuestDetailView(APIView):
         description="The quest with its ordered lesson outline; for a signed-in learner, "
         "whether each lesson is completed.",
     )
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: Request, slug: str) -> HttpResponse:
         user = request.user
         if sees_drafts(user):
             outline = selectors.quest_outline(slug=slug, user=user)
@@ -101,7 +103,7 @@ class LessonDetailView(APIView):
         description="The whole lesson: blocks, links, its exercise if any, the comment count, "
         "and the previous and next lessons of its quest. Drafts answer 404 except to staff.",
     )
-    def get(self, request: Request, slug: str) -> Response:
+    def get(self, request: Request, slug: str) -> HttpResponse:
         if sees_drafts(request.user):
             return conditional_response(request, lesson_data(slug=slug, user=request.user))
         return conditional_response(request, public_lesson_page(slug=slug))

@@ -54,7 +54,7 @@ class LevelCurveView(APIView):
         f"header from it): `Cache-Control: public, max-age={LEVEL_CURVE_MAX_AGE}` with an "
         "ETag. Editors change the curve in the admin.",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponse:
         return conditional_response(request, level_curve_page(), public_max_age=LEVEL_CURVE_MAX_AGE)
 
 
@@ -95,7 +95,7 @@ class MyProgressView(APIView):
         description="The progress page header in one answer: level, XP and the XP to the next "
         "level, lessons completed of the quest, achievements, streak, completed lesson slugs.",
     )
-    def get(self, request: Request) -> Response:
+    def get(self, request: Request) -> HttpResponse:
         quest_slug = None
         if request.query_params:  # without any, nothing to validate: the demo quest
             query = ProgressQuerySerializer(data=request.query_params)

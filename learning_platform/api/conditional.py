@@ -76,19 +76,20 @@ def conditional_response(
     return response
 
 
-def _headers_patched(**cache_control) -> tuple[str, str | None]:
-    """Cache-Control and Vary of a new response patched as Django's helpers patch it: the
-    response here is always new, so the result is a constant, computed once."""
+def _headers_patched(*, vary: bool = False, **cache_control: bool | int) -> HttpResponse:
+    """A new response's headers patched as Django's helpers patch them: the response here is
+    always new, so the result is a constant, computed once."""
     response = HttpResponse()
     patch_cache_control(response, **cache_control)
-    if cache_control.get("private"):
+    if vary:
         patch_vary_headers(response, VARY)
-    return response["Cache-Control"], response.get("Vary")
+    return response
 
 
-_PRIVATE_HEADERS = _headers_patched(private=True, no_cache=True)
+_PRIVATE = _headers_patched(vary=True, private=True, no_cache=True)
+_PRIVATE_HEADERS = (_PRIVATE["Cache-Control"], _PRIVATE["Vary"])
 
 
 @functools.cache
 def _public_cache_control(max_age: int) -> str:
-    return _headers_patched(public=True, max_age=max_age)[0]
+    return _headers_patched(public=True, max_age=max_age)["Cache-Control"]

@@ -48,9 +48,7 @@ def test_edits_still_commit_when_the_cache_is_down(cache_down, user_client, user
 
 
 def test_the_progress_header_and_the_levels_are_built_when_the_cache_is_down(
-    cache_down, settings, api_client, user_client
+    cache_down, api_client, user_client
 ):
-    settings.PROGRESS_SUMMARY_CACHE = True
-
     assert user_client.get("/api/v1/me/progress").status_code == 200
     assert api_client.get("/api/v1/levels/").status_code == 200
