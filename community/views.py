@@ -32,7 +32,8 @@ from learning_platform import versioned
 from learning_platform.api.query import QuerySerializer
 from lessons.selectors import get_visible_lesson, sees_drafts
 
-# How long a cached first page of comments lives at most (see LessonCommentsView.get).
+# How long a cached first page of comments lives at most: bounds how long a commenter's new
+# display name can take to show.
 COMMENT_PAGE_TIMEOUT = 300
 
 
@@ -57,7 +58,6 @@ def _first_page_versions(slug: str) -> list[str]:
     return [versioned.CONTENT, selectors.discussion_version_key(slug)]
 
 
-# Bounds how long a commenter's new display name can take to show.
 @versioned.cached(
     key=lambda *, slug: f"pages:comments:{slug}",
     versions=lambda *, slug: _first_page_versions(slug),
