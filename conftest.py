@@ -48,9 +48,6 @@ def _isolated_cache(settings):
 
 
 def _clear_cache(cache, settings) -> None:
-    from learning_platform import page_cache
-
-    page_cache.local_bodies.clear()
     if settings.REDIS_URL:
         # cache.clear() would FLUSHDB, taking Celery's queues and other workers' keys with it.
         import redis

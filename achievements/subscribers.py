@@ -14,7 +14,6 @@ from achievements.models import Achievement
 from community import events as community_events
 from exercises import events as exercise_events
 from progress import events as progress_events
-from progress import services as progress_services
 
 logger = logging.getLogger(__name__)
 
@@ -75,10 +74,9 @@ def on_header_asked(event: progress_events.HeaderAsked) -> dict[str, int]:
 
 
 def on_achievement_changed(**kwargs) -> None:
-    # Every learner's header counts the active achievements: rebuild the cached headers; and
-    # this process's list of active achievements (others check it within seconds).
+    # This process's list of active achievements (others check it within seconds). The cached
+    # pages showing them are rebuilt through the content version (achievements.apps).
     active.forget()
-    progress_services.note_content_changed()
 
 
 def subscribe() -> None:

@@ -11,10 +11,12 @@ class CommunityConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from community.models import Comment, IssueReport
+        from community.selectors import discussion_version_key
         from community.services import follows
-        from learning_platform import page_cache
+        from learning_platform import versioned
         from lessons.selectors import lesson_slug
         from notifications import events as notification_events
+        from progress.summary_cache import learner_version_key
 
         # A lesson-scoped unsubscribe link (in a digest e-mail) stops following that lesson.
         notification_events.describe_followed_topic.subscribe(follows.describe_followed_lesson)
@@ -23,20 +25,18 @@ class CommunityConfig(AppConfig):
         # Every write to a comment (posted, edited, deleted, hidden or shown, by a service or
         # in the admin) changes its lesson's comment page and count, and what its author's
         # achievements count.
-        def comment_changed(instance: Comment, **kwargs) -> None:
-            if not page_cache.enabled():
-                return
-            if Comment.lesson.is_cached(instance):
-                slug = instance.lesson.slug
-            else:
-                slug = lesson_slug(lesson_id=instance.lesson_id)
-            if slug is not None:
-                page_cache.note_discussion_changed(lesson_slug=slug)
-            page_cache.note_learner_changed(user_id=instance.author_id)
+        def comment_changed(instance: Comment, **kwargs: object) -> None:
+            slug: str | None = (
+                instance.lesson.slug
+                if Comment.lesson.is_cached(instance)
+                else lesson_slug(lesson_id=instance.lesson_id)
+            )
+            lesson = [discussion_version_key(slug)] if slug is not None else []
+            versioned.bump(*lesson, learner_version_key(instance.author_id))
 
-        def report_changed(instance: IssueReport, **kwargs) -> None:
+        def report_changed(instance: IssueReport, **kwargs: object) -> None:
             if instance.reporter_id is not None:
-                page_cache.note_learner_changed(user_id=instance.reporter_id)
+                versioned.bump(learner_version_key(instance.reporter_id))
 
         for signal in (post_save, post_delete):
             signal.connect(comment_changed, sender=Comment, weak=False)

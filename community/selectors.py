@@ -245,3 +245,9 @@ def latest_open_reports(*, lesson_id: int, limit: int = 10) -> list[OpenReport]:
 def report_choice_labels() -> tuple[dict[str, str], dict[str, str]]:
     """How report kinds and statuses read in a page: ({kind: label}, {status: label})."""
     return dict(IssueReport.Kind.choices), dict(IssueReport.Status.choices)
+
+
+def discussion_version_key(lesson_slug: str) -> str:
+    """The cache version of a lesson's discussion (its comment page, its comment count),
+    bumped after every change to one of its comments (community.apps)."""
+    return f"community:discussion-version:{lesson_slug}"

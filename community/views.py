@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.paginator import Paginator
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -10,6 +12,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
@@ -26,12 +29,12 @@ from community.serializers import (
     ThreadSerializer,
 )
 from community.throttling import ReportAnonThrottle, ReportUserThrottle
-from learning_platform import page_cache
-from learning_platform.api.cached_reads import ReadAheadMixin
+from learning_platform import versioned
 from learning_platform.api.query import QuerySerializer
 from lessons.selectors import get_visible_lesson, sees_drafts
 
-# How long a cached first page of comments lives at most (see LessonCommentsView.get).
+# How long a cached first page of comments lives at most: bounds how long a commenter's new
+# display name can take to show.
 COMMENT_PAGE_TIMEOUT = 300
 
 
@@ -52,18 +55,70 @@ def _query(serializer_class, request: Request) -> dict:
 # --- Comments -------------------------------------------------------------------------------
 
 
-class LessonCommentsView(ReadAheadMixin, generics.ListAPIView):
+def _first_page_versions(slug: str) -> list[str]:
+    return [versioned.CONTENT, selectors.discussion_version_key(slug)]
+
+
+@versioned.cached(
+    key=lambda *, slug: f"pages:comments:{slug}",
+    versions=lambda *, slug: _first_page_versions(slug),
+    timeout=COMMENT_PAGE_TIMEOUT,
+)
+def public_first_page(*, slug: str) -> tuple[dict[str, Any], list[Any]]:
+    """The first page of threads in the default order as a signed-out reader sees it (URLs
+    as paths), and each thread's and embedded reply's author id."""
+    lesson = get_visible_lesson(slug=slug, user=None)
+    threads = selectors.comment_threads(lesson_id=lesson.id)
+    page = Paginator(threads, api_settings.PAGE_SIZE or 20).page(1)
+    data = ThreadSerializer(page.object_list, many=True, context={}).data
+    author_ids = [
+        (thread.author_id, [reply.author_id for reply in thread.embedded_replies])
+        for thread in page.object_list
+    ]
+    first_page = {"count": page.paginator.count, "has_next": page.has_next(), "results": data}
+    return first_page, author_ids
+
+
+# Signed out, the whole answer is the same for every reader of an origin (one of ALLOWED_HOSTS).
+@versioned.cached(
+    key=lambda *, slug, request: f"pages:comments-json:{slug}:{request.build_absolute_uri('/')}",
+    versions=lambda *, slug, request: _first_page_versions(slug),
+    timeout=COMMENT_PAGE_TIMEOUT,
+)
+def signed_out_first_page(*, slug: str, request: Request) -> bytes:
+    return JSONRenderer().render(first_page_for(request, *public_first_page(slug=slug)))
+
+
+def first_page_for(request: Request, data: dict[str, Any], author_ids: list[Any]) -> dict[str, Any]:
+    """The cached first page with the requester's `is_author` flags and absolute URLs."""
+    user_id = request.user.pk if request.user.is_authenticated else None
+    results = []
+    for thread, (author_id, reply_author_ids) in zip(data["results"], author_ids, strict=True):
+        replies = [
+            {**reply, "is_author": reply_author_id == user_id}
+            for reply, reply_author_id in zip(thread["replies"], reply_author_ids, strict=True)
+        ]
+        results.append(
+            {
+                **thread,
+                "is_author": author_id == user_id,
+                "replies": replies,
+                "replies_url": request.build_absolute_uri(thread["replies_url"]),
+            }
+        )
+    url = request.build_absolute_uri()
+    return {
+        "count": data["count"],
+        "next": replace_query_param(url, "page", 2) if data["has_next"] else None,
+        "previous": None,
+        "results": results,
+    }
+
+
+class LessonCommentsView(generics.ListAPIView):
     """The discussion of a lesson: top-level comments, each with the start of its thread."""
 
     serializer_class = ThreadSerializer
-
-    def read_ahead_keys(self, *, user_id: str | None) -> list[str]:
-        if self.request.query_params:
-            return []  # not the cached first page
-        return [
-            page_cache.CONTENT_VERSION_KEY,
-            page_cache.discussion_version_key(self.kwargs["slug"]),
-        ]
 
     def get_throttles(self):
         # Reading is free; posting is throttled per user ("comments" scope, 429 + Retry-After).
@@ -85,79 +140,14 @@ class LessonCommentsView(ReadAheadMixin, generics.ListAPIView):
         "first 3 replies (oldest first), `reply_count` and `replies_url` for the whole "
         "thread. Runs a fixed number of queries. Draft or unknown lesson: 404.",
     )
-    def get(self, request: Request, *args, **kwargs) -> Response:
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         if request.query_params or sees_drafts(request.user):
             return super().get(request, *args, **kwargs)
-        # The first page in the default order, as anyone sees it, is cached per lesson
-        # (tagged with the content version and the lesson's discussion version); the
-        # requester's part (`is_author`) and the absolute URLs are added per request. For
-        # signed-out readers, the whole answer is cached too, rendered, per origin (the host
-        # is one of ALLOWED_HOSTS).
         slug = self.kwargs["slug"]
-        versions = [page_cache.CONTENT_VERSION_KEY, page_cache.discussion_version_key(slug)]
-        public = page_cache.Part(
-            key=f"pages:comments:{slug}",
-            versions=versions,
-            build=lambda: self.public_first_page(slug=slug),
-            # Bounds how long a commenter's new display name can take to show.
-            timeout=COMMENT_PAGE_TIMEOUT,
-        )
         if request.user.is_authenticated:
-            [first_page] = page_cache.fetch(public)
-            return Response(self.first_page_for(request, *first_page))
-        origin = request.build_absolute_uri("/")
-        [body] = page_cache.fetch(
-            page_cache.Part(
-                key=f"pages:comments-json:{slug}:{origin}",
-                versions=versions,
-                build=lambda: JSONRenderer().render(
-                    self.first_page_for(request, *page_cache.fetch(public)[0])
-                ),
-                timeout=COMMENT_PAGE_TIMEOUT,
-            )
-        )
+            return Response(first_page_for(request, *public_first_page(slug=slug)))
+        body = signed_out_first_page(slug=slug, request=request)
         return HttpResponse(body, content_type="application/json")
-
-    @staticmethod
-    def first_page_for(request: Request, data: dict, author_ids: list) -> dict:
-        """The cached first page with the requester's `is_author` flags and absolute URLs."""
-        user_id = request.user.pk if request.user.is_authenticated else None
-        results = []
-        for thread, (author_id, reply_author_ids) in zip(data["results"], author_ids, strict=True):
-            replies = [
-                {**reply, "is_author": reply_author_id == user_id}
-                for reply, reply_author_id in zip(thread["replies"], reply_author_ids, strict=True)
-            ]
-            results.append(
-                {
-                    **thread,
-                    "is_author": author_id == user_id,
-                    "replies": replies,
-                    "replies_url": request.build_absolute_uri(thread["replies_url"]),
-                }
-            )
-        url = request.build_absolute_uri()
-        return {
-            "count": data["count"],
-            "next": replace_query_param(url, "page", 2) if data["has_next"] else None,
-            "previous": None,
-            "results": results,
-        }
-
-    def public_first_page(self, *, slug: str) -> tuple[dict, list]:
-        """The first page of threads as a signed-out reader sees it (URLs as paths), and
-        each thread's and embedded reply's author id."""
-        lesson = get_visible_lesson(slug=slug, user=None)
-        threads = selectors.comment_threads(lesson_id=lesson.id)
-        page = Paginator(threads, self.paginator.page_size).page(1)
-        data = ThreadSerializer(page.object_list, many=True, context={}).data
-        author_ids = [
-            (thread.author_id, [reply.author_id for reply in thread.embedded_replies])
-            for thread in page.object_list
-        ]
-        return {"count": page.paginator.count, "has_next": page.has_next(), "results": data}, (
-            author_ids
-        )
 
     @extend_schema(
         tags=["community"],

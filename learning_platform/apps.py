@@ -6,9 +6,4 @@ class LearningPlatformConfig(AppConfig):
     verbose_name = "Platform"
 
     def ready(self) -> None:
-        from learning_platform import (
-            checks,  # noqa: F401  (registers the system check)
-            page_cache,
-        )
-
-        page_cache.connect_signals()
+        from learning_platform import checks  # noqa: F401  (registers the system check)

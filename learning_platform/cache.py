@@ -1,269 +1,149 @@
 """Django's Redis cache backend, made an optimisation that can be down.
 
-Two changes to Django's built-in backend:
-
-- One redis-py client per connection pool. Django builds a new `redis.Redis` client for every
-  cache operation; with redis-py 8 that constructor alone costs about 0.2 ms (it rebuilds its
-  table of response callbacks), which made the cache slower than the queries it saves.
-- Redis unreachable is a cache miss, not an error. A refused or timed-out connection makes
-  reads return their default and writes do nothing (logged): it behaves as an empty cache
-  that keeps nothing. Sessions (`cached_db`), the
-  per-request user and the progress header come from the database, and throttles let requests
-  through (they fail open: no count can be kept). After a failure the backend leaves Redis
-  alone for `RETRY_AFTER` seconds (default 5) in this process, so requests during an outage do
-  not each wait for a connection attempt. Connections time out after `SOCKET_TIMEOUT` seconds
-  (default 0.5) and are not retried by redis-py.
-
-And a lean `get_many`, the one call every cached read makes (the session, the user and the
-page's versions, read ahead together). Through Django's backend and redis-py's client (the
-pool's checkout and checks, retries, instrumentation) one `MGET` cost about 40 µs of CPU in
-process and twice that in a request, where the round trip itself is under 10 µs. Here it goes
-over a connection each thread keeps for itself (made with the pool's settings: address,
-database, password, timeouts), packed here and parsed by redis-py's own connection, and is sent
-again once on a new connection when the old one broke (as redis-py's retry does). Unreachable,
-it is a miss like every other operation.
+Redis unreachable is a cache miss, not an error: reads return their default, writes do nothing
+(`add` succeeds, so a lock taken with it is granted rather than waited for) and `incr` raises
+ValueError as for a missing key. Sessions (`cached_db`) and the signed-in user then come from
+the database and throttles let requests through. After a failure this backend leaves Redis
+alone for `RETRY_AFTER` seconds (default 5), so requests during an outage do not each wait for
+a connection attempt; connections time out after `SOCKET_TIMEOUT` seconds (default 0.5).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
 import time
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from django.core.cache.backends import redis as django_redis
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from redis import Redis
+from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
-
-_BROKEN = (RedisConnectionError, RedisTimeoutError, OSError)
-
-
-def _packed_mget(keys: list[str]) -> bytes:
-    """`MGET keys...` in Redis's protocol (what redis-py packs, without its generic path)."""
-    encoded = [key.encode() for key in keys]
-    return b"".join(
-        [
-            b"*%d\r\n$4\r\nMGET\r\n" % (len(encoded) + 1),
-            *(b"$%d\r\n%s\r\n" % (len(key), key) for key in encoded),
-        ]
-    )
-
+from redis.retry import Retry
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_RETRY_AFTER = 5.0
-DEFAULT_SOCKET_TIMEOUT = 0.5
-
-# When each Redis location (its server list) may be tried again, shared by all threads.
-_paused_until: dict[tuple[str, ...], float] = {}
-
-# What each operation answers while Redis cannot be reached: what an empty cache that keeps
-# nothing would answer. `add` succeeds, so a lock taken with it (allauth's rate limits) is
-# granted rather than waited for until it times out.
-_ANSWER_WHEN_DOWN: dict[str, Any] = {
-    "add": True,
-    "set": None,
-    "touch": False,
-    "delete": False,
-    "has_key": False,
-    "set_many": None,
-    "delete_many": None,
-    "clear": False,
-}
+T = TypeVar("T")
+UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 
 
-_INCR_IF_EXISTS = (
-    "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('INCRBY', KEYS[1], ARGV[1]) end"
-    " return false"
-)
-# incr_many: each key that exists counts up by one; a missing one is set to ARGV[1] (or,
-# with ARGV[1] empty, left missing: false, which Redis answers as nil). Atomic per call.
-_INCR_EACH = """
-local values = {}
-for i, key in ipairs(KEYS) do
-    if redis.call('EXISTS', key) == 1 then
-        values[i] = redis.call('INCR', key)
-    elseif ARGV[1] ~= '' then
-        redis.call('SET', key, ARGV[1])
-        values[i] = tonumber(ARGV[1])
-    else
-        values[i] = false
-    end
-end
-return values
-"""
+class ReusedClient(django_redis.RedisCacheClient):
+    """Django's client, keeping one redis-py client per pool, on one connection of its own.
+
+    Django builds a new redis-py client for every operation, and with redis-py 8 that
+    constructor costs more than a GET; taking a connection from the pool and giving it back
+    costs a third of one. Django keeps a cache backend per thread, so a connection of its own
+    is never shared between threads; a forked process makes new ones.
+    """
+
+    def __init__(self, servers: list[str], **options: Any) -> None:
+        super().__init__(servers, **options)
+        self._clients: dict[bool, Redis] = {}
+        self._pid = os.getpid()
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Redis:
+        if self._pid != os.getpid():
+            self._clients, self._pid = {}, os.getpid()
+        if write not in self._clients:
+            # Django's own pool for `write` (one per server, made on first use).
+            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
+            self._clients[write] = Redis(connection_pool=pool, single_connection_client=True)
+        return self._clients[write]
 
 
-class RedisCacheClient(django_redis.RedisCacheClient):
-    def __init__(self, servers, *, retry_after: float = DEFAULT_RETRY_AFTER, **options) -> None:
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        options.setdefault("socket_connect_timeout", DEFAULT_SOCKET_TIMEOUT)
-        options.setdefault("socket_timeout", DEFAULT_SOCKET_TIMEOUT)
+class RedisCache(django_redis.RedisCache):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        options = dict(params.get("OPTIONS", {}))
+        self.retry_after = float(options.pop("RETRY_AFTER", 5))
+        timeout = float(options.pop("SOCKET_TIMEOUT", 0.5))
+        options.setdefault("socket_connect_timeout", timeout)
+        options.setdefault("socket_timeout", timeout)
         # redis-py retries a failed connect three times by default; one try, then the pause.
         options.setdefault("retry", Retry(NoBackoff(), 0))
-        super().__init__(servers, **options)
-        self._clients: dict[int, object] = {}
-        self._location = tuple(servers)
-        self._retry_after = retry_after
-        self._unreachable = (self._lib.ConnectionError, self._lib.TimeoutError)
-        self._own = threading.local()  # this thread's connection for mget: (pid, connection)
-
-    def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
-        client = self._clients.get(id(pool))
-        if client is None:
-            client = self._clients.setdefault(id(pool), self._client(connection_pool=pool))
-        return client
+        super().__init__(server, {**params, "OPTIONS": options})
+        self._class = ReusedClient  # Django's hook for a custom client class
+        self.paused_until = 0.0  # Django keeps one backend per thread: no lock needed
 
     def is_paused(self) -> bool:
-        return _paused_until.get(self._location, 0.0) > time.monotonic()
+        return self.paused_until > time.monotonic()
 
-    def ping(self) -> bool:
-        """Whether Redis answers now (ignores and then updates the pause)."""
+    def _try(self, call: Callable[[], T], default: T) -> T:
+        if self.is_paused():
+            return default
         try:
-            answered = bool(self.get_client(write=True).ping())
-        except self._unreachable:
+            return call()
+        except UNREACHABLE:
             self._pause()
-            return False
-        _paused_until.pop(self._location, None)
-        return answered
+            return default
 
     def _pause(self) -> None:
         if not self.is_paused():
             logger.warning(
-                "Cache %s unreachable; serving without it for %.0f s",
-                ",".join(self._location),
-                self._retry_after,
-                exc_info=True,
+                "Cache unreachable; serving without it for %.0f s", self.retry_after, exc_info=True
             )
-        _paused_until[self._location] = time.monotonic() + self._retry_after
-
-    def _guarded(self, operation: str, *args, default: Any = None) -> Any:
-        if self.is_paused():
-            return default
-        try:
-            return getattr(super(), operation)(*args)
-        except self._unreachable:
-            self._pause()
-            return default
-
-    def get(self, key, default):
-        return self._guarded("get", key, default, default=default)
-
-    def incr(self, key, delta):
-        """Django's incr (ValueError for a missing key) in one round trip instead of two
-        (EXISTS, then INCRBY): it bumps a version after every progress write."""
-        if self.is_paused():
-            raise ValueError("The cache is unavailable.")
-        try:
-            value = self.get_client(key, write=True).eval(_INCR_IF_EXISTS, 1, key, delta)
-        except self._unreachable:
-            self._pause()
-            raise ValueError("The cache is unavailable.") from None
-        if value is None:
-            raise ValueError(f"Key {key!r} not found.")
-        return value
-
-    def incr_many(self, keys: list[str], start: int | None = None) -> list[int | None]:
-        """incr by one of each key that exists, in one round trip; a missing key is set to
-        `start`, or with no `start` left missing and answered None (a batch of version
-        bumps, new learners' included)."""
-        if self.is_paused():
-            raise ValueError("The cache is unavailable.")
-        if not keys:
-            return []
-        try:
-            client = self.get_client(write=True)
-            return client.eval(_INCR_EACH, len(keys), *keys, "" if start is None else start)
-        except self._unreachable:
-            self._pause()
-            raise ValueError("The cache is unavailable.") from None
-
-    def mget(self, keys: list[str]) -> list:
-        """The raw values of `keys` (None where missing), in one round trip."""
-        for attempt in (1, 2):
-            connection = self._own_connection()
-            try:
-                connection.send_packed_command([_packed_mget(keys)], check_health=False)
-                return connection.read_response()
-            except _BROKEN:
-                self._drop_own_connection()
-                if attempt == 2:
-                    raise
-            except BaseException:
-                # The reply may be half read: never reuse the connection.
-                self._drop_own_connection()
-                raise
-        raise AssertionError("unreachable")
-
-    def _own_connection(self):
-        own = getattr(self._own, "connection", None)
-        if own is not None and own[0] == os.getpid():
-            return own[1]
-        # Made with the pool's settings, but never handed out by it; after a fork, a new one.
-        pool = self._get_connection_pool(False)
-        connection = pool.connection_class(**pool.connection_kwargs)
-        self._own.connection = (os.getpid(), connection)
-        return connection
-
-    def _drop_own_connection(self) -> None:
-        own = getattr(self._own, "connection", None)
-        self._own.connection = None
-        if own is not None and own[0] == os.getpid():
-            own[1].disconnect()
-
-    def get_many(self, keys):
-        keys = list(keys)
-        if not keys or self.is_paused():
-            return {}
-        try:
-            values = self.mget(keys)
-        except _BROKEN:
-            self._pause()
-            return {}
-        loads = self._serializer.loads
-        return {
-            key: loads(value) for key, value in zip(keys, values, strict=True) if value is not None
-        }
-
-
-def _guard(operation: str):
-    def method(self, *args):
-        return self._guarded(operation, *args, default=_ANSWER_WHEN_DOWN[operation])
-
-    method.__name__ = operation
-    return method
-
-
-for _operation in _ANSWER_WHEN_DOWN:
-    setattr(RedisCacheClient, _operation, _guard(_operation))
-
-
-class RedisCache(django_redis.RedisCache):
-    def __init__(self, server, params) -> None:
-        super().__init__(server, params)
-        self._class = RedisCacheClient
-        options = dict(self._options)
-        retry_after = float(options.pop("RETRY_AFTER", DEFAULT_RETRY_AFTER))
-        timeout = float(options.pop("SOCKET_TIMEOUT", DEFAULT_SOCKET_TIMEOUT))
-        options.setdefault("socket_connect_timeout", timeout)
-        options.setdefault("socket_timeout", timeout)
-        self._options = {**options, "retry_after": retry_after}
+        self.paused_until = time.monotonic() + self.retry_after
 
     def ping(self) -> bool:
-        return self._cache.ping()
+        """Whether Redis answers now (ignores, then updates, the pause)."""
+        self.paused_until = 0.0
+        return self._try(lambda: bool(self._cache.get_client(write=True).ping()), False)
 
-    def incr_many(
-        self, keys: list[str], start: int | None = None, version=None
-    ) -> list[int | None]:
-        """incr of each key that exists, in one round trip: its new value; a missing key is
-        set to `start` (its value then), or with no `start` answered None."""
-        return self._cache.incr_many(
-            [self.make_and_validate_key(k, version=version) for k in keys], start
-        )
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        return self._try(lambda: super(RedisCache, self).get(key, default, version), default)
 
-    def is_paused(self) -> bool:
-        return self._cache.is_paused()
+    def get_many(self, keys: Iterable[str], version: int | None = None) -> dict[str, Any]:
+        return self._try(lambda: super(RedisCache, self).get_many(keys, version), {})
+
+    def has_key(self, key: str, version: int | None = None) -> bool:
+        return self._try(lambda: super(RedisCache, self).has_key(key, version), False)
+
+    def set(
+        self,
+        key: str,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> None:
+        self._try(lambda: super(RedisCache, self).set(key, value, timeout, version), None)
+
+    def add(
+        self,
+        key: str,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> bool:
+        return self._try(lambda: super(RedisCache, self).add(key, value, timeout, version), True)
+
+    def set_many(
+        self,
+        data: dict[str, Any],
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> list[str]:
+        return self._try(lambda: super(RedisCache, self).set_many(data, timeout, version), [])
+
+    def touch(
+        self, key: str, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> bool:
+        return self._try(lambda: super(RedisCache, self).touch(key, timeout, version), False)
+
+    def delete(self, key: str, version: int | None = None) -> bool:
+        return self._try(lambda: super(RedisCache, self).delete(key, version), False)
+
+    def delete_many(self, keys: Iterable[str], version: int | None = None) -> None:
+        self._try(lambda: super(RedisCache, self).delete_many(keys, version), None)
+
+    def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
+        if not self.is_paused():
+            try:
+                return super().incr(key, delta, version)
+            except UNREACHABLE:
+                self._pause()
+        raise ValueError("The cache is unavailable.")
+
+    def clear(self) -> None:
+        self._try(lambda: super(RedisCache, self).clear(), None)

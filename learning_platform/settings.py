@@ -394,9 +394,8 @@ SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 
 # --- Domain settings ----------------------------------------------------------------------
 # Keep /me/progress bodies in the cache (versioned, see progress/summary_cache.py). Needs a
-# cache shared by every process, so it is on by default only with Redis. Tests turn it on
-# where they test it (progress/tests/test_summary_cache.py).
-PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(CACHE_URL) and not TESTING)
+# cache shared by every process (Redis), or a single process (the tests).
+PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(CACHE_URL) or TESTING)
 # Leaderboards from Redis sorted sets (progress/boards.py); without them (no Redis, the
 # embedded default) or while Redis is down they are answered from SQL over the XP-per-day rollup.
 # Tests turn them on where they test them (progress/tests/test_boards.py).
@@ -406,12 +405,9 @@ LEADERBOARD_KEY_PREFIX = env.str(
     "LEADERBOARD_KEY_PREFIX", default=CACHE_KEY_PREFIX + ":leaderboard"
 )
 # Keep public page bodies (lesson, quest outline, achievements, first comment page) in the
-# cache, versioned (learning_platform/page_cache.py). Needs a cache all processes share
+# cache, versioned (learning_platform/versioned.py). Needs a cache all processes share
 # (Redis), or a single process (the tests).
 PAGE_CACHE = env.bool("PAGE_CACHE", default=bool(CACHE_URL) or TESTING)
-# How many of those bodies each process also keeps in its memory (an LRU checked against the
-# versions in the cache on every read): at most a few MB (a lesson's body is about 12 kB).
-PAGE_CACHE_LOCAL_ENTRIES = env.int("PAGE_CACHE_LOCAL_ENTRIES", default=512)
 DEMO_QUEST_SLUG = env.str("DEMO_QUEST_SLUG", default="transformers")
 # How long the admin's analytics pages reuse their figures (seconds); "Recompute now" skips it.
 ANALYTICS_CACHE_SECONDS = env.int("ANALYTICS_CACHE_SECONDS", default=300)

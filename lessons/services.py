@@ -8,7 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Model
 
-from learning_platform import page_cache
+from learning_platform import versioned
 from lessons.blocks import block_html
 from lessons.models import Block, Lesson, Link, Quest, Tag
 
@@ -157,7 +157,7 @@ def rerender_block_html(*, batch_size: int = 500) -> int:
     with transaction.atomic():
         Block.objects.bulk_update(changed, ["html"], batch_size=batch_size)
         if changed:
-            page_cache.note_content_changed()
+            versioned.bump(versioned.CONTENT)
     return len(changed)
 
 

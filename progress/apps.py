@@ -11,19 +11,16 @@ class ProgressConfig(AppConfig):
     name = "progress"
 
     def ready(self) -> None:
+        # Imported here: models, and the modules importing them, need the app registry.
         from django.conf import settings
-        from django.db.models.signals import post_delete, post_save
+        from django.db.models.signals import post_save
 
-        from progress import boards, summary_cache
+        from learning_platform import versioned
+        from progress import boards
+        from progress.models import Level
 
-        def content_changed(**kwargs) -> None:
-            summary_cache.note_content_changed()
-
-        # What every learner's progress header counts: invalidate the cached headers. (Apps
-        # above progress that add counts tell it through services.note_content_changed.)
-        for model in ("progress.Level", "lessons.Lesson", "lessons.Quest"):
-            for signal in (post_save, post_delete):
-                signal.connect(content_changed, sender=model, weak=False)
+        # The level curve and every learner's header show the levels.
+        versioned.bump_on_change(Level)
 
         def visibility_changed(*, instance, created: bool, update_fields, **kwargs) -> None:
             if not boards.enabled():

@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -8,9 +7,14 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.signed_in import SignedInRequest
-from learning_platform import page_cache
-from learning_platform.api.cached_reads import ReadAheadMixin
-from learning_platform.api.conditional import IF_NONE_MATCH, NOT_MODIFIED, conditional_response
+from learning_platform import versioned
+from learning_platform.api.conditional import (
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    Page,
+    conditional_response,
+    page,
+)
 from progress import selectors, services, summary_cache
 from progress.cursors import InvalidCursor, decode_cursor
 from progress.serializers import (
@@ -30,13 +34,16 @@ LEVEL_CURVE_MAX_AGE = 300
 _SINCE = LeaderboardOutputSerializer().fields["since"]
 
 
-class LevelCurveView(ReadAheadMixin, APIView):
+@versioned.cached(key=lambda: "pages:levels", versions=lambda: [versioned.CONTENT])
+def level_curve_page() -> Page:
+    curve = selectors.level_curve()
+    return page(LevelCurveSerializer({"count": len(curve), "results": curve}).data)
+
+
+class LevelCurveView(APIView):
     # The same for everyone: no session is read, so the answer varies by nothing.
     authentication_classes: list = []
     permission_classes = [AllowAny]
-
-    def read_ahead_keys(self, *, user_id: str | None) -> list[str]:
-        return [page_cache.CONTENT_VERSION_KEY]
 
     @extend_schema(
         tags=["progress"],
@@ -48,23 +55,8 @@ class LevelCurveView(ReadAheadMixin, APIView):
         f"header from it): `Cache-Control: public, max-age={LEVEL_CURVE_MAX_AGE}` with an "
         "ETag. Editors change the curve in the admin.",
     )
-    def get(self, request: Request) -> Response:
-        # Kept rendered in the page cache under the content version (a level edit bumps it).
-        [curve] = page_cache.fetch(
-            page_cache.Part(
-                key="pages:levels",
-                versions=[page_cache.CONTENT_VERSION_KEY],
-                build=lambda: page_cache.page(self.curve()),
-            )
-        )
-        return conditional_response(
-            request, etag=curve.etag, build=lambda: curve.json, public_max_age=LEVEL_CURVE_MAX_AGE
-        )
-
-    @staticmethod
-    def curve() -> dict:
-        curve = selectors.level_curve()
-        return LevelCurveSerializer({"count": len(curve), "results": curve}).data
+    def get(self, request: Request) -> HttpResponse:
+        return conditional_response(request, level_curve_page(), public_max_age=LEVEL_CURVE_MAX_AGE)
 
 
 class CompleteLessonView(APIView):
@@ -93,14 +85,8 @@ class CompleteLessonView(APIView):
         )
 
 
-class MyProgressView(ReadAheadMixin, APIView):
+class MyProgressView(APIView):
     permission_classes = [IsAuthenticated]
-
-    def read_ahead_enabled(self) -> bool:
-        return summary_cache.enabled()
-
-    def read_ahead_keys(self, *, user_id: str | None) -> list[str]:
-        return summary_cache.read_ahead_keys(user_id) if user_id else []
 
     @extend_schema(
         tags=["progress"],
@@ -110,18 +96,14 @@ class MyProgressView(ReadAheadMixin, APIView):
         description="The progress page header in one answer: level, XP and the XP to the next "
         "level, lessons completed of the quest, achievements, streak, completed lesson slugs.",
     )
-    def get(self, request: SignedInRequest) -> Response:
+    def get(self, request: SignedInRequest) -> HttpResponse:
         quest_slug = None
         if request.query_params:  # without any, nothing to validate: the demo quest
             query = ProgressQuerySerializer(data=request.query_params)
             query.is_valid(raise_exception=True)
             quest_slug = query.validated_data.get("quest")
-        body = summary_cache.cached_json(
-            user=request.user,
-            quest_slug=quest_slug or settings.DEMO_QUEST_SLUG,
-            # None: the demo quest, which reads as empty until the curriculum is loaded.
-            build=lambda: selectors.progress_summary(user=request.user, quest_slug=quest_slug).body,
-        )
+        # None: the demo quest, which reads as empty until the curriculum is loaded.
+        body = summary_cache.summary_json(user=request.user, quest_slug=quest_slug)
         # The selector builds exactly the documented body; copying it through the serializer
         # would only cost time on the hottest read of the API. Kept rendered: the bytes the
         # JSON renderer makes of it, sent as they are.

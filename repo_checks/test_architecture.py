@@ -80,3 +80,20 @@ def test_an_import_of_another_app_inside_a_function_says_why():
                 unexplained.append(f"{path.relative_to(ROOT)}:{lineno} imports {module}")
 
     assert unexplained == []
+
+
+def test_the_kernel_names_no_app_model_or_key():
+    # The apps register their models and keys with the kernel (learning_platform.versioned);
+    # db.py's list of growing tables is the one exception left, owned elsewhere.
+    apps = [package for package in PACKAGES if package != "learning_platform"]
+    named = []
+    for path in _source_files():
+        parts = path.relative_to(ROOT).parts
+        if parts[0] != "learning_platform" or parts[-1] in ("settings.py", "urls.py", "db.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            value = node.value if isinstance(node, ast.Constant) else None
+            if isinstance(value, str) and value.startswith(tuple(f"{app}." for app in apps)):
+                named.append(f"{path.relative_to(ROOT)}:{node.lineno} {value!r}")
+
+    assert named == []

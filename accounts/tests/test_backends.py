@@ -77,34 +77,6 @@ def test_a_deleted_user_is_refused(signed_in, django_capture_on_commit_callbacks
     assert me(client, token).status_code == 401
 
 
-def test_a_repeat_token_request_reads_session_and_user_in_one_cache_round_trip(
-    signed_in, monkeypatch
-):
-    from django.core.cache import cache
-
-    _, client, token = signed_in
-    me(client, token)
-    calls, depth = [], [0]
-
-    def counted(name, original):
-        def call(*args, **kwargs):
-            if not depth[0]:  # a backend's get_many may call its own get: one call still
-                calls.append(name)
-            depth[0] += 1
-            try:
-                return original(*args, **kwargs)
-            finally:
-                depth[0] -= 1
-
-        return call
-
-    for name in ("get", "get_many"):
-        monkeypatch.setattr(cache, name, counted(name, getattr(cache, name)))
-
-    assert me(client, token).json()["email"] == "cached@example.com"
-    assert calls == ["get_many"]
-
-
 def test_a_signed_out_token_is_refused_on_the_next_request(signed_in):
     _, client, token = signed_in
     assert me(client, token).status_code == 200

@@ -5,7 +5,7 @@ from accounts.tests.factories import UserFactory
 from achievements.models import Achievement, AchievementUnlock, RuleKind
 from achievements.tests.factories import AchievementFactory
 from community.tests.factories import CommentFactory
-from learning_platform import page_cache
+from learning_platform import versioned
 from progress.selectors import xp_total
 
 pytestmark = pytest.mark.usefixtures("no_seed")
@@ -49,7 +49,7 @@ def _holders(achievement: Achievement) -> set[int]:
 
 def _enqueued_tasks(callbacks: list) -> list:
     """The on-commit callbacks that enqueue a task (cache version bumps left out)."""
-    return [c for c in callbacks if not page_cache.is_version_bump(c)]
+    return [c for c in callbacks if not versioned.is_version_bump(c)]
 
 
 def test_adding_an_achievement_awards_it_to_learners_who_already_qualify(

@@ -43,11 +43,10 @@ def test_signed_in_reads_run_a_fixed_number_of_queries_cold_and_none_warm(
     with django_assert_num_queries(0):
         warm = client.get(URL)
 
-    # The catalogue (1), then the learner's statuses: the achievements with their unlocks (1)
-    # and the learner's metrics the seeded rules use (7: lessons completed, lessons per tag,
-    # the demo quest, XP and streak, exercises, comments, reports), whatever the number of
-    # achievements.
-    assert len(cold) == 9
+    # The learner's statuses: the achievements with their unlocks (1) and the learner's
+    # metrics the seeded rules use (7: lessons completed, lessons per tag, the demo quest, XP
+    # and streak, exercises, comments, reports), whatever the number of achievements.
+    assert len(cold) == 8
     assert warm.json()["count"] == 10 + extra
 
 

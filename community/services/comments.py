@@ -6,9 +6,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from community import events
+from community import events, selectors
 from community.models import COMMENT_MAX_LENGTH, Comment
-from learning_platform import page_cache
+from learning_platform import versioned
 from learning_platform.errors import InvalidInput, NotAllowed
 from learning_platform.markdown import render_markdown
 from lessons.selectors import Lesson, lesson_slugs
@@ -134,8 +134,8 @@ def rerender_comment_html(*, batch_size: int = 500) -> int:
             changed.append(comment)
     with transaction.atomic():
         Comment.objects.bulk_update(changed, ["body_html"], batch_size=batch_size)
-        for slug in lesson_slugs(lesson_ids={c.lesson_id for c in changed}):
-            page_cache.note_discussion_changed(lesson_slug=slug)
+        slugs = lesson_slugs(lesson_ids={c.lesson_id for c in changed})
+        versioned.bump(*(selectors.discussion_version_key(slug) for slug in slugs))
     return len(changed)
 
 

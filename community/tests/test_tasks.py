@@ -46,7 +46,7 @@ def test_posting_enqueues_the_fan_out_only_after_commit(django_capture_on_commit
         assert not Notification.objects.exists()
 
     assert comment.pk is not None
-    from learning_platform.page_cache import is_version_bump
+    from learning_platform.versioned import is_version_bump
 
     assert len([c for c in callbacks if not is_version_bump(c)]) == 2  # fan-out, achievements
 

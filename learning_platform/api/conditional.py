@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpResponse
@@ -34,55 +35,38 @@ IF_NONE_MATCH = OpenApiParameter(
 NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` ETag is current.")
 
 
-def etag_for(data: Any) -> str:
-    return etag_of(JSONRenderer().render(data))
+@dataclass(frozen=True)
+class Page:
+    """A body ready to answer with: its JSON, rendered once (and cached so), and its ETag."""
+
+    json: bytes
+    etag: str
 
 
-def etag_of(body: bytes) -> str:
-    return '"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"'
-
-
-def combined_etag(etag: str, part: Any) -> str:
-    """The ETag of a public body (tagged `etag`) with a learner's `part` merged onto it:
-    as faithful as hashing the merged body (it changes exactly when either changes), without
-    rendering it first."""
-    digest = hashlib.blake2b(f"{etag}|{part!r}".encode(), digest_size=16).hexdigest()
-    return f'"{digest}"'
-
-
-def not_modified(request: Request, etag: str) -> bool:
-    client_etags = parse_etags(request.headers.get("If-None-Match", ""))
-    return etag in client_etags or "*" in client_etags or f"W/{etag}" in client_etags
+def page(data: Any) -> Page:
+    body = JSONRenderer().render(data)
+    return Page(json=body, etag='"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"')
 
 
 def conditional_response(
-    request: Request,
-    data: Any = None,
-    *,
-    etag: str | None = None,
-    build: Any = None,
-    public_max_age: int | None = None,
+    request: Request, body: Page | Any, *, public_max_age: int | None = None
 ) -> HttpResponse:
     """200 with an ETag, or 304 when the client's `If-None-Match` already names it.
 
     By default the answer is private and revalidated on every use. `public_max_age` is for
     bodies that are the same for every caller: any cache (a CDN, the browser) may keep them
-    that many seconds, and they do not vary by who asks.
-
-    With a known `etag` (a cached body's), a 304 is answered before `build()` makes the body.
-    A body already rendered (bytes: a cached body's JSON, as the JSON renderer made it) is
-    sent as it is.
+    that many seconds, and they do not vary by who asks. A `Page` is sent as rendered; other
+    data goes through DRF's content negotiation.
     """
-    if etag is None:
-        etag = etag_for(data)
-    if not_modified(request, etag):
+    etag = body.etag if isinstance(body, Page) else page(body).etag
+    client_etags = parse_etags(request.headers.get("If-None-Match", ""))
+    response: HttpResponse
+    if etag in client_etags or "*" in client_etags or f"W/{etag}" in client_etags:
         response = Response(status=status.HTTP_304_NOT_MODIFIED)
+    elif isinstance(body, Page):
+        response = HttpResponse(body.json, content_type="application/json")
     else:
-        body = build() if build is not None else data
-        if isinstance(body, bytes):
-            response = HttpResponse(body, content_type="application/json")
-        else:
-            response = Response(body)
+        response = Response(body)
     response["ETag"] = etag
     if public_max_age is not None:
         response["Cache-Control"] = _public_cache_control(public_max_age)
@@ -92,19 +76,20 @@ def conditional_response(
     return response
 
 
-def _headers_patched(**cache_control) -> tuple[str, str | None]:
-    """Cache-Control and Vary of a new response patched as Django's helpers patch it: the
-    response here is always new, so the result is a constant, computed once."""
+def _headers_patched(*, vary: bool = False, **cache_control: bool | int) -> HttpResponse:
+    """A new response's headers patched as Django's helpers patch them: the response here is
+    always new, so the result is a constant, computed once."""
     response = HttpResponse()
     patch_cache_control(response, **cache_control)
-    if cache_control.get("private"):
+    if vary:
         patch_vary_headers(response, VARY)
-    return response["Cache-Control"], response.get("Vary")
+    return response
 
 
-_PRIVATE_HEADERS = _headers_patched(private=True, no_cache=True)
+_PRIVATE = _headers_patched(vary=True, private=True, no_cache=True)
+_PRIVATE_HEADERS = (_PRIVATE["Cache-Control"], _PRIVATE["Vary"])
 
 
 @functools.cache
 def _public_cache_control(max_age: int) -> str:
-    return _headers_patched(public=True, max_age=max_age)[0]
+    return _headers_patched(public=True, max_age=max_age)["Cache-Control"]

@@ -9,13 +9,15 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def cache_down(monkeypatch):
-    from learning_platform import page_cache
-    from learning_platform.cache import RedisCache
-
-    # Nothing listens on port 1: every call of the page cache fails at once.
-    dead = RedisCache("redis://127.0.0.1:1/0", {"OPTIONS": {"socket_connect_timeout": 0.2}})
-    monkeypatch.setattr(page_cache, "cache", dead)
+def cache_down(settings):
+    # Nothing listens on port 1: every call of the cache fails at once.
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "learning_platform.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+            "KEY_PREFIX": "dead",
+        }
+    }
 
 
 def test_public_pages_are_built_when_the_cache_is_down(cache_down, api_client, user_client):
@@ -46,9 +48,7 @@ def test_edits_still_commit_when_the_cache_is_down(cache_down, user_client, user
 
 
 def test_the_progress_header_and_the_levels_are_built_when_the_cache_is_down(
-    cache_down, settings, api_client, user_client
+    cache_down, api_client, user_client
 ):
-    settings.PROGRESS_SUMMARY_CACHE = True
-
     assert user_client.get("/api/v1/me/progress").status_code == 200
     assert api_client.get("/api/v1/levels/").status_code == 200

@@ -11,11 +11,6 @@ from progress.models import Level
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _cache_on(settings):
-    settings.PROGRESS_SUMMARY_CACHE = True
-
-
 @pytest.fixture
 def lessons():
     quest = QuestFactory(slug=settings.DEMO_QUEST_SLUG)
