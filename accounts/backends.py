@@ -40,5 +40,5 @@ class CachedModelBackend(ModelBackend):
         return user if user is not None and self.user_can_authenticate(user) else None
 
 
-class AuthenticationBackend(CachedModelBackend, AllauthBackend):  # type: ignore[misc]
+class AuthenticationBackend(CachedModelBackend, AllauthBackend):
     """allauth's backend (e-mail sign-in), with the cached per-request lookup."""

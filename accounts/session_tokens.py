@@ -15,7 +15,7 @@ from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
 
 
-class SessionTokenStrategy(AllauthStrategy):  # type: ignore[misc]
+class SessionTokenStrategy(AllauthStrategy):
     def lookup_session(self, session_token: str) -> SessionBase | None:
         store: SessionBase = import_module(settings.SESSION_ENGINE).SessionStore(session_token)
         store.get(SESSION_KEY)  # loads the session, or forgets the key of one that is gone

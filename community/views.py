@@ -72,7 +72,8 @@ def public_first_page(*, slug: str) -> tuple[dict[str, Any], list[Any]]:
     page = Paginator(threads, api_settings.PAGE_SIZE or 20).page(1)
     data = ThreadSerializer(page.object_list, many=True, context={}).data
     author_ids = [
-        (thread.author_id, [reply.author_id for reply in thread.embedded_replies])
+        # embedded_replies: the prefetch's to_attr (community.selectors.comment_threads).
+        (thread.author_id, [reply.author_id for reply in thread.embedded_replies])  # type: ignore[attr-defined]
         for thread in page.object_list
     ]
     first_page = {"count": page.paginator.count, "has_next": page.has_next(), "results": data}
@@ -140,7 +141,10 @@ class LessonCommentsView(generics.ListAPIView):
         "first 3 replies (oldest first), `reply_count` and `replies_url` for the whole "
         "thread. Runs a fixed number of queries. Draft or unknown lesson: 404.",
     )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+    # The signed-out first page is served as the cached bytes, a plain HttpResponse.
+    def get(  # type: ignore[override]
+        self, request: Request, *args: Any, **kwargs: Any
+    ) -> HttpResponse:
         if request.query_params or sees_drafts(request.user):
             return super().get(request, *args, **kwargs)
         slug = self.kwargs["slug"]

@@ -3,9 +3,13 @@ a learner reads are composed in pages (pages/views.py)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 
 from learning_platform.api.conditional import IF_NONE_MATCH, conditional_response
 from learning_platform.api.fields import StrictCharField
@@ -14,18 +18,20 @@ from lessons import selectors
 from lessons.serializers import LessonListSerializer, QuestListSerializer
 
 
-class ConditionalListMixin:
+class ConditionalListView(generics.ListAPIView):
     """Paginated list answers that carry an ETag and honour `If-None-Match`."""
 
-    def list(self, request, *args, **kwargs):
+    # A 304 answer is a plain HttpResponse, not DRF's Response.
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:  # type: ignore[override]
         queryset = self.filter_queryset(self.get_queryset())
         page = self.paginate_queryset(queryset)
         data = self.get_serializer(page, many=True).data
+        assert self.paginator is not None
         return conditional_response(request, self.paginator.get_paginated_response(data).data)
 
 
 @extend_schema(tags=["quests"], parameters=[IF_NONE_MATCH])
-class QuestListView(ConditionalListMixin, generics.ListAPIView):
+class QuestListView(ConditionalListView):
     """Every quest (course)."""
 
     permission_classes = [AllowAny]
@@ -44,7 +50,7 @@ class LessonFilterSerializer(QuerySerializer):
 
 
 @extend_schema(tags=["lessons"], parameters=[LessonFilterSerializer, IF_NONE_MATCH])
-class LessonListView(ConditionalListMixin, generics.ListAPIView):
+class LessonListView(ConditionalListView):
     """Lessons, in quest order, filtered by quest, tag and a search."""
 
     permission_classes = [AllowAny]

@@ -12,6 +12,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
+from accounts.models import Requester
 from community.selectors import discussion_version_key
 from learning_platform import versioned
 from learning_platform.api.conditional import (
@@ -60,7 +61,7 @@ def public_lesson_page(*, slug: str) -> Page:
     return page(lesson_data(slug=slug, user=None))
 
 
-def lesson_data(*, slug: str, user: object) -> dict[str, Any]:
+def lesson_data(*, slug: str, user: Requester | None) -> dict[str, Any]:
     lesson_page = selectors.lesson_page(slug=slug, user=user)
     context = {
         "previous": lesson_page.previous,

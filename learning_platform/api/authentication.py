@@ -1,14 +1,23 @@
+from typing import TYPE_CHECKING, Any
+
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
+from django.contrib.sessions.backends.base import SessionBase
 from drf_spectacular.authentication import SessionScheme
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import AuthenticationFailed, PermissionDenied
+from rest_framework.request import Request
 
 from learning_platform.activity import record_session_activity
 from learning_platform.api.csrf import CSRF_HINT, CsrfFailed
 
+if TYPE_CHECKING:
+    # Only for types: drf_spectacular.openapi imports the API settings, which import this.
+    from drf_spectacular.openapi import AutoSchema
 
-class SessionTokenAuthentication(XSessionTokenAuthentication):
+
+# allauth ships no type information: its class is Any to mypy.
+class SessionTokenAuthentication(XSessionTokenAuthentication):  # type: ignore[misc]
     """allauth's `app` client: the `X-Session-Token` header, one session per device.
 
     A token that is present but expired or ended answers 401 instead of silently
@@ -20,7 +29,7 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):
     allow_anonymous_users = False
     allow_invalid_session_tokens = False
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[Any, SessionBase] | None:
         try:
             authenticated = super().authenticate(request)
         except AuthenticationFailed:
@@ -39,18 +48,19 @@ class CsrfSessionAuthentication(SessionAuthentication):
     `type: csrf_failed` (not a generic `permission_denied`), so the client knows to send the
     token."""
 
-    def enforce_csrf(self, request):
+    def enforce_csrf(self, request: Request) -> None:
         try:
             super().enforce_csrf(request)
         except PermissionDenied as exc:
             raise CsrfFailed(f"{exc.detail} {CSRF_HINT}") from None
 
 
-class SessionTokenScheme(OpenApiAuthenticationExtension):
+# drf-spectacular registers extensions in an untyped __init_subclass__.
+class SessionTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     target_class = "learning_platform.api.authentication.SessionTokenAuthentication"
     name = "sessionToken"
 
-    def get_security_definition(self, auto_schema):
+    def get_security_definition(self, auto_schema: "AutoSchema") -> dict[str, str]:
         return {
             "type": "apiKey",
             "in": "header",
@@ -60,5 +70,5 @@ class SessionTokenScheme(OpenApiAuthenticationExtension):
         }
 
 
-class CsrfSessionScheme(SessionScheme):
+class CsrfSessionScheme(SessionScheme):  # type: ignore[no-untyped-call]
     target_class = "learning_platform.api.authentication.CsrfSessionAuthentication"
