@@ -4,7 +4,6 @@ long wait; alone, or with a backlog of others waiting when the workers are behin
 from __future__ import annotations
 
 import logging
-import os
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -65,11 +64,8 @@ def grade_submission(*, submission_id: int) -> str:
 
     A first attempt that waited longer than BACKLOG_AFTER in the queue (the workers are
     behind) goes on to grade other waiting submissions with it (`_grade_with_backlog`); their
-    own messages then skip without a query.
+    own messages then find them graded, and skip.
     """
-    if submission_id in grading_cache.settled_in_batch:
-        del grading_cache.settled_in_batch[submission_id]
-        return "skipped"
     started = time.monotonic()
     job = _claim(submission_id)
     if job is None:
@@ -90,7 +86,6 @@ def _grade(job: _Job, unwritten: list | None = None, first_passes: list | None =
             f"The grader stopped {MAX_GRADING_ATTEMPTS} times while reading this submission, "
             "so it was set aside. Paste the table again, or try another format.",
         )
-    _pause_for_tests()
     try:
         table = parsing.parse(job.format, job.content)
     except parsing.ParseError as exc:
@@ -120,7 +115,7 @@ def _grade_with_backlog(own: _Job, *, started: float) -> str:
     # passes are paid together at the end, in one transaction (`_pay_first_passes`).
     unwritten: list[tuple[_Job, dict[str, Any]]] = []
     first_passes: list[tuple[_Job, dict[str, Any]]] = []
-    settled: list[int] = []
+    written: list[int] = []
     # Its own grade first: a grader crash raises before anything else is claimed.
     outcome = _grade(own, unwritten, first_passes)
     try:
@@ -131,25 +126,17 @@ def _grade_with_backlog(own: _Job, *, started: float) -> str:
                 _release(jobs[index:])
                 break
             try:
-                grade = _grade(job, unwritten, first_passes)
+                _grade(job, unwritten, first_passes)
             except GraderCrashed:
                 # Queued again by _grade; its own message may have been skipped meanwhile.
                 queueing.enqueue_grading(submission_id=job.submission_id)
-                continue
-            if grade in ("graded", "invalid"):
-                settled.append(job.submission_id)
     finally:
         if first_passes:
-            settled += _pay_first_passes(first_passes, unwritten)
+            written += _pay_first_passes(first_passes, unwritten)
         elif unwritten:
-            settled += _write_results(unwritten)
+            written += _write_results(unwritten)
     if outcome == "unwritten":
-        outcome = "graded" if own.submission_id in settled else "skipped"
-    for submission_id in settled:
-        if submission_id != own.submission_id:
-            grading_cache.settled_in_batch[submission_id] = None
-    while len(grading_cache.settled_in_batch) > grading_cache.SETTLED_IN_BATCH_LIMIT:
-        del grading_cache.settled_in_batch[next(iter(grading_cache.settled_in_batch))]
+        outcome = "graded" if own.submission_id in written else "skipped"
     return outcome
 
 
@@ -339,15 +326,13 @@ def _finish_graded(
 
 
 def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
-    """Pay the pass and write its grade in one transaction (on PostgreSQL two statements
-    between BEGIN and COMMIT, the award with the learner's stats and the grade, and two more
-    when an achievement with a bonus is reached); False, and nothing paid, when the claim is
-    no longer ours.
+    """Pay the pass and write its grade in one transaction; False, and nothing paid, when the
+    claim is no longer ours.
 
-    The XP award and the stats row go in one statement (progress.services.award_xp_once),
-    which returns the learner's new standing; exercise_passed carries it, so achievements
-    measure from it, and a bonus is paid in this same transaction. The grade's write sets
-    this transaction's commit asynchronous (see _ASYNCHRONOUS_COMMIT_COLUMN)."""
+    The XP award (progress.services.award_xp) returns the learner's new standing;
+    exercise_passed carries it, so achievements measure from it, and a bonus is paid in this
+    same transaction. The grade's write sets this transaction's commit asynchronous (see
+    _ASYNCHRONOUS_COMMIT_COLUMN)."""
     with transaction.atomic():
         standing = _award(job)
         values["xp_awarded"] = job.exercise.xp if standing is not None else 0
@@ -365,23 +350,16 @@ def _pay_first_passes(
     """A batch's first passes, paid and written in one transaction, with the batch's other
     grades (`unwritten`) written in the same statement; the ids written.
 
-    Awards go in with one statement (progress.services.award_xp_once_to_many: learners' rows
-    in id order, the order in which any two writers take learners' progress locks; a learner
-    with two passes of one exercise in the batch is paid once), achievements are evaluated
+    Awards go in together (progress.services.award_xp: learners' rows locked in id order, the
+    order in which any two writers take learners' progress locks; a learner with two passes
+    of one exercise in the batch is paid once), achievements are evaluated
     once per learner, from their standing after all their passes, and the grades written in
     one statement. Should another worker have taken one of the passes over meanwhile, the
     transaction is undone and each pass is paid alone, as its own grade would."""
     ordered = sorted(passes, key=lambda item: (item[0].user_id, item[0].submission_id))
     latest: dict[int, events.ExercisePassed] = {}
     with transaction.atomic():
-        paid = progress_services.award_xp_once_to_many(
-            awards=list(
-                dict.fromkeys(
-                    (job.user_id, "exercise", job.exercise.id, job.exercise.xp)
-                    for job, _ in ordered
-                )
-            )
-        )
+        paid = progress_services.award_xp(awards=[_award_of(job) for job, _ in ordered])
         for job, values in ordered:
             standing = paid.pop((job.user_id, "exercise", job.exercise.id), None)
             values["xp_awarded"] = job.exercise.xp if standing is not None else 0
@@ -404,7 +382,12 @@ def _pay_first_passes(
 
 
 def _award(job: _Job) -> progress_services.StandingAfterAward | None:
-    return progress_services.award_xp_once(
+    award = _award_of(job)
+    return progress_services.award_xp(awards=[award]).get(award.key)
+
+
+def _award_of(job: _Job) -> progress_services.Award:
+    return progress_services.Award(
         user_id=job.user_id,
         source_type="exercise",
         source_id=job.exercise.id,
@@ -472,15 +455,3 @@ def _notify_if_slow(job: _Job, graded_at: datetime, summary: str) -> None:
         )
     except Exception:
         logger.exception("Notifying the grade of submission %s failed", job.submission_id)
-
-
-def _pause_for_tests() -> None:
-    """Integration tests slow grading down to kill a worker in the middle of it.
-
-    Only in DEBUG or TESTING, never in production.
-    """
-    if not (settings.DEBUG or settings.TESTING):
-        return
-    delay = float(os.environ.get("EXERCISES_GRADE_DELAY_SECONDS", "0") or 0)
-    if delay > 0:
-        time.sleep(delay)

@@ -14,7 +14,7 @@ from learning_platform.errors import NotFound
 from lessons import selectors as lessons
 from progress import events, selectors, summary_cache
 from progress.models import LessonCompletion, XPAward
-from progress.services.ledger import _Award, _LearnerWriter
+from progress.services.ledger import Award, _LearnerWriter
 
 
 class LessonNotFound(NotFound):
@@ -58,11 +58,15 @@ def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
     curve = selectors.level_curve()
     now = timezone.now()
     with transaction.atomic(savepoint=False):
-        writer = _LearnerWriter(user_id=user.pk, time_zone=user.time_zone)
-        xp_before = writer.stats.xp_total
-        created = bool(writer.complete_lessons({lesson["id"]: now}, device_id=""))
+        writer = _LearnerWriter(user_ids=[user.pk])
+        xp_before = writer.stats[user.pk].xp_total
+        created = bool(
+            writer.complete_lessons(user_id=user.pk, times={lesson["id"]: now}, device_id="")
+        )
         if created:
-            awarded = writer.award([_Award(XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)])
+            awarded = writer.award(
+                [Award(user.pk, XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)]
+            )
             writer.flush()
             new_achievements = _announce_completions(user_id=user.pk)
             completed_at = now

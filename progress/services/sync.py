@@ -15,7 +15,7 @@ from accounts.models import User
 from lessons import selectors as lessons
 from progress.models import LessonCompletion, XPAward
 from progress.services.completions import _announce_completions
-from progress.services.ledger import _Award, _LearnerWriter
+from progress.services.ledger import Award, _LearnerWriter
 from progress.sync_events import (
     MAX_SYNC_EVENTS,
     SYNC_EVENT_TYPES,
@@ -105,7 +105,7 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
             rejected.append(outcome)
 
     with transaction.atomic(savepoint=False):
-        writer = _LearnerWriter(user_id=user.pk, time_zone=user.time_zone)
+        writer = _LearnerWriter(user_ids=[user.pk])
         # The lessons, each with the learner's recorded completion time, read under the lock.
         rows = {
             row["slug"]: row
@@ -131,7 +131,8 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
                 known = earliest.get(lesson["id"])
                 earliest[lesson["id"]] = min(known or event.occurred_at, event.occurred_at)
         created = writer.complete_lessons(
-            earliest,
+            user_id=user.pk,
+            times=earliest,
             device_id=device_id,
             existing={
                 row["id"]: row["completed_at"]
@@ -143,7 +144,7 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
         # was paid already.
         xp_by_lesson = {row["id"]: row["xp"] for row in rows.values()}
         awarded = writer.award(
-            _Award(XPAward.Source.LESSON, lesson_id, xp_by_lesson[lesson_id], at)
+            Award(user.pk, XPAward.Source.LESSON, lesson_id, xp_by_lesson[lesson_id], at)
             for lesson_id, at in sorted(earliest.items())
         )
         writer.flush()
