@@ -7,5 +7,8 @@ class AchievementsConfig(AppConfig):
 
     def ready(self) -> None:
         from achievements import subscribers  # imports services, hence models: after setup
+        from achievements.models import AchievementUnlock
+        from learning_platform.db import grows_with_learners
 
         subscribers.subscribe()
+        grows_with_learners(AchievementUnlock)

@@ -13,8 +13,11 @@ class CommunityConfig(AppConfig):
         from community.models import Comment, IssueReport
         from community.services import follows
         from learning_platform import page_cache
+        from learning_platform.db import grows_with_learners
         from lessons.selectors import lesson_slug
         from notifications import events as notification_events
+
+        grows_with_learners(Comment)
 
         # A lesson-scoped unsubscribe link (in a digest e-mail) stops following that lesson.
         notification_events.describe_followed_topic.subscribe(follows.describe_followed_lesson)

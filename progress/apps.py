@@ -12,9 +12,21 @@ class ProgressConfig(AppConfig):
 
     def ready(self) -> None:
         from django.conf import settings
+        from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
 
-        from progress import boards, summary_cache
+        from learning_platform.db import grows_with_learners
+        from progress import boards, models, summary_cache
+
+        # The learners themselves, and what progress keeps per learner.
+        grows_with_learners(
+            get_user_model(),
+            models.XPAward,
+            models.LessonCompletion,
+            models.LearnerStats,
+            models.LearnerDayXP,
+            models.ActivityDay,
+        )
 
         def content_changed(**kwargs) -> None:
             summary_cache.note_content_changed()
