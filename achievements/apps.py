@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from learning_platform.db import grows_with_learners
+
 
 class AchievementsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -8,7 +10,6 @@ class AchievementsConfig(AppConfig):
     def ready(self) -> None:
         from achievements import subscribers  # imports services, hence models: after setup
         from achievements.models import AchievementUnlock
-        from learning_platform.db import grows_with_learners
 
         subscribers.subscribe()
         grows_with_learners(AchievementUnlock)

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from learning_platform.db import grows_with_learners
+
 
 class CommunityConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -13,7 +15,6 @@ class CommunityConfig(AppConfig):
         from community.models import Comment, IssueReport
         from community.services import follows
         from learning_platform import page_cache
-        from learning_platform.db import grows_with_learners
         from lessons.selectors import lesson_slug
         from notifications import events as notification_events
 

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from learning_platform.db import grows_with_learners
+
 
 class ExercisesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -7,6 +9,5 @@ class ExercisesConfig(AppConfig):
 
     def ready(self) -> None:
         from exercises.models import Submission
-        from learning_platform.db import grows_with_learners
 
         grows_with_learners(Submission)

@@ -3,6 +3,8 @@ from functools import partial
 from django.apps import AppConfig
 from django.db import transaction
 
+from learning_platform.db import grows_with_learners
+
 VISIBILITY_FIELDS = frozenset({"is_active", "show_on_leaderboard"})
 
 
@@ -15,7 +17,6 @@ class ProgressConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_delete, post_save
 
-        from learning_platform.db import grows_with_learners
         from progress import boards, models, summary_cache
 
         # The learners themselves, and what progress keeps per learner.

@@ -18,7 +18,7 @@ from exercises import events, grading, parsing
 from exercises.models import Exercise, Submission, SubmissionStatus
 from exercises.services import grading_cache, queueing
 from exercises.services.grading_cache import ExerciseForGrading
-from learning_platform.db import update_rows
+from learning_platform.db import asynchronous_commit_column, update_rows
 from notifications.services import create_notification
 from progress import services as progress_services
 
@@ -175,7 +175,6 @@ _PICK_BACKLOG = """WITH picked AS MATERIALIZED (
     ORDER BY q.enqueued_at, q.id LIMIT %s{skip_locked}
 )"""
 _CLAIM_BACKLOG = "id IN (SELECT id FROM picked) AND status = %s"
-_SKIP_LOCKED = {"postgresql": " FOR UPDATE SKIP LOCKED"}
 
 
 def _claim(submission_id: int) -> _Job | None:
@@ -197,7 +196,10 @@ def _claim(submission_id: int) -> _Job | None:
 
 def _claim_backlog(limit: int) -> list[_Job]:
     """Take up to `limit` of the oldest never-tried queued submissions, in one statement."""
-    picked = _PICK_BACKLOG.replace("{skip_locked}", _SKIP_LOCKED.get(connection.vendor, ""))
+    skip_locked = connection.features.has_select_for_update_skip_locked
+    picked = _PICK_BACKLOG.replace(
+        "{skip_locked}", " FOR UPDATE SKIP LOCKED" if skip_locked else ""
+    )
     jobs = _claim_where(
         _CLAIM_BACKLOG,
         [SubmissionStatus.QUEUED],
@@ -211,10 +213,15 @@ def _claim_where(
     which: str, which_params: list[Any], *, picked: str = "", picked_params: tuple | list = ()
 ) -> list[_Job]:
     """Claim the rows `which` selects (after the CTE `picked`, if any); their jobs."""
-    sql = _CLAIM_SQL.replace("{picked}", picked).replace("{which}", which).format(
-        submission=connection.ops.quote_name(Submission._meta.db_table),
-        exercise=connection.ops.quote_name(Exercise._meta.db_table),
-    ) + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, "")
+    sql = (
+        _CLAIM_SQL.replace("{picked}", picked)
+        .replace("{which}", which)
+        .format(
+            submission=connection.ops.quote_name(Submission._meta.db_table),
+            exercise=connection.ops.quote_name(Exercise._meta.db_table),
+        )
+        + asynchronous_commit_column()
+    )
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     params = [*picked_params, SubmissionStatus.GRADING, now, *which_params, True]
     # One statement: atomic by itself, committed at once (no BEGIN/COMMIT round trips).
@@ -283,7 +290,7 @@ def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
         ],
         where=f"{quote(Submission._meta.db_table)}.{quote('status')} = %s",
         where_params=[SubmissionStatus.GRADING],
-        returning=quote("id") + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, ""),
+        returning=quote("id") + asynchronous_commit_column(),
     )
     return {submission_id for submission_id, *_ in written}
 
@@ -332,7 +339,7 @@ def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
     The XP award (progress.services.award_xp) returns the learner's new standing;
     exercise_passed carries it, so achievements measure from it, and a bonus is paid in this
     same transaction. The grade's write sets this transaction's commit asynchronous (see
-    _ASYNCHRONOUS_COMMIT_COLUMN)."""
+    learning_platform.db.asynchronous_commit_column)."""
     with transaction.atomic():
         standing = _award(job)
         values["xp_awarded"] = job.exercise.xp if standing is not None else 0
@@ -422,17 +429,6 @@ def _finish_invalid(job: _Job, reason: str) -> str:
         return "skipped"
     _notify_if_slow(job, graded_at, reason)
     return "invalid"
-
-
-# Grading's own writes commit without waiting for their WAL to reach the disk (PostgreSQL;
-# elsewhere nothing). They are derived from the submission, which was stored durably when it
-# arrived: a database crash could lose the last fraction of a second of them, leaving those
-# submissions queued or grading, and the sweep grades them again with the same result and no
-# second award (the XP ledger pays once). Otherwise every grade would wait for a disk flush or
-# two, which costs more than the grading itself. The setting rides in the statement itself
-# (local to its own transaction), so it costs no round trip and never outlives the grade; a
-# first pass's transaction takes it from its last statement, the grade's write.
-_ASYNCHRONOUS_COMMIT_COLUMN = {"postgresql": ", set_config('synchronous_commit', 'off', true)"}
 
 
 def _waited_long(job: _Job, graded_at: datetime) -> bool:
