@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
@@ -136,7 +136,7 @@ def award_achievement_to_batch(
         _unlock_for_learners(achievement=achievement, user_ids=reached)
     if len(user_ids) < batch_size:
         return None
-    return user_ids[-1]
+    return int(user_ids[-1])
 
 
 # A bonus is XP earned today: it can reach these rules, and no others.
@@ -271,11 +271,12 @@ class Standing:
     exercises_passed: int
 
     def value(self, rule_kind: str) -> int:
-        return {
+        values: dict[str, int] = {
             RuleKind.XP_TOTAL: self.xp_total,
             RuleKind.STREAK_DAYS: self.streak_days,
             RuleKind.EXERCISES_PASSED: self.exercises_passed,
-        }[rule_kind]
+        }
+        return values[rule_kind]
 
 
 def evaluate_standings(*, standings: list[Standing]) -> dict[int, list[UnlockedAchievement]]:
@@ -297,7 +298,8 @@ def evaluate_standings(*, standings: list[Standing]) -> dict[int, list[UnlockedA
             (standing, a)
             for standing in pending.values()
             for a in achievements
-            if (standing.user_id, a.id) not in tried and standing.value(a.rule_kind) >= a.threshold
+            if (standing.user_id, a.id) not in tried
+            and standing.value(a.rule_kind) >= (a.threshold or 0)
         ]
         if not reached:
             break
@@ -356,7 +358,7 @@ def _unlock_and_pay(reached: list[tuple[Standing, ActiveAchievement]]) -> dict[i
         f"RETURNING user_id, achievement_id, (SELECT b.xp_bonus FROM {achievements} AS b "
         f"WHERE b.id = {unlocks}.achievement_id)"
     )
-    params: list[object] = [
+    params: list[Any] = [
         AchievementUnlock._meta.get_field("unlocked_at").get_db_prep_save(
             timezone.now(), connection
         )
@@ -377,7 +379,7 @@ def _unlock_and_pay(reached: list[tuple[Standing, ActiveAchievement]]) -> dict[i
     for user_id, achievement_id, _bonus in inserted:
         result = done.setdefault(user_id, _Unlocked())
         result.achievement_ids.add(achievement_id)
-        standing = paid.get((user_id, XP_SOURCE, achievement_id))
-        if standing is not None:
-            done[user_id] = replace(result, standing=standing)
+        after = paid.get((user_id, XP_SOURCE, achievement_id))
+        if after is not None:
+            done[user_id] = replace(result, standing=after)
     return done

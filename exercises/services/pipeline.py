@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from exercises import events, grading, parsing
@@ -79,7 +79,13 @@ def grade_submission(*, submission_id: int) -> str:
     return _grade(job)
 
 
-def _grade(job: _Job, unwritten: list | None = None, first_passes: list | None = None) -> str:
+# A grade to write: the job and its submission's new values.
+_Result = tuple[_Job, dict[str, Any]]
+
+
+def _grade(
+    job: _Job, unwritten: list[_Result] | None = None, first_passes: list[_Result] | None = None
+) -> str:
     if job.attempt > MAX_GRADING_ATTEMPTS:
         return _finish_invalid(
             job,
@@ -113,8 +119,8 @@ def _grade_with_backlog(own: _Job, *, started: float) -> str:
     """
     # Grades that pay nothing and notify no one are written together, in one statement; first
     # passes are paid together at the end, in one transaction (`_pay_first_passes`).
-    unwritten: list[tuple[_Job, dict[str, Any]]] = []
-    first_passes: list[tuple[_Job, dict[str, Any]]] = []
+    unwritten: list[_Result] = []
+    first_passes: list[_Result] = []
     written: list[int] = []
     # Its own grade first: a grader crash raises before anything else is claimed.
     outcome = _grade(own, unwritten, first_passes)
@@ -210,7 +216,7 @@ def _claim_backlog(limit: int) -> list[_Job]:
 
 
 def _claim_where(
-    which: str, which_params: list[Any], *, picked: str = "", picked_params: tuple | list = ()
+    which: str, which_params: list[Any], *, picked: str = "", picked_params: list[Any] | None = None
 ) -> list[_Job]:
     """Claim the rows `which` selects (after the CTE `picked`, if any); their jobs."""
     sql = (
@@ -223,7 +229,7 @@ def _claim_where(
         + asynchronous_commit_column()
     )
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    params = [*picked_params, SubmissionStatus.GRADING, now, *which_params, True]
+    params = [*(picked_params or []), SubmissionStatus.GRADING, now, *which_params, True]
     # One statement: atomic by itself, committed at once (no BEGIN/COMMIT round trips).
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -261,7 +267,7 @@ def _aware(value: datetime | str) -> datetime:
     return value if timezone.is_aware(value) else value.replace(tzinfo=UTC)
 
 
-def _ours(job: _Job):
+def _ours(job: _Job) -> QuerySet[Submission]:
     # Only our own claim may write: a worker that took over meanwhile (a newer attempt) wins.
     return Submission.objects.filter(
         pk=job.submission_id, status=SubmissionStatus.GRADING, attempts=job.attempt
@@ -298,8 +304,8 @@ def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
 def _finish_graded(
     job: _Job,
     result: grading.GradeResult,
-    unwritten: list | None = None,
-    first_passes: list | None = None,
+    unwritten: list[_Result] | None = None,
+    first_passes: list[_Result] | None = None,
 ) -> str:
     """Write the grade, pay a first pass, notify a long wait. With `unwritten`, a grade that
     does neither is appended there ("unwritten"), for the caller to write with others; with

@@ -330,6 +330,24 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
         rows = cursor.fetchall()
     as_date = LearnerStats._meta.get_field("last_active_day").to_python
     return {
-        row[0]: _Stats(*row[:5], as_date(row[5]), *row[6:])  # type: ignore[arg-type]
-        for row in rows
+        user_id: _Stats(
+            user_id=user_id,
+            xp_total=xp_total,
+            exercises_passed=exercises_passed,
+            streak_current=streak_current,
+            streak_best=streak_best,
+            last_active_day=as_date(last_active_day),
+            sync_seq=sync_seq,
+            time_zone=time_zone,
+        )
+        for (
+            user_id,
+            xp_total,
+            exercises_passed,
+            streak_current,
+            streak_best,
+            last_active_day,
+            sync_seq,
+            time_zone,
+        ) in rows
     }
