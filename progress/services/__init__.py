@@ -15,7 +15,6 @@ from progress.services.ledger import (
     AwardKey,
     StandingAfterAward,
     award_xp,
-    streak_runs,
 )
 from progress.services.sync import (
     ALLOWED_CLOCK_SKEW,
@@ -26,6 +25,7 @@ from progress.services.sync import (
     TooManyEvents,
     sync_progress,
 )
+from progress.streaks import streak_runs
 
 __all__ = [
     "ALLOWED_CLOCK_SKEW",

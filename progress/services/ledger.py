@@ -24,6 +24,7 @@ from django.utils import timezone
 from learning_platform.db import insert_ignoring_conflicts, update_rows
 from progress import boards, summary_cache
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
+from progress.streaks import streak_runs
 
 # Streaks count only days the server could witness: activity that reached it within this long
 # of when it happened. Older offline history still counts for lessons and XP, not for the
@@ -86,19 +87,6 @@ def award_xp(*, awards: Iterable[Award]) -> dict[AwardKey, StandingAfterAward]:
         paid = writer.award(batch)
         writer.flush()
     return {a.key: writer.standing(a.user_id) for a in paid}
-
-
-def streak_runs(
-    days: list[date], *, current: int = 0, best: int = 0, previous: date | None = None
-) -> tuple[int, int]:
-    """The streak rule: (length of the run ending on the last day, longest run) of sorted
-    distinct active days, continuing runs that stood at `current`/`best` after the day
-    `previous`. A run goes on from one day to the next and starts again after a gap."""
-    for d in days:
-        current = current + 1 if previous is not None and d - previous == timedelta(days=1) else 1
-        best = max(best, current)
-        previous = d
-    return current, best
 
 
 class _LearnerWriter:
@@ -251,9 +239,9 @@ class _LearnerWriter:
         )
 
     def _count_days(self) -> None:
-        """Store the new active days (one statement for every learner) and apply the streak
-        rule: days after the last active one go on from it; a day before it can join or
-        bridge runs, so that learner's runs are counted again from all their days."""
+        """Store the new active days (one statement for every learner) and count the runs
+        (`progress.streaks`): days after the last active one go on from it; a day before it
+        can join or bridge runs, so that learner's runs are counted again from all their days."""
         candidates = [
             (user_id, day)
             for user_id, days in sorted(self._days.items())
