@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, replace
-from typing import TypedDict
+from dataclasses import dataclass, field, replace
+from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
@@ -63,9 +60,6 @@ def evaluate_achievements(*, user_id: int, trigger: str | None = None) -> list[U
     """
     if trigger is not None and trigger not in TRIGGER_KINDS:
         raise ValueError(f"Unknown trigger {trigger!r}; expected one of {sorted(TRIGGER_KINDS)}")
-    known = (_standings_in_hand.get() or {}).get(user_id)
-    if known is not None and trigger == "exercise_passed":
-        return evaluate_standings(standings=[known])[user_id]
     candidates = list(Achievement.objects.filter(is_active=True).exclude(unlocks__user_id=user_id))
     kinds = TRIGGER_KINDS.get(trigger) if trigger else None
     pending = [a for a in candidates if kinds is None or a.rule_kind in kinds]
@@ -101,7 +95,7 @@ def queue_evaluation(*, user_id: int, trigger: str) -> None:
 
     if trigger not in TRIGGER_KINDS:
         raise ValueError(f"Unknown trigger {trigger!r}; expected one of {sorted(TRIGGER_KINDS)}")
-    evaluate_for_user.delay_on_commit(user_id, trigger=trigger)
+    evaluate_for_user.delay_on_commit(user_id, trigger=trigger)  # type: ignore[attr-defined]
 
 
 def award_achievement_to_batch(
@@ -142,7 +136,7 @@ def award_achievement_to_batch(
         _unlock_for_learners(achievement=achievement, user_ids=reached)
     if len(user_ids) < batch_size:
         return None
-    return user_ids[-1]
+    return int(user_ids[-1])
 
 
 # A bonus is XP earned today: it can reach these rules, and no others.
@@ -162,16 +156,16 @@ def _unlock_for_learners(*, achievement: Achievement, user_ids: list[int]) -> se
     if not user_ids:
         return set()
     with transaction.atomic(savepoint=False):
-        paid = (
-            progress.award_xp_to_learners(
-                user_ids=user_ids,
-                source_type=XP_SOURCE,
-                source_id=achievement.id,
-                amount=achievement.xp_bonus,
+        paid = {
+            user_id
+            for user_id, _, _ in progress.award_xp(
+                awards=[
+                    progress.Award(user_id, XP_SOURCE, achievement.id, achievement.xp_bonus)
+                    for user_id in user_ids
+                    if achievement.xp_bonus
+                ]
             )
-            if achievement.xp_bonus
-            else set()
-        )
+        }
         now = timezone.now()
         newly = {
             user_id
@@ -229,9 +223,13 @@ def _unlock_many(*, user_id: int, achievements: list[Achievement]) -> list[Achie
             ).values_list("achievement_id", flat=True)
         )
         candidates = [a for a in achievements if a.id not in held]
-        bonuses = [(XP_SOURCE, a.id, a.xp_bonus) for a in candidates if a.xp_bonus]
-        if bonuses:
-            progress.award_xp_batch(user_id=user_id, awards=bonuses)
+        progress.award_xp(
+            awards=[
+                progress.Award(user_id, XP_SOURCE, a.id, a.xp_bonus)
+                for a in candidates
+                if a.xp_bonus
+            ]
+        )
         now = timezone.now()
         inserted = {
             achievement_id
@@ -273,38 +271,22 @@ class Standing:
     exercises_passed: int
 
     def value(self, rule_kind: str) -> int:
-        return {
+        values: dict[str, int] = {
             RuleKind.XP_TOTAL: self.xp_total,
             RuleKind.STREAK_DAYS: self.streak_days,
             RuleKind.EXERCISES_PASSED: self.exercises_passed,
-        }[rule_kind]
-
-
-_standings_in_hand: ContextVar[dict[int, Standing] | None] = ContextVar(
-    "standings_in_hand", default=None
-)
-
-
-@contextmanager
-def standings_in_hand(standings: list[Standing]) -> Iterator[None]:
-    """Within: evaluate_achievements(trigger="exercise_passed") of these learners measures
-    from these values and the in-process list of active achievements, reading nothing."""
-    token = _standings_in_hand.set({s.user_id: s for s in standings})
-    try:
-        yield
-    finally:
-        _standings_in_hand.reset(token)
+        }
+        return values[rule_kind]
 
 
 def evaluate_standings(*, standings: list[Standing]) -> dict[int, list[UnlockedAchievement]]:
     """evaluate_achievements(trigger="exercise_passed") of several learners at once, measured
     from their standings (one per learner, the latest) instead of read: no query when nothing
-    is reached; else one statement (on PostgreSQL) for all of them: the INSERT ... ON CONFLICT
-    DO NOTHING of the reached unlocks (each checked against the achievements table again, see
-    achievements.active) paying their bonuses with it (progress.award_xp_once_for_inserted),
-    in the caller's transaction, which holds the learners' progress locks already (they were
-    just paid). A bonus moves the XP total: the XP rules are measured again with it (another
-    statement, rare). Returns what each learner unlocked."""
+    is reached; else the INSERT ... ON CONFLICT DO NOTHING of the reached unlocks for all of
+    them (each checked against the achievements table again, see achievements.active), then
+    their bonuses paid (progress.award_xp), in the caller's transaction, which holds the
+    learners' progress locks already (they were just paid). A bonus moves the XP total: the
+    XP rules are measured again with it (rare). Returns what each learner unlocked."""
     moved = TRIGGER_KINDS["exercise_passed"]
     achievements = [a for a in active_achievements() if a.rule_kind in moved and a.threshold]
     unlocked: dict[int, list[UnlockedAchievement]] = {s.user_id: [] for s in standings}
@@ -316,14 +298,15 @@ def evaluate_standings(*, standings: list[Standing]) -> dict[int, list[UnlockedA
             (standing, a)
             for standing in pending.values()
             for a in achievements
-            if (standing.user_id, a.id) not in tried and standing.value(a.rule_kind) >= a.threshold
+            if (standing.user_id, a.id) not in tried
+            and standing.value(a.rule_kind) >= (a.threshold or 0)
         ]
         if not reached:
             break
         tried.update((standing.user_id, a.id) for standing, a in reached)
         done = _unlock_and_pay(reached)
         for standing, achievement in reached:
-            if achievement.id in done.get(standing.user_id, _NOTHING).inserted:
+            if achievement.id in done.get(standing.user_id, _NOTHING).achievement_ids:
                 unlocked[standing.user_id].append(_summary(achievement))
                 logger.info(
                     "Learner %s unlocked achievement %s", standing.user_id, achievement.slug
@@ -339,37 +322,64 @@ def evaluate_standings(*, standings: list[Standing]) -> dict[int, list[UnlockedA
     return unlocked
 
 
-_NOTHING = progress.InsertedAndPaid(inserted=(), paid=(), standing=None)
+@dataclass(frozen=True)
+class _Unlocked:
+    """What `_unlock_and_pay` did for one learner."""
+
+    # The achievements unlocked now, paying a bonus or not.
+    achievement_ids: set[int] = field(default_factory=set)
+    # The learner's standing after the bonuses paid now; None when none was.
+    standing: progress.StandingAfterAward | None = None
 
 
-def _unlock_and_pay(
-    reached: list[tuple[Standing, ActiveAchievement]],
-) -> dict[int, progress.InsertedAndPaid]:
+_NOTHING = _Unlocked()
+
+
+def _unlock_and_pay(reached: list[tuple[Standing, ActiveAchievement]]) -> dict[int, _Unlocked]:
     """Insert the unlocks whose achievement is, in the table itself, still active with the
-    rule, threshold and bonus it was measured against, and pay their bonuses through the XP
-    ledger in the same statement (progress.award_xp_once_for_inserted; on PostgreSQL one
-    statement): per learner, the achievements unlocked now and their standing after."""
+    rule, threshold and bonus it was measured against (one statement), and pay their bonuses
+    through the XP ledger: per learner, the achievements unlocked now and their standing."""
     quote_name = connection.ops.quote_name
     unlocks = quote_name(AchievementUnlock._meta.db_table)
+    achievements = quote_name(Achievement._meta.db_table)
     rows = " UNION ALL ".join(
         ["SELECT %s AS user_id, %s AS achievement_id, %s AS value, %s AS bonus, %s AS kind"]
         * len(reached)
     )
     # The bonus returned is read from the table, in the insert's own snapshot, where the
     # WHERE has just checked it equals the one measured.
-    inserted_sql = (
+    sql = (
         f"INSERT INTO {unlocks} (user_id, achievement_id, unlocked_at) "  # noqa: S608 - names
-        f"SELECT v.user_id, a.id, %s FROM {quote_name(Achievement._meta.db_table)} AS a "
+        f"SELECT v.user_id, a.id, %s FROM {achievements} AS a "
         f"JOIN ({rows}) AS v ON v.achievement_id = a.id "
         "WHERE a.is_active AND a.rule_kind = v.kind AND a.threshold <= v.value "
         "AND a.xp_bonus = v.bonus "
         "ON CONFLICT (user_id, achievement_id) DO NOTHING "
-        f"RETURNING user_id, achievement_id, (SELECT b.xp_bonus FROM "
-        f"{quote_name(Achievement._meta.db_table)} AS b WHERE b.id = {unlocks}.achievement_id)"
+        f"RETURNING user_id, achievement_id, (SELECT b.xp_bonus FROM {achievements} AS b "
+        f"WHERE b.id = {unlocks}.achievement_id)"
     )
-    params: list = [timezone.now()]
+    params: list[Any] = [
+        AchievementUnlock._meta.get_field("unlocked_at").get_db_prep_save(
+            timezone.now(), connection
+        )
+    ]
     for standing, a in reached:
         params += [standing.user_id, a.id, standing.value(a.rule_kind), a.xp_bonus, a.rule_kind]
-    return progress.award_xp_once_for_inserted(
-        source_type=XP_SOURCE, inserted_sql=inserted_sql, params=params
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        inserted: list[tuple[int, int, int]] = cursor.fetchall()
+    paid = progress.award_xp(
+        awards=[
+            progress.Award(user_id, XP_SOURCE, achievement_id, bonus)
+            for user_id, achievement_id, bonus in inserted
+            if bonus
+        ]
     )
+    done: dict[int, _Unlocked] = {}
+    for user_id, achievement_id, _bonus in inserted:
+        result = done.setdefault(user_id, _Unlocked())
+        result.achievement_ids.add(achievement_id)
+        after = paid.get((user_id, XP_SOURCE, achievement_id))
+        if after is not None:
+            done[user_id] = replace(result, standing=after)
+    return done

@@ -41,8 +41,7 @@ def on_exercise_passed(event: exercise_events.ExercisePassed) -> None:
     # (evaluation is idempotent and runs again on the learner's next event); a database error
     # has spoilt the transaction, so it fails the grade too, which is graded again later.
     try:
-        with services.standings_in_hand([_standing(event)]):
-            services.evaluate_achievements(user_id=event.user_id, trigger="exercise_passed")
+        services.evaluate_standings(standings=[_standing(event)])
     except DatabaseError:
         raise
     except Exception:

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from learning_platform.db import grows_with_learners
+
 
 class CommunityConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -17,6 +19,8 @@ class CommunityConfig(AppConfig):
         from lessons.selectors import lesson_slug
         from notifications import events as notification_events
         from progress.summary_cache import learner_version_key
+
+        grows_with_learners(Comment)
 
         # A lesson-scoped unsubscribe link (in a digest e-mail) stops following that lesson.
         notification_events.describe_followed_topic.subscribe(follows.describe_followed_lesson)

@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 
+from learning_platform.db import grows_with_learners
+
 
 class ExercisesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
@@ -7,8 +9,9 @@ class ExercisesConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here: models, and the modules importing them, need the app registry.
-        from exercises.models import Exercise
+        from exercises.models import Exercise, Submission
         from learning_platform import versioned
 
         # The lesson page shows its exercise: a change rebuilds the public pages.
         versioned.bump_on_change(Exercise)
+        grows_with_learners(Submission)

@@ -398,9 +398,9 @@ SILENCED_SYSTEM_CHECKS = env.list("SILENCED_SYSTEM_CHECKS", default=[])
 PROGRESS_SUMMARY_CACHE = env.bool("PROGRESS_SUMMARY_CACHE", default=bool(CACHE_URL) or TESTING)
 # Leaderboards from Redis sorted sets (progress/boards.py); without them (no Redis, the
 # embedded default) or while Redis is down they are answered from SQL over the XP-per-day rollup.
-# Tests turn them on where they test them (progress/tests/test_boards.py).
+# On in tests too when Redis is there: their keys carry the run's CACHE_KEY_PREFIX.
 LEADERBOARD_REDIS_URL = env.str("LEADERBOARD_REDIS_URL", default=REDIS_URL)
-LEADERBOARD_REDIS = env.bool("LEADERBOARD_REDIS", default=bool(REDIS_URL) and not TESTING)
+LEADERBOARD_REDIS = env.bool("LEADERBOARD_REDIS", default=bool(REDIS_URL))
 LEADERBOARD_KEY_PREFIX = env.str(
     "LEADERBOARD_KEY_PREFIX", default=CACHE_KEY_PREFIX + ":leaderboard"
 )

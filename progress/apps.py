@@ -3,6 +3,8 @@ from functools import partial
 from django.apps import AppConfig
 from django.db import transaction
 
+from learning_platform.db import grows_with_learners
+
 VISIBILITY_FIELDS = frozenset({"is_active", "show_on_leaderboard"})
 
 
@@ -13,14 +15,24 @@ class ProgressConfig(AppConfig):
     def ready(self) -> None:
         # Imported here: models, and the modules importing them, need the app registry.
         from django.conf import settings
+        from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
         from learning_platform import versioned
-        from progress import boards
-        from progress.models import Level
+        from progress import boards, models
+
+        # The learners themselves, and what progress keeps per learner.
+        grows_with_learners(
+            get_user_model(),
+            models.XPAward,
+            models.LessonCompletion,
+            models.LearnerStats,
+            models.LearnerDayXP,
+            models.ActivityDay,
+        )
 
         # The level curve and every learner's header show the levels.
-        versioned.bump_on_change(Level)
+        versioned.bump_on_change(models.Level)
 
         def visibility_changed(*, instance, created: bool, update_fields, **kwargs) -> None:
             if not boards.enabled():

@@ -50,10 +50,14 @@ def xp_total(user, value: int) -> None:
     missing = value - progress_selectors.xp_total(user_id=user.id)
     if missing > 0:
         progress_services.award_xp(
-            user_id=user.id,
-            source_type="exercise",
-            source_id=900_000 + value,
-            amount=missing,
+            awards=[
+                progress_services.Award(
+                    user_id=user.id,
+                    source_type="exercise",
+                    source_id=900_000 + value,
+                    amount=missing,
+                )
+            ]
         )
 
 
@@ -65,11 +69,15 @@ def streak_days(user, value: int) -> None:
         day = now - timedelta(days=days_ago)
         with time_machine.travel(day, tick=False):
             progress_services.award_xp(
-                user_id=user.id,
-                source_type="exercise",
-                source_id=800_000 + days_ago,
-                amount=1,
-                awarded_at=day,
+                awards=[
+                    progress_services.Award(
+                        user_id=user.id,
+                        source_type="exercise",
+                        source_id=800_000 + days_ago,
+                        amount=1,
+                        awarded_at=day,
+                    )
+                ]
             )
 
 

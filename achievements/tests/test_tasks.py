@@ -146,9 +146,10 @@ def test_a_batch_unlocks_and_pays_its_qualifying_learners_together(django_assert
     _learners([0] * 3)
 
     # The achievement, the batch, its holders, the comment counts; then the stats rows
-    # (create, lock), the awards, the activity days, the totals, the unlocks; then the
-    # achievements a bonus can reach (none here): the same for 12 learners as for 500.
-    with django_assert_num_queries(4 + 6 + 1):
+    # (created and locked in one statement), the awards, the activity days, the totals, the
+    # unlocks; then the achievements a bonus can reach (none here): the same for 12 learners
+    # as for 500.
+    with django_assert_num_queries(4 + 5 + 1):
         tasks.services.award_achievement_to_batch(achievement_id=achievement.id, batch_size=50)
 
     assert set(achievement.unlocks.values_list("user_id", flat=True)) == set(qualifying)

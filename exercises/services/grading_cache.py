@@ -1,6 +1,6 @@
 """What a grading process keeps between grades: the exercises it graded and the reference
 catalogue, indexed (both checked against the database's version with every grade, at no or
-little cost), and the submissions it graded in a batch whose own messages are still to come."""
+little cost)."""
 
 from __future__ import annotations
 
@@ -25,11 +25,6 @@ class ExerciseForGrading:
     lesson_slug: str
     spec: grading.ExerciseSpec
 
-
-# Submissions this process graded as part of a backlog, whose own messages are still to come:
-# those skip at once (an insertion-ordered dict, trimmed oldest first).
-SETTLED_IN_BATCH_LIMIT = 10_000
-settled_in_batch: dict[int, None] = {}
 
 # Exercise id -> (its updated_at, what grading needs). Editing an exercise or its columns
 # saves the exercise (the admin's change form, upsert_exercise), so a new updated_at is a
@@ -97,11 +92,9 @@ def current_catalogue() -> grading.Catalogue:
 
 
 def forget_catalogue() -> None:
-    """Make this process read the catalogue and exercises afresh at its next grade (and
-    forget which submissions it graded in batches)."""
+    """Make this process read the catalogue and exercises afresh at its next grade."""
     _catalogue.forget()
     _exercise_cache.clear()
-    settled_in_batch.clear()
 
 
 def build_catalogue(references: Iterable[ModelReference]) -> grading.Catalogue:

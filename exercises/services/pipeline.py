@@ -4,7 +4,6 @@ long wait; alone, or with a backlog of others waiting when the workers are behin
 from __future__ import annotations
 
 import logging
-import os
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -12,14 +11,14 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from exercises import events, grading, parsing
 from exercises.models import Exercise, Submission, SubmissionStatus
 from exercises.services import grading_cache, queueing
 from exercises.services.grading_cache import ExerciseForGrading
-from learning_platform.db import update_rows
+from learning_platform.db import asynchronous_commit_column, update_rows
 from notifications.services import create_notification
 from progress import services as progress_services
 
@@ -65,11 +64,8 @@ def grade_submission(*, submission_id: int) -> str:
 
     A first attempt that waited longer than BACKLOG_AFTER in the queue (the workers are
     behind) goes on to grade other waiting submissions with it (`_grade_with_backlog`); their
-    own messages then skip without a query.
+    own messages then find them graded, and skip.
     """
-    if submission_id in grading_cache.settled_in_batch:
-        del grading_cache.settled_in_batch[submission_id]
-        return "skipped"
     started = time.monotonic()
     job = _claim(submission_id)
     if job is None:
@@ -83,14 +79,19 @@ def grade_submission(*, submission_id: int) -> str:
     return _grade(job)
 
 
-def _grade(job: _Job, unwritten: list | None = None, first_passes: list | None = None) -> str:
+# A grade to write: the job and its submission's new values.
+_Result = tuple[_Job, dict[str, Any]]
+
+
+def _grade(
+    job: _Job, unwritten: list[_Result] | None = None, first_passes: list[_Result] | None = None
+) -> str:
     if job.attempt > MAX_GRADING_ATTEMPTS:
         return _finish_invalid(
             job,
             f"The grader stopped {MAX_GRADING_ATTEMPTS} times while reading this submission, "
             "so it was set aside. Paste the table again, or try another format.",
         )
-    _pause_for_tests()
     try:
         table = parsing.parse(job.format, job.content)
     except parsing.ParseError as exc:
@@ -118,9 +119,9 @@ def _grade_with_backlog(own: _Job, *, started: float) -> str:
     """
     # Grades that pay nothing and notify no one are written together, in one statement; first
     # passes are paid together at the end, in one transaction (`_pay_first_passes`).
-    unwritten: list[tuple[_Job, dict[str, Any]]] = []
-    first_passes: list[tuple[_Job, dict[str, Any]]] = []
-    settled: list[int] = []
+    unwritten: list[_Result] = []
+    first_passes: list[_Result] = []
+    written: list[int] = []
     # Its own grade first: a grader crash raises before anything else is claimed.
     outcome = _grade(own, unwritten, first_passes)
     try:
@@ -131,25 +132,17 @@ def _grade_with_backlog(own: _Job, *, started: float) -> str:
                 _release(jobs[index:])
                 break
             try:
-                grade = _grade(job, unwritten, first_passes)
+                _grade(job, unwritten, first_passes)
             except GraderCrashed:
                 # Queued again by _grade; its own message may have been skipped meanwhile.
                 queueing.enqueue_grading(submission_id=job.submission_id)
-                continue
-            if grade in ("graded", "invalid"):
-                settled.append(job.submission_id)
     finally:
         if first_passes:
-            settled += _pay_first_passes(first_passes, unwritten)
+            written += _pay_first_passes(first_passes, unwritten)
         elif unwritten:
-            settled += _write_results(unwritten)
+            written += _write_results(unwritten)
     if outcome == "unwritten":
-        outcome = "graded" if own.submission_id in settled else "skipped"
-    for submission_id in settled:
-        if submission_id != own.submission_id:
-            grading_cache.settled_in_batch[submission_id] = None
-    while len(grading_cache.settled_in_batch) > grading_cache.SETTLED_IN_BATCH_LIMIT:
-        del grading_cache.settled_in_batch[next(iter(grading_cache.settled_in_batch))]
+        outcome = "graded" if own.submission_id in written else "skipped"
     return outcome
 
 
@@ -188,7 +181,6 @@ _PICK_BACKLOG = """WITH picked AS MATERIALIZED (
     ORDER BY q.enqueued_at, q.id LIMIT %s{skip_locked}
 )"""
 _CLAIM_BACKLOG = "id IN (SELECT id FROM picked) AND status = %s"
-_SKIP_LOCKED = {"postgresql": " FOR UPDATE SKIP LOCKED"}
 
 
 def _claim(submission_id: int) -> _Job | None:
@@ -210,7 +202,10 @@ def _claim(submission_id: int) -> _Job | None:
 
 def _claim_backlog(limit: int) -> list[_Job]:
     """Take up to `limit` of the oldest never-tried queued submissions, in one statement."""
-    picked = _PICK_BACKLOG.replace("{skip_locked}", _SKIP_LOCKED.get(connection.vendor, ""))
+    skip_locked = connection.features.has_select_for_update_skip_locked
+    picked = _PICK_BACKLOG.replace(
+        "{skip_locked}", " FOR UPDATE SKIP LOCKED" if skip_locked else ""
+    )
     jobs = _claim_where(
         _CLAIM_BACKLOG,
         [SubmissionStatus.QUEUED],
@@ -221,15 +216,20 @@ def _claim_backlog(limit: int) -> list[_Job]:
 
 
 def _claim_where(
-    which: str, which_params: list[Any], *, picked: str = "", picked_params: tuple | list = ()
+    which: str, which_params: list[Any], *, picked: str = "", picked_params: list[Any] | None = None
 ) -> list[_Job]:
     """Claim the rows `which` selects (after the CTE `picked`, if any); their jobs."""
-    sql = _CLAIM_SQL.replace("{picked}", picked).replace("{which}", which).format(
-        submission=connection.ops.quote_name(Submission._meta.db_table),
-        exercise=connection.ops.quote_name(Exercise._meta.db_table),
-    ) + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, "")
+    sql = (
+        _CLAIM_SQL.replace("{picked}", picked)
+        .replace("{which}", which)
+        .format(
+            submission=connection.ops.quote_name(Submission._meta.db_table),
+            exercise=connection.ops.quote_name(Exercise._meta.db_table),
+        )
+        + asynchronous_commit_column()
+    )
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    params = [*picked_params, SubmissionStatus.GRADING, now, *which_params, True]
+    params = [*(picked_params or []), SubmissionStatus.GRADING, now, *which_params, True]
     # One statement: atomic by itself, committed at once (no BEGIN/COMMIT round trips).
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -267,7 +267,7 @@ def _aware(value: datetime | str) -> datetime:
     return value if timezone.is_aware(value) else value.replace(tzinfo=UTC)
 
 
-def _ours(job: _Job):
+def _ours(job: _Job) -> QuerySet[Submission]:
     # Only our own claim may write: a worker that took over meanwhile (a newer attempt) wins.
     return Submission.objects.filter(
         pk=job.submission_id, status=SubmissionStatus.GRADING, attempts=job.attempt
@@ -296,7 +296,7 @@ def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
         ],
         where=f"{quote(Submission._meta.db_table)}.{quote('status')} = %s",
         where_params=[SubmissionStatus.GRADING],
-        returning=quote("id") + _ASYNCHRONOUS_COMMIT_COLUMN.get(connection.vendor, ""),
+        returning=quote("id") + asynchronous_commit_column(),
     )
     return {submission_id for submission_id, *_ in written}
 
@@ -304,8 +304,8 @@ def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
 def _finish_graded(
     job: _Job,
     result: grading.GradeResult,
-    unwritten: list | None = None,
-    first_passes: list | None = None,
+    unwritten: list[_Result] | None = None,
+    first_passes: list[_Result] | None = None,
 ) -> str:
     """Write the grade, pay a first pass, notify a long wait. With `unwritten`, a grade that
     does neither is appended there ("unwritten"), for the caller to write with others; with
@@ -339,15 +339,13 @@ def _finish_graded(
 
 
 def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
-    """Pay the pass and write its grade in one transaction (on PostgreSQL two statements
-    between BEGIN and COMMIT, the award with the learner's stats and the grade, and two more
-    when an achievement with a bonus is reached); False, and nothing paid, when the claim is
-    no longer ours.
+    """Pay the pass and write its grade in one transaction; False, and nothing paid, when the
+    claim is no longer ours.
 
-    The XP award and the stats row go in one statement (progress.services.award_xp_once),
-    which returns the learner's new standing; exercise_passed carries it, so achievements
-    measure from it, and a bonus is paid in this same transaction. The grade's write sets
-    this transaction's commit asynchronous (see _ASYNCHRONOUS_COMMIT_COLUMN)."""
+    The XP award (progress.services.award_xp) returns the learner's new standing;
+    exercise_passed carries it, so achievements measure from it, and a bonus is paid in this
+    same transaction. The grade's write sets this transaction's commit asynchronous (see
+    learning_platform.db.asynchronous_commit_column)."""
     with transaction.atomic():
         standing = _award(job)
         values["xp_awarded"] = job.exercise.xp if standing is not None else 0
@@ -365,23 +363,16 @@ def _pay_first_passes(
     """A batch's first passes, paid and written in one transaction, with the batch's other
     grades (`unwritten`) written in the same statement; the ids written.
 
-    Awards go in with one statement (progress.services.award_xp_once_to_many: learners' rows
-    in id order, the order in which any two writers take learners' progress locks; a learner
-    with two passes of one exercise in the batch is paid once), achievements are evaluated
+    Awards go in together (progress.services.award_xp: learners' rows locked in id order, the
+    order in which any two writers take learners' progress locks; a learner with two passes
+    of one exercise in the batch is paid once), achievements are evaluated
     once per learner, from their standing after all their passes, and the grades written in
     one statement. Should another worker have taken one of the passes over meanwhile, the
     transaction is undone and each pass is paid alone, as its own grade would."""
     ordered = sorted(passes, key=lambda item: (item[0].user_id, item[0].submission_id))
     latest: dict[int, events.ExercisePassed] = {}
     with transaction.atomic():
-        paid = progress_services.award_xp_once_to_many(
-            awards=list(
-                dict.fromkeys(
-                    (job.user_id, "exercise", job.exercise.id, job.exercise.xp)
-                    for job, _ in ordered
-                )
-            )
-        )
+        paid = progress_services.award_xp(awards=[_award_of(job) for job, _ in ordered])
         for job, values in ordered:
             standing = paid.pop((job.user_id, "exercise", job.exercise.id), None)
             values["xp_awarded"] = job.exercise.xp if standing is not None else 0
@@ -404,7 +395,12 @@ def _pay_first_passes(
 
 
 def _award(job: _Job) -> progress_services.StandingAfterAward | None:
-    return progress_services.award_xp_once(
+    award = _award_of(job)
+    return progress_services.award_xp(awards=[award]).get(award.key)
+
+
+def _award_of(job: _Job) -> progress_services.Award:
+    return progress_services.Award(
         user_id=job.user_id,
         source_type="exercise",
         source_id=job.exercise.id,
@@ -441,17 +437,6 @@ def _finish_invalid(job: _Job, reason: str) -> str:
     return "invalid"
 
 
-# Grading's own writes commit without waiting for their WAL to reach the disk (PostgreSQL;
-# elsewhere nothing). They are derived from the submission, which was stored durably when it
-# arrived: a database crash could lose the last fraction of a second of them, leaving those
-# submissions queued or grading, and the sweep grades them again with the same result and no
-# second award (the XP ledger pays once). Otherwise every grade would wait for a disk flush or
-# two, which costs more than the grading itself. The setting rides in the statement itself
-# (local to its own transaction), so it costs no round trip and never outlives the grade; a
-# first pass's transaction takes it from its last statement, the grade's write.
-_ASYNCHRONOUS_COMMIT_COLUMN = {"postgresql": ", set_config('synchronous_commit', 'off', true)"}
-
-
 def _waited_long(job: _Job, graded_at: datetime) -> bool:
     return graded_at - job.created_at > NOTIFY_WHEN_SLOWER_THAN
 
@@ -472,15 +457,3 @@ def _notify_if_slow(job: _Job, graded_at: datetime, summary: str) -> None:
         )
     except Exception:
         logger.exception("Notifying the grade of submission %s failed", job.submission_id)
-
-
-def _pause_for_tests() -> None:
-    """Integration tests slow grading down to kill a worker in the middle of it.
-
-    Only in DEBUG or TESTING, never in production.
-    """
-    if not (settings.DEBUG or settings.TESTING):
-        return
-    delay = float(os.environ.get("EXERCISES_GRADE_DELAY_SECONDS", "0") or 0)
-    if delay > 0:
-        time.sleep(delay)

@@ -5,20 +5,22 @@ Skipped (by the `live_worker` fixture) only when REDIS_URL is unset.
 
 import os
 import signal
+import threading
 import time
 
 import pytest
+from django.db import connection, transaction
 from django.urls import reverse
 
 from exercises.models import Submission
 from exercises.tests.conftest import GOOD_CSV
+from progress.models import LearnerStats
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 # The fixture's worker runs with CELERY_VISIBILITY_TIMEOUT=10, hence a grading time limit of 5 s
 # (queueing.grading_time_limit) and kombu restoring unacked messages every 10 s.
 WORKER_VISIBILITY_TIMEOUT = 10
-SLOW_GRADE_SECONDS = 3  # under the worker's 4 s soft time limit
 
 
 def wait_for(predicate, *, timeout: float, interval: float = 0.1):
@@ -69,15 +71,35 @@ def test_a_real_worker_grades_a_submission_and_the_api_shows_the_feedback(
 
 
 @pytest.fixture
-def slow_grading(monkeypatch):
-    """Workers started from now on take SLOW_GRADE_SECONDS to grade (DEBUG-only test hook)."""
-    monkeypatch.setenv("EXERCISES_GRADE_DELAY_SECONDS", str(SLOW_GRADE_SECONDS))
+def learner_locked(user):
+    """Another connection holds the learner's progress lock: a pass of theirs is claimed
+    ("grading"), then waits at its XP award until the returned event is set."""
+    if connection.vendor != "postgresql":
+        pytest.skip("a worker blocked on a row lock, then killed: PostgreSQL")
+    LearnerStats.objects.create(user=user)
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                LearnerStats.objects.select_for_update().get(pk=user.pk)
+                locked.set()
+                release.wait(120)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    assert locked.wait(10)
+    yield release
+    release.set()
+    thread.join()
 
 
 def test_a_worker_killed_while_grading_is_replaced_and_the_submission_still_graded(
-    slow_grading, live_worker, user_client, exercise
+    learner_locked, live_worker, user_client, exercise
 ):
-    # given a worker in the middle of grading
+    # given a worker in the middle of grading (waiting for the learner's lock)
     submission_id = submit(user_client, exercise)
     wait_for(
         lambda: Submission.objects.filter(pk=submission_id, status="grading").exists(),
@@ -89,8 +111,8 @@ def test_a_worker_killed_while_grading_is_replaced_and_the_submission_still_grad
     live_worker.process.wait()
     killed_at = time.monotonic()
     assert Submission.objects.get(pk=submission_id).status == "grading"
-    # and a new worker starts on the same queue
-    live_worker.env["EXERCISES_GRADE_DELAY_SECONDS"] = "0"
+    # and a new worker starts on the same queue, the learner's lock released
+    learner_locked.set()
     live_worker.start_again()
     # then the unacked message comes back after the visibility timeout and is graded
     submission = wait_for(

@@ -35,7 +35,11 @@ def add_learners_with_activity(count: int) -> None:
     for learner in UserFactory.create_batch(count):
         for source_id in (1, 2):
             services.award_xp(
-                user_id=learner.id, source_type="exercise", source_id=source_id, amount=5
+                awards=[
+                    services.Award(
+                        user_id=learner.id, source_type="exercise", source_id=source_id, amount=5
+                    )
+                ]
             )
         SubmissionFactory(user=learner, exercise=exercise)
 
@@ -111,9 +115,13 @@ def test_searching_the_ledger_finds_a_learners_awards_and_a_sources(superuser_cl
     from progress.models import XPAward
 
     ada = Learner(email="ada.lovelace@example.com")
-    services.award_xp(user_id=ada.id, source_type="exercise", source_id=71, amount=5)
+    services.award_xp(
+        awards=[services.Award(user_id=ada.id, source_type="exercise", source_id=71, amount=5)]
+    )
     other = Learner()
-    services.award_xp(user_id=other.id, source_type="exercise", source_id=72, amount=5)
+    services.award_xp(
+        awards=[services.Award(user_id=other.id, source_type="exercise", source_id=72, amount=5)]
+    )
 
     by_learner = superuser_client.get(LISTS["xp awards"], {"q": "lovelace"})
     by_source = superuser_client.get(LISTS["xp awards"], {"q": "72"})

@@ -118,3 +118,19 @@ def test_json_text_writes_with_a_fields_own_encoder():
         return json.dumps(value, cls=DjangoJSONEncoder)
 
     assert json.loads(json_text({"at": GRADED_AT}, dumps)) == {"at": "2026-11-30T12:00:00Z"}
+
+
+def test_the_apps_register_the_tables_that_grow_with_learners():
+    from learning_platform.db import TABLES_THAT_GROW_WITH_LEARNERS as registered
+
+    assert registered == {
+        "accounts_user",
+        "progress_xpaward",
+        "progress_lessoncompletion",
+        "progress_learnerstats",
+        "progress_learnerdayxp",
+        "progress_activityday",
+        "achievements_achievementunlock",
+        "community_comment",
+        "exercises_submission",
+    }

@@ -4,16 +4,65 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from progress import rollup
+# The trigger that keeps the rollup (progress/rollup.py), in each database's own language.
+_POSTGRES_INSTALL = [
+    """
+    CREATE OR REPLACE FUNCTION progress_xpaward_rollup() RETURNS trigger AS $$
+    BEGIN
+        INSERT INTO progress_learnerdayxp (user_id, day, xp)
+        SELECT user_id, (awarded_at AT TIME ZONE 'UTC')::date, SUM(amount)
+        FROM new_awards GROUP BY 1, 2 ORDER BY 1, 2
+        ON CONFLICT (user_id, day) DO UPDATE SET xp = progress_learnerdayxp.xp + EXCLUDED.xp;
+        RETURN NULL;
+    END
+    $$ LANGUAGE plpgsql
+    """,
+    """
+    CREATE TRIGGER progress_xpaward_rollup AFTER INSERT ON progress_xpaward
+    REFERENCING NEW TABLE AS new_awards
+    FOR EACH STATEMENT EXECUTE FUNCTION progress_xpaward_rollup()
+    """,
+]
+_POSTGRES_DROP = [
+    "DROP TRIGGER IF EXISTS progress_xpaward_rollup ON progress_xpaward",
+    "DROP FUNCTION IF EXISTS progress_xpaward_rollup()",
+]
+_SQLITE_INSTALL = [
+    """
+    CREATE TRIGGER progress_xpaward_rollup AFTER INSERT ON progress_xpaward BEGIN
+        INSERT INTO progress_learnerdayxp (user_id, day, xp)
+        VALUES (NEW.user_id, date(NEW.awarded_at), NEW.amount)
+        ON CONFLICT (user_id, day) DO UPDATE SET xp = xp + excluded.xp;
+    END
+    """
+]
+_SQLITE_DROP = ["DROP TRIGGER IF EXISTS progress_xpaward_rollup"]
+_UTC_DAY = {"postgresql": "(awarded_at AT TIME ZONE 'UTC')::date", "sqlite": "date(awarded_at)"}
+
+
+def _run(schema_editor, statements: list[str]) -> None:
+    with schema_editor.connection.cursor() as cursor:
+        for sql in statements:
+            cursor.execute(sql)
 
 
 def install(apps, schema_editor):
-    rollup.install_trigger(schema_editor.connection)
-    rollup.refill_from_ledger(schema_editor.connection)
+    postgres = schema_editor.connection.vendor == "postgresql"
+    _run(schema_editor, _POSTGRES_INSTALL if postgres else _SQLITE_INSTALL)
+    # The rollup of the awards made before it (a table new in this migration: nothing to lock).
+    _run(
+        schema_editor,
+        [
+            "INSERT INTO progress_learnerdayxp (user_id, day, xp) "
+            f"SELECT user_id, {_UTC_DAY[schema_editor.connection.vendor]}, SUM(amount) "
+            "FROM progress_xpaward GROUP BY 1, 2"
+        ],
+    )
 
 
 def uninstall(apps, schema_editor):
-    rollup.drop_trigger(schema_editor.connection)
+    postgres = schema_editor.connection.vendor == "postgresql"
+    _run(schema_editor, _POSTGRES_DROP if postgres else _SQLITE_DROP)
 
 
 class Migration(migrations.Migration):

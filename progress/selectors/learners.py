@@ -4,7 +4,7 @@ learner or a batch."""
 from __future__ import annotations
 
 import zoneinfo
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, datetime, tzinfo
 from typing import Any, TypedDict
 
 from django.db.models import Count, Exists, OuterRef, QuerySet
@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from lessons import selectors as lessons
 from progress.models import LearnerStats, LessonCompletion
+from progress.streaks import continues_run
 
 
 def completed_lesson_ids(
@@ -61,8 +62,10 @@ def _completion_of(*, user_id: int) -> QuerySet[LessonCompletion]:
 def _streak(
     *, current: int, best: int, last_active_day: date | None, today: date
 ) -> dict[str, int]:
-    # A run is still alive on the day after its last active day (today may yet count).
-    alive = last_active_day is not None and last_active_day >= today - timedelta(days=1)
+    # A run still stands while activity today would carry it on (today may yet count).
+    alive = last_active_day is not None and (
+        last_active_day >= today or continues_run(last_active_day, today)
+    )
     return {"current": current if alive else 0, "best": best}
 
 

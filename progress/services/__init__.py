@@ -1,13 +1,6 @@
-"""Writes of the progress app, by job: the XP ledger and the learner's stats row (`ledger`;
-`award_once` and `award_inserted` for the one-statement awards of a pass and its unlocks),
+"""Writes of the progress app, by job: the XP ledger and the learners' stats rows (`ledger`),
 lesson completions (`completions`), device sync (`sync`)."""
 
-from progress.services.award_inserted import InsertedAndPaid, award_xp_once_for_inserted
-from progress.services.award_once import (
-    StandingAfterAward,
-    award_xp_once,
-    award_xp_once_to_many,
-)
 from progress.services.completions import (
     CompletionOutcome,
     LessonNotFound,
@@ -18,10 +11,10 @@ from progress.services.completions import (
 )
 from progress.services.ledger import (
     STREAK_WITNESS_WINDOW,
+    Award,
+    AwardKey,
+    StandingAfterAward,
     award_xp,
-    award_xp_batch,
-    award_xp_to_learners,
-    streak_runs,
 )
 from progress.services.sync import (
     ALLOWED_CLOCK_SKEW,
@@ -32,6 +25,7 @@ from progress.services.sync import (
     TooManyEvents,
     sync_progress,
 )
+from progress.streaks import streak_runs
 
 __all__ = [
     "ALLOWED_CLOCK_SKEW",
@@ -39,18 +33,14 @@ __all__ = [
     "OFFLINE_HISTORY_LIMIT",
     "STREAK_WITNESS_WINDOW",
     "SYNC_EVENT_TYPES",
+    "Award",
+    "AwardKey",
     "CompletionOutcome",
-    "InsertedAndPaid",
     "LessonNotFound",
     "StandingAfterAward",
     "SyncOutcome",
     "TooManyEvents",
     "award_xp",
-    "award_xp_batch",
-    "award_xp_once",
-    "award_xp_once_for_inserted",
-    "award_xp_once_to_many",
-    "award_xp_to_learners",
     "complete_lesson",
     "note_content_changed",
     "note_progress_changed",

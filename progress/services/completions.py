@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -14,7 +15,7 @@ from learning_platform.errors import NotFound
 from lessons import selectors as lessons
 from progress import events, selectors, summary_cache
 from progress.models import LessonCompletion, XPAward
-from progress.services.ledger import _Award, _LearnerWriter
+from progress.services.ledger import Award, _LearnerWriter
 
 
 class LessonNotFound(NotFound):
@@ -23,7 +24,7 @@ class LessonNotFound(NotFound):
     default_detail = "No published lesson with this slug."
 
 
-def _announce_completions(*, user_id: int) -> list[dict[str, Any]]:
+def _announce_completions(*, user_id: int) -> list[Mapping[str, Any]]:
     """Tell the apps above progress, inside the open transaction; what it unlocked."""
     unlocked = events.lessons_completed.announce(events.LessonsCompleted(user_id=user_id))
     return [item for items in unlocked for item in items]
@@ -38,11 +39,11 @@ class CompletionOutcome:
     xp_total: int
     level_before: dict[str, Any]
     level_after: dict[str, Any]
-    new_achievements: list[dict[str, Any]] = field(default_factory=list)
+    new_achievements: list[Mapping[str, Any]] = field(default_factory=list)
 
     @property
     def level_up(self) -> bool:
-        return self.level_after["number"] > self.level_before["number"]
+        return bool(self.level_after["number"] > self.level_before["number"])
 
 
 def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
@@ -58,11 +59,15 @@ def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
     curve = selectors.level_curve()
     now = timezone.now()
     with transaction.atomic(savepoint=False):
-        writer = _LearnerWriter(user_id=user.pk, time_zone=user.time_zone)
-        xp_before = writer.stats.xp_total
-        created = bool(writer.complete_lessons({lesson["id"]: now}, device_id=""))
+        writer = _LearnerWriter(user_ids=[user.pk])
+        xp_before = writer.stats[user.pk].xp_total
+        created = bool(
+            writer.complete_lessons(user_id=user.pk, times={lesson["id"]: now}, device_id="")
+        )
         if created:
-            awarded = writer.award([_Award(XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)])
+            awarded = writer.award(
+                [Award(user.pk, XPAward.Source.LESSON, lesson["id"], lesson["xp"], now)]
+            )
             writer.flush()
             new_achievements = _announce_completions(user_id=user.pk)
             completed_at = now

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,7 +16,7 @@ from accounts.models import User
 from lessons import selectors as lessons
 from progress.models import LessonCompletion, XPAward
 from progress.services.completions import _announce_completions
-from progress.services.ledger import _Award, _LearnerWriter
+from progress.services.ledger import Award, _LearnerWriter
 from progress.sync_events import (
     MAX_SYNC_EVENTS,
     SYNC_EVENT_TYPES,
@@ -45,7 +46,7 @@ class _LessonEvent:
 @dataclass(frozen=True)
 class SyncOutcome:
     rejected: list[dict[str, Any]]
-    new_achievements: list[dict[str, Any]]
+    new_achievements: list[Mapping[str, Any]]
     lessons_added: int
     xp_awarded: int
 
@@ -72,7 +73,7 @@ def _parse_event(
         data = shape.run_validation(raw)
     except ValidationError as error:
         raw_id = raw.get("id") if isinstance(raw, dict) else None
-        return _rejection(raw_id, "malformed", first_error(error.detail))
+        return _rejection(raw_id, "malformed", first_error(error.detail))  # type: ignore[arg-type]  # a dict for a Serializer
     occurred_at = data["occurred_at"]
     if occurred_at < not_before:
         return _rejection(raw["id"], "too_old", "occurred_at is long before this account existed.")
@@ -105,7 +106,7 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
             rejected.append(outcome)
 
     with transaction.atomic(savepoint=False):
-        writer = _LearnerWriter(user_id=user.pk, time_zone=user.time_zone)
+        writer = _LearnerWriter(user_ids=[user.pk])
         # The lessons, each with the learner's recorded completion time, read under the lock.
         rows = {
             row["slug"]: row
@@ -131,7 +132,8 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
                 known = earliest.get(lesson["id"])
                 earliest[lesson["id"]] = min(known or event.occurred_at, event.occurred_at)
         created = writer.complete_lessons(
-            earliest,
+            user_id=user.pk,
+            times=earliest,
             device_id=device_id,
             existing={
                 row["id"]: row["completed_at"]
@@ -143,7 +145,7 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
         # was paid already.
         xp_by_lesson = {row["id"]: row["xp"] for row in rows.values()}
         awarded = writer.award(
-            _Award(XPAward.Source.LESSON, lesson_id, xp_by_lesson[lesson_id], at)
+            Award(user.pk, XPAward.Source.LESSON, lesson_id, xp_by_lesson[lesson_id], at)
             for lesson_id, at in sorted(earliest.items())
         )
         writer.flush()

@@ -48,7 +48,9 @@ def test_the_level_changelist_lists_the_curve(superuser_client):
 
 def test_editing_the_curve_in_the_changelist_relevels_learners(superuser_client):
     learner = UserFactory()
-    services.award_xp(user_id=learner.id, source_type="exercise", source_id=1, amount=150)
+    services.award_xp(
+        awards=[services.Award(user_id=learner.id, source_type="exercise", source_id=1, amount=150)]
+    )
     assert readings.level_for_user(user_id=learner.id)["number"] == 1
 
     response = superuser_client.post(
@@ -62,8 +64,14 @@ def test_editing_the_curve_in_the_changelist_relevels_learners(superuser_client)
 
 def test_the_xp_ledger_is_searchable_by_learner(superuser_client):
     learner = UserFactory(email="ada@example.com")
-    services.award_xp(user_id=learner.id, source_type="exercise", source_id=7, amount=50)
-    services.award_xp(user_id=UserFactory().id, source_type="exercise", source_id=8, amount=50)
+    services.award_xp(
+        awards=[services.Award(user_id=learner.id, source_type="exercise", source_id=7, amount=50)]
+    )
+    services.award_xp(
+        awards=[
+            services.Award(user_id=UserFactory().id, source_type="exercise", source_id=8, amount=50)
+        ]
+    )
 
     response = superuser_client.get("/admin/progress/xpaward/", {"q": "ada@"})
 
@@ -72,7 +80,11 @@ def test_the_xp_ledger_is_searchable_by_learner(superuser_client):
 
 
 def test_the_xp_ledger_is_read_only_in_the_admin(superuser_client):
-    services.award_xp(user_id=UserFactory().id, source_type="exercise", source_id=7, amount=50)
+    services.award_xp(
+        awards=[
+            services.Award(user_id=UserFactory().id, source_type="exercise", source_id=7, amount=50)
+        ]
+    )
     award = XPAward.objects.get()
 
     assert superuser_client.get("/admin/progress/xpaward/add/").status_code == 403

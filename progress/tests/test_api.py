@@ -230,7 +230,13 @@ def test_progress_runs_at_most_5_queries_however_much_progress(
         LessonCompletion(user=user, lesson=lesson, completed_at=now) for lesson in demo_lessons[:60]
     )
     for lesson in demo_lessons[:60]:
-        services.award_xp(user_id=user.id, source_type="lesson", source_id=lesson.id, amount=30)
+        services.award_xp(
+            awards=[
+                services.Award(
+                    user_id=user.id, source_type="lesson", source_id=lesson.id, amount=30
+                )
+            ]
+        )
     from achievements.services import evaluate_achievements
 
     evaluate_achievements(user_id=user.id)
@@ -516,11 +522,15 @@ def test_sync_keeps_the_total_equal_to_the_ledger(user_client, user, demo_lesson
 
 def give(user, amount: int, *, days_ago: float = 0, source_id: int | None = None) -> None:
     services.award_xp(
-        user_id=user.id,
-        source_type="exercise",
-        source_id=source_id or XPAward.objects.count() + 1,
-        amount=amount,
-        awarded_at=timezone.now() - timedelta(days=days_ago),
+        awards=[
+            services.Award(
+                user_id=user.id,
+                source_type="exercise",
+                source_id=source_id or XPAward.objects.count() + 1,
+                amount=amount,
+                awarded_at=timezone.now() - timedelta(days=days_ago),
+            )
+        ]
     )
 
 
@@ -585,8 +595,11 @@ def test_leaderboard_tells_an_opted_out_learner_where_they_stand(user_client, us
 
 
 def test_leaderboard_shows_the_top_50_and_the_callers_own_rank(
-    user_client, user, django_assert_max_num_queries
+    settings, user_client, user, django_assert_max_num_queries
 ):
+    # The SQL answer's count (Redis's is in test_boards.py: the frozen clock here is months
+    # from Redis's own, by which it expires the day keys).
+    settings.LEADERBOARD_REDIS = False
     others = UserFactory.create_batch(52)
     for i, other in enumerate(others):
         give(other, 1000 - i)
@@ -692,8 +705,8 @@ def test_sync_with_a_cursor_this_server_cannot_read_answers_every_change(user_cl
 # unlock's bonus and the rules a lesson can move are part of the count.
 
 
-def test_complete_the_first_time_runs_22_queries(user_client, lesson, django_assert_num_queries):
-    with django_assert_num_queries(22):
+def test_complete_the_first_time_runs_20_queries(user_client, lesson, django_assert_num_queries):
+    with django_assert_num_queries(20):
         response = user_client.post(COMPLETE.format(lesson.slug))
 
     assert response.status_code == 201

@@ -41,11 +41,15 @@ def give(django_capture_on_commit_callbacks):
     def give(user, amount: int, *, days_ago: float = 0) -> None:
         with django_capture_on_commit_callbacks(execute=True):
             services.award_xp(
-                user_id=user.id,
-                source_type="exercise",
-                source_id=XPAward.objects.count() + 1,
-                amount=amount,
-                awarded_at=timezone.now() - timedelta(days=days_ago),
+                awards=[
+                    services.Award(
+                        user_id=user.id,
+                        source_type="exercise",
+                        source_id=XPAward.objects.count() + 1,
+                        amount=amount,
+                        awarded_at=timezone.now() - timedelta(days=days_ago),
+                    )
+                ]
             )
 
     return give
@@ -273,7 +277,9 @@ def test_the_ledger_trigger_sums_each_learners_xp_per_utc_day(give):
     give(learner, 10)
     give(learner, 5)
     give(learner, 7, days_ago=2)
-    services.award_xp(user_id=learner.id, source_type="exercise", source_id=1, amount=99)
+    services.award_xp(
+        awards=[services.Award(user_id=learner.id, source_type="exercise", source_id=1, amount=99)]
+    )
 
     per_day = (
         XPAward.objects.annotate(day=TruncDate("awarded_at", tzinfo=UTC))

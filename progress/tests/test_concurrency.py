@@ -76,7 +76,9 @@ def test_parallel_awards_of_one_source_pay_once():
     user = UserFactory()
 
     def award():
-        services.award_xp(user_id=user.id, source_type="exercise", source_id=1, amount=50)
+        services.award_xp(
+            awards=[services.Award(user_id=user.id, source_type="exercise", source_id=1, amount=50)]
+        )
 
     errors = run_in_parallel(*[award] * 4)
 

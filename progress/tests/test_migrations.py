@@ -34,8 +34,12 @@ def test_the_backfill_counts_each_learners_paid_exercises(user):
     from progress.models import LearnerStats
 
     backfill = importlib.import_module("progress.migrations.0006_backfill_exercises_passed")
-    services.award_xp_batch(
-        user_id=user.id, awards=[("exercise", 1, 5), ("exercise", 2, 5), ("lesson", 1, 5)]
+    services.award_xp(
+        awards=[
+            services.Award(user.id, "exercise", 1, 5),
+            services.Award(user.id, "exercise", 2, 5),
+            services.Award(user.id, "lesson", 1, 5),
+        ]
     )
     LearnerStats.objects.update(exercises_passed=0)  # as before the column existed
 

@@ -31,7 +31,9 @@ def ledger_total(user) -> int:
 
 
 def test_award_xp_appends_a_ledger_row_and_grows_the_total(user):
-    assert services.award_xp(user_id=user.id, source_type="exercise", source_id=7, amount=50)
+    assert services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="exercise", source_id=7, amount=50)]
+    )
 
     award = XPAward.objects.get(user=user)
     assert (award.source_type, award.source_id, award.amount) == ("exercise", 7, 50)
@@ -39,18 +41,28 @@ def test_award_xp_appends_a_ledger_row_and_grows_the_total(user):
 
 
 def test_award_xp_pays_a_source_once(user):
-    first = services.award_xp(user_id=user.id, source_type="lesson", source_id=3, amount=30)
-    second = services.award_xp(user_id=user.id, source_type="lesson", source_id=3, amount=30)
+    first = services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="lesson", source_id=3, amount=30)]
+    )
+    second = services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="lesson", source_id=3, amount=30)]
+    )
 
-    assert (first, second) == (True, False)
+    assert (bool(first), bool(second)) == (True, False)
     assert XPAward.objects.filter(user=user).count() == 1
     assert selectors.xp_total(user_id=user.id) == 30
 
 
 def test_award_xp_keeps_sources_of_different_types_apart(user):
-    services.award_xp(user_id=user.id, source_type="lesson", source_id=1, amount=20)
-    services.award_xp(user_id=user.id, source_type="exercise", source_id=1, amount=50)
-    services.award_xp(user_id=user.id, source_type="achievement", source_id=1, amount=10)
+    services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="lesson", source_id=1, amount=20)]
+    )
+    services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="exercise", source_id=1, amount=50)]
+    )
+    services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="achievement", source_id=1, amount=10)]
+    )
 
     assert selectors.xp_total(user_id=user.id) == 80 == ledger_total(user)
 
@@ -58,8 +70,12 @@ def test_award_xp_keeps_sources_of_different_types_apart(user):
 def test_award_xp_keeps_learners_apart(user):
     other = UserFactory()
 
-    services.award_xp(user_id=user.id, source_type="lesson", source_id=1, amount=20)
-    services.award_xp(user_id=other.id, source_type="lesson", source_id=1, amount=20)
+    services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="lesson", source_id=1, amount=20)]
+    )
+    services.award_xp(
+        awards=[services.Award(user_id=other.id, source_type="lesson", source_id=1, amount=20)]
+    )
 
     assert selectors.xp_total(user_id=user.id) == 20
     assert selectors.xp_total(user_id=other.id) == 20
@@ -67,20 +83,30 @@ def test_award_xp_keeps_learners_apart(user):
 
 def test_award_xp_total_equals_the_ledger_after_many_awards(user):
     for source_id in [1, 2, 2, 3, 1, 4]:
-        services.award_xp(user_id=user.id, source_type="lesson", source_id=source_id, amount=15)
+        services.award_xp(
+            awards=[
+                services.Award(
+                    user_id=user.id, source_type="lesson", source_id=source_id, amount=15
+                )
+            ]
+        )
 
     assert selectors.xp_total(user_id=user.id) == ledger_total(user) == 60
 
 
 def test_award_xp_rejects_an_unknown_source_type(user):
     with pytest.raises(ValueError, match="source type"):
-        services.award_xp(user_id=user.id, source_type="bribe", source_id=1, amount=1000)
+        services.award_xp(
+            awards=[services.Award(user_id=user.id, source_type="bribe", source_id=1, amount=1000)]
+        )
 
     assert not XPAward.objects.exists()
 
 
 def test_award_xp_counts_the_day_as_active(user):
-    services.award_xp(user_id=user.id, source_type="lesson", source_id=1, amount=20)
+    services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="lesson", source_id=1, amount=20)]
+    )
 
     assert readings.streak_for_user(user_id=user.id) == {"current": 1, "best": 1}
 
@@ -89,40 +115,53 @@ def test_award_xp_of_a_paid_source_does_not_count_a_new_day(user):
     long_ago = timezone.now() - timedelta(days=10)
     with time_machine.travel(long_ago, tick=False):
         services.award_xp(
-            user_id=user.id, source_type="lesson", source_id=1, amount=20, awarded_at=long_ago
+            awards=[
+                services.Award(
+                    user_id=user.id,
+                    source_type="lesson",
+                    source_id=1,
+                    amount=20,
+                    awarded_at=long_ago,
+                )
+            ]
         )
 
-    services.award_xp(user_id=user.id, source_type="lesson", source_id=1, amount=20)
+    services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="lesson", source_id=1, amount=20)]
+    )
 
     assert ActivityDay.objects.filter(user=user).count() == 1
 
 
-def test_award_xp_to_learners_pays_each_learner_once(user):
+def test_award_xp_of_one_source_to_many_learners_pays_each_once(user):
     other = UserFactory()
 
-    first = services.award_xp_to_learners(
-        user_ids=[user.id, other.id], source_type="achievement", source_id=9, amount=25
-    )
-    again = services.award_xp_to_learners(
-        user_ids=[other.id, user.id], source_type="achievement", source_id=9, amount=25
-    )
+    def bonus(*learners):
+        return services.award_xp(
+            awards=[services.Award(u.id, "achievement", 9, 25) for u in learners]
+        )
 
-    assert first == {user.id, other.id}
-    assert again == set()
+    first = bonus(user, other)
+    again = bonus(other, user)
+
+    assert {user_id for user_id, _, _ in first} == {user.id, other.id}
+    assert again == {}
     assert selectors.xp_total(user_id=user.id) == ledger_total(user) == 25
     assert selectors.xp_total(user_id=other.id) == 25
 
 
-def test_award_xp_to_learners_continues_a_streak_from_yesterday(user):
+def test_award_xp_to_many_learners_continues_a_streak_from_yesterday(user):
     yesterday = timezone.now() - timedelta(days=1)
     services.award_xp(
-        user_id=user.id, source_type="lesson", source_id=1, amount=10, awarded_at=yesterday
+        awards=[
+            services.Award(
+                user_id=user.id, source_type="lesson", source_id=1, amount=10, awarded_at=yesterday
+            )
+        ]
     )
     fresh = UserFactory()
 
-    services.award_xp_to_learners(
-        user_ids=[user.id, fresh.id], source_type="achievement", source_id=3, amount=5
-    )
+    services.award_xp(awards=[services.Award(u.id, "achievement", 3, 5) for u in (user, fresh)])
 
     assert readings.streak_for_user(user_id=user.id) == {"current": 2, "best": 2}
     assert readings.streak_for_user(user_id=fresh.id) == {"current": 1, "best": 1}
@@ -145,7 +184,9 @@ def test_level_for_a_new_learner_is_token(user):
 
 
 def test_level_for_user_follows_xp(user):
-    services.award_xp(user_id=user.id, source_type="exercise", source_id=1, amount=125)
+    services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="exercise", source_id=1, amount=125)]
+    )
 
     assert readings.level_for_user(user_id=user.id) == {
         "number": 1,
@@ -155,7 +196,9 @@ def test_level_for_user_follows_xp(user):
 
 
 def test_editing_the_curve_relevels_on_the_next_read(user):
-    services.award_xp(user_id=user.id, source_type="exercise", source_id=1, amount=125)
+    services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="exercise", source_id=1, amount=125)]
+    )
 
     Level.objects.filter(number=1).update(xp_required=200)
 
@@ -243,7 +286,15 @@ def award_on(user, day: datetime, source_id: int) -> None:
     """Activity the server witnessed on `day` (it happened and reached the server then)."""
     with time_machine.travel(day, tick=False):
         services.award_xp(
-            user_id=user.id, source_type="exercise", source_id=source_id, amount=5, awarded_at=day
+            awards=[
+                services.Award(
+                    user_id=user.id,
+                    source_type="exercise",
+                    source_id=source_id,
+                    amount=5,
+                    awarded_at=day,
+                )
+            ]
         )
 
 
@@ -286,10 +337,8 @@ def test_streak_counts_a_day_synced_late_that_bridges_a_gap(user):
     assert readings.streak_for_user(user_id=user.id) == {"current": 1, "best": 2}
 
     # yesterday's activity reaches the server today: within the witness window
-    services.award_xp(
-        user_id=user.id, source_type="exercise", source_id=1, amount=5,
-        awarded_at=now - timedelta(days=1),
-    )  # fmt: skip
+    services.award_xp(awards=[services.Award(user_id=user.id, source_type="exercise", source_id=1, amount=5,
+        awarded_at=now - timedelta(days=1))])  # fmt: skip
 
     assert readings.streak_for_user(user_id=user.id) == {"current": 4, "best": 4}
 
@@ -298,10 +347,8 @@ def test_activity_reaching_the_server_later_than_the_witness_window_counts_xp_no
     now = timezone.now()
     award_on(user, now, source_id=1)
 
-    services.award_xp(
-        user_id=user.id, source_type="exercise", source_id=2, amount=5,
-        awarded_at=now - services.STREAK_WITNESS_WINDOW - timedelta(minutes=1),
-    )  # fmt: skip
+    services.award_xp(awards=[services.Award(user_id=user.id, source_type="exercise", source_id=2, amount=5,
+        awarded_at=now - services.STREAK_WITNESS_WINDOW - timedelta(minutes=1))])  # fmt: skip
 
     assert readings.streak_for_user(user_id=user.id) == {"current": 1, "best": 1}
     assert selectors.standing_for_user(user_id=user.id)["xp_total"] == 10
@@ -348,22 +395,51 @@ def test_streak_runs_counts_runs():
     assert services.streak_runs(days) == (1, 3)
 
 
-def test_award_xp_batch_pays_each_new_source_once(user):
-    services.award_xp(user_id=user.id, source_type="achievement", source_id=1, amount=10)
-
-    newly = services.award_xp_batch(
-        user_id=user.id,
-        awards=[("achievement", 1, 10), ("achievement", 2, 25), ("achievement", 2, 25)],
+def test_award_xp_of_several_sources_pays_each_new_one_once(user):
+    services.award_xp(
+        awards=[services.Award(user_id=user.id, source_type="achievement", source_id=1, amount=10)]
     )
 
-    assert newly == {("achievement", 2)}
+    newly = services.award_xp(
+        awards=[
+            services.Award(user.id, "achievement", 1, 10),
+            services.Award(user.id, "achievement", 2, 25),
+            services.Award(user.id, "achievement", 2, 25),
+        ]
+    )
+
+    assert set(newly) == {(user.id, "achievement", 2)}
     assert selectors.xp_total(user_id=user.id) == 35 == ledger_total(user)
 
 
-def test_award_xp_batch_runs_three_queries(user, django_assert_num_queries):
-    services.award_xp(user_id=user.id, source_type="lesson", source_id=1, amount=10)
+def test_award_xp_costs_three_statements_on_a_day_already_active(user, django_assert_num_queries):
+    services.award_xp(awards=[services.Award(user.id, "lesson", 1, 10)])
 
+    # lock (and read) the stats row, the ledger, the stats
     with django_assert_num_queries(3):
-        services.award_xp_batch(
-            user_id=user.id, awards=[("achievement", 1, 10), ("achievement", 2, 25)]
+        services.award_xp(
+            awards=[
+                services.Award(user.id, "achievement", 1, 10),
+                services.Award(user.id, "achievement", 2, 25),
+            ]
         )
+
+
+def test_award_xp_costs_four_statements_on_a_new_day_however_many_learners(
+    django_assert_num_queries,
+):
+    learners = UserFactory.create_batch(3)
+
+    # create and lock the stats rows, the ledger, the days, the stats
+    with django_assert_num_queries(4):
+        paid = services.award_xp(awards=[services.Award(u.id, "exercise", 1, 10) for u in learners])
+
+    assert len(paid) == 3
+
+
+def test_award_xp_of_sources_paid_already_costs_two_statements(user, django_assert_num_queries):
+    services.award_xp(awards=[services.Award(user.id, "lesson", 1, 10)])
+
+    # lock, the ledger (nothing inserted, nothing written)
+    with django_assert_num_queries(2):
+        assert services.award_xp(awards=[services.Award(user.id, "lesson", 1, 10)]) == {}

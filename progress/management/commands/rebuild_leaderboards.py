@@ -1,5 +1,4 @@
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connection, transaction
 
 from progress import boards, rollup
 
@@ -19,8 +18,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, from_ledger: bool = False, **options) -> None:
         if from_ledger:
-            with transaction.atomic():
-                rows = rollup.refill_from_ledger(connection)
+            rows = rollup.refill_from_ledger()
             self.stdout.write(f"Rollup recomputed from the ledger: {rows} learner-days.")
         if not boards.enabled():
             self.stdout.write("Redis leaderboards are off (LEADERBOARD_REDIS): SQL answers them.")

@@ -1,4 +1,4 @@
-"""award_xp_once: the award and the stats row together (one statement on PostgreSQL)."""
+"""award_xp: the awards, the stats rows and the learners' standings after them."""
 
 from datetime import UTC, date, datetime
 
@@ -14,9 +14,8 @@ pytestmark = pytest.mark.django_db
 
 def award_at(user, at: datetime, *, source_id: int, source_type: str = "exercise", amount=10):
     with time_machine.travel(at, tick=False):
-        return services.award_xp_once(
-            user_id=user.id, source_type=source_type, source_id=source_id, amount=amount
-        )
+        award = services.Award(user.id, source_type, source_id, amount)
+        return services.award_xp(awards=[award]).get(award.key)
 
 
 def test_a_first_award_creates_the_stats_row_and_returns_the_standing(user):
@@ -81,14 +80,6 @@ def test_only_exercise_sources_count_as_exercises_passed_and_the_rollup_follows(
     assert ledger == rollup == 70
 
 
-def test_the_writer_counts_exercise_awards_too(user):
-    services.award_xp(user_id=user.id, source_type="exercise", source_id=1, amount=5)
-    services.award_xp_batch(user_id=user.id, awards=[("exercise", 2, 5), ("lesson", 3, 5)])
-    services.award_xp_to_learners(user_ids=[user.id], source_type="exercise", source_id=4, amount=5)
-
-    assert LearnerStats.objects.get(pk=user.pk).exercises_passed == 3
-
-
 def test_many_awards_write_each_learners_row_once_with_all_of_theirs(user):
     from accounts.tests.factories import UserFactory
 
@@ -96,12 +87,12 @@ def test_many_awards_write_each_learners_row_once_with_all_of_theirs(user):
     award_at(user, datetime(2024, 1, 10, 12, tzinfo=UTC), source_id=1)
 
     with time_machine.travel(datetime(2024, 1, 11, 12, tzinfo=UTC), tick=False):
-        paid = services.award_xp_once_to_many(
+        paid = services.award_xp(
             awards=[
-                (user.id, "exercise", 1, 10),  # paid before
-                (user.id, "exercise", 2, 20),
-                (user.id, "exercise", 3, 30),
-                (other.id, "exercise", 2, 20),
+                services.Award(user.id, "exercise", 1, 10),  # paid before
+                services.Award(user.id, "exercise", 2, 20),
+                services.Award(user.id, "exercise", 3, 30),
+                services.Award(other.id, "exercise", 2, 20),
             ]
         )
 
