@@ -77,7 +77,8 @@ class ExerciseSpecSerializer(ClosedSerializer):
     prompt = Text(max_length=20_000)
     kind = serializers.ChoiceField(KINDS, default="table")
     key_column = KeyColumnSerializer(default={"name": "model", "synonyms": []})
-    columns = ColumnSerializer(many=True, allow_empty=False, max_length=MAX_COLUMNS)
+    # many=True hands max_length to the ListSerializer; the stubs do not know it.
+    columns = ColumnSerializer(many=True, allow_empty=False, max_length=MAX_COLUMNS)  # type: ignore[call-arg]
     rows_required = whole_number(low=1, high=200, default=3)
     pass_mark = _number(min_value=Decimal(0), max_value=Decimal(1), default=Decimal("0.8"))
     xp = whole_number(low=0, high=10_000, default=50)
