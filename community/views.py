@@ -46,12 +46,6 @@ class ThreadQuerySerializer(QuerySerializer):
     )
 
 
-def _query(serializer_class, request: Request) -> dict:
-    query = serializer_class(data=request.query_params)
-    query.is_valid(raise_exception=True)
-    return query.validated_data
-
-
 # --- Comments -------------------------------------------------------------------------------
 
 
@@ -130,7 +124,9 @@ class LessonCommentsView(generics.ListAPIView):
 
     def get_queryset(self):
         lesson = get_visible_lesson(slug=self.kwargs["slug"], user=self.request.user)
-        newest = _query(ThreadQuerySerializer, self.request)["ordering"] == "newest"
+        query = ThreadQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        newest = query.validated_data["ordering"] == "newest"
         return selectors.comment_threads(lesson_id=lesson.id, newest_first=newest)
 
     @extend_schema(

@@ -114,7 +114,7 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
                 "name": column["name"],
                 "field": column["field"],
                 "synonyms": column["synonyms"],
-                "tolerance": _plain_number(column["tolerance"]),
+                "tolerance": plain_number(column["tolerance"]),
             }
             for column in data["columns"]
         ],
@@ -124,5 +124,6 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
     }
 
 
-def _plain_number(value: Decimal) -> int | float:
+def plain_number(value: Decimal) -> int | float:
+    """A number as a file writes it: 2, not 2.0."""
     return int(value) if value == value.to_integral_value() else float(value)
