@@ -83,19 +83,12 @@ def read_curriculum(root: Path) -> list[QuestSpec]:
         raise CurriculumError([Problem(str(root), "-", "no <quest>/quest.yaml found")])
 
     quests: list[QuestSpec] = []
+    # A quest's slug must be its folder's name (checked in _read_quest): those cannot repeat.
     seen_lessons: dict[str, str] = {}
-    seen_quests: dict[str, str] = {}
     for quest_file in quest_files:
         quest = _read_quest(quest_file, problems)
         if quest is None:
             continue
-        if quest.slug in seen_quests:
-            problems.append(
-                Problem(
-                    quest.path, "slug", f"duplicate quest slug, also in {seen_quests[quest.slug]}"
-                )
-            )
-        seen_quests[quest.slug] = quest.path
         for lesson in quest.lessons:
             if lesson.slug in seen_lessons:
                 problems.append(
