@@ -11,7 +11,6 @@ from achievements.serializers import AchievementListOutputSerializer
 from learning_platform import versioned
 from learning_platform.api.conditional import (
     IF_NONE_MATCH,
-    NOT_MODIFIED,
     Page,
     conditional_response,
     page,
@@ -51,7 +50,7 @@ class AchievementListView(APIView):
         tags=["achievements"],
         operation_id="achievements_list",
         parameters=[IF_NONE_MATCH],
-        responses={200: AchievementListOutputSerializer, 304: NOT_MODIFIED},
+        responses=AchievementListOutputSerializer,
         description="Every achievement, in display order. For a signed-in learner, each says "
         "whether and when it was unlocked and the progress toward it (e.g. 3 of 10 lessons); "
         "for anonymous callers nothing is unlocked and progress is null.",

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -44,12 +44,6 @@ class ThreadQuerySerializer(QuerySerializer):
         default="oldest",
         help_text="Order of the threads: oldest first (default) or newest first.",
     )
-
-
-def _query(serializer_class, request: Request) -> dict:
-    query = serializer_class(data=request.query_params)
-    query.is_valid(raise_exception=True)
-    return query.validated_data
 
 
 # --- Comments -------------------------------------------------------------------------------
@@ -130,7 +124,9 @@ class LessonCommentsView(generics.ListAPIView):
 
     def get_queryset(self):
         lesson = get_visible_lesson(slug=self.kwargs["slug"], user=self.request.user)
-        newest = _query(ThreadQuerySerializer, self.request)["ordering"] == "newest"
+        query = ThreadQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        newest = query.validated_data["ordering"] == "newest"
         return selectors.comment_threads(lesson_id=lesson.id, newest_first=newest)
 
     @extend_schema(
@@ -209,6 +205,7 @@ class CommentDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
+@extend_schema_view(get=extend_schema(tags=["community"], operation_id="comment_replies_list"))
 class CommentRepliesView(generics.ListAPIView):
     """Every visible reply in a thread, oldest first, paginated."""
 
@@ -217,10 +214,6 @@ class CommentRepliesView(generics.ListAPIView):
     def get_queryset(self):
         parent = selectors.get_visible_thread(pk=self.kwargs["pk"], user=self.request.user)
         return selectors.thread_replies(parent=parent)
-
-    @extend_schema(tags=["community"], operation_id="comment_replies_list")
-    def get(self, request: Request, *args, **kwargs) -> Response:
-        return super().get(request, *args, **kwargs)
 
 
 # --- Follows --------------------------------------------------------------------------------
@@ -296,6 +289,7 @@ class LessonReportsView(APIView):
         return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
 
+@extend_schema_view(get=extend_schema(tags=["community"], operation_id="my_reports_list"))
 class MyReportListView(generics.ListAPIView):
     """The issue reports you filed, newest first, with their status."""
 
@@ -305,10 +299,6 @@ class MyReportListView(generics.ListAPIView):
 
     def get_queryset(self):
         return selectors.reports_for(user=self.request.user)
-
-    @extend_schema(tags=["community"], operation_id="my_reports_list")
-    def get(self, request: Request, *args, **kwargs) -> Response:
-        return super().get(request, *args, **kwargs)
 
 
 class MyReportDetailView(APIView):

@@ -16,20 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from rest_framework import serializers
 
-from learning_platform import plain_data
-from learning_platform.slugs import SLUG_RE
-from lessons.blocks import KINDS, block_errors, link_url_error
-
-QUEST_KEYS = {"slug", "title", "description", "lessons"}
-LESSON_KEYS = {"slug", "title", "summary", "minutes", "xp", "tags", "published", "blocks", "links"}
-OPTIONAL_LESSON_KEYS = {"exercise"}
-BLOCK_KEYS = {
-    "prose": {"kind", "markdown"},
-    "callout": {"kind", "markdown", "style"},
-    "table": {"kind", "caption", "columns", "rows"},
-    "code": {"kind", "title", "language", "source"},
-}
+from exercises.specs import ExerciseSpecSerializer
+from learning_platform.api.fields import StrictBooleanField, StrictCharField
+from learning_platform.plain_data import (
+    ClosedSerializer,
+    Text,
+    flat_errors,
+    slug_field,
+    whole_number,
+)
+from lessons.blocks import KIND_FIELDS, KINDS, block_errors, link_url_error
 
 
 class CurriculumError(Exception):
@@ -85,19 +83,12 @@ def read_curriculum(root: Path) -> list[QuestSpec]:
         raise CurriculumError([Problem(str(root), "-", "no <quest>/quest.yaml found")])
 
     quests: list[QuestSpec] = []
+    # A quest's slug must be its folder's name (checked in _read_quest): those cannot repeat.
     seen_lessons: dict[str, str] = {}
-    seen_quests: dict[str, str] = {}
     for quest_file in quest_files:
         quest = _read_quest(quest_file, problems)
         if quest is None:
             continue
-        if quest.slug in seen_quests:
-            problems.append(
-                Problem(
-                    quest.path, "slug", f"duplicate quest slug, also in {seen_quests[quest.slug]}"
-                )
-            )
-        seen_quests[quest.slug] = quest.path
         for lesson in quest.lessons:
             if lesson.slug in seen_lessons:
                 problems.append(
@@ -129,25 +120,92 @@ def _load_yaml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
     return data
 
 
+class QuestFileSerializer(ClosedSerializer):
+    slug = slug_field()
+    title = Text(max_length=200)
+    description = Text(allow_blank=True, allow_null=True)
+    lessons = serializers.ListField(child=StrictCharField())
+
+
+class BlockField(serializers.Field[dict[str, Any], dict[str, Any], dict[str, Any], Any]):
+    """A content block: its fields depend on its `kind` (lessons.blocks has the rules)."""
+
+    def to_internal_value(self, block: Any) -> dict[str, Any]:
+        if not isinstance(block, dict):
+            raise serializers.ValidationError("must be a mapping with a `kind`")
+        kind = block.get("kind")
+        if kind not in KINDS:
+            message = f"unknown block kind {kind!r}; expected one of {', '.join(KINDS)}"
+            raise serializers.ValidationError({"kind": message})
+        unknown = sorted(set(block) - {"kind", *KIND_FIELDS[kind]})
+        if unknown:
+            raise serializers.ValidationError({unknown[0]: f"not a field of a {kind} block"})
+        errors = block_errors(kind, block)
+        if errors:
+            raise serializers.ValidationError(errors)
+        if kind == "table":
+            return {**block, "rows": [[str(cell) for cell in row] for row in block.get("rows", [])]}
+        return block
+
+
+class LinkSerializer(ClosedSerializer):
+    title = Text()
+    url = StrictCharField(trim_whitespace=False)
+
+    def validate_url(self, url: str) -> str:
+        error = link_url_error(url)
+        if error:
+            raise serializers.ValidationError(error)
+        return url
+
+
+class LessonFileSerializer(ClosedSerializer):
+    slug = slug_field()
+    title = Text(max_length=200)
+    summary = Text(allow_blank=True, allow_null=True)
+    minutes = whole_number(low=1, high=600)
+    xp = whole_number(low=0, high=10_000)
+    tags = serializers.ListField(child=slug_field())
+    published = StrictBooleanField(error_messages={"invalid": "must be true or false"})
+    blocks = serializers.ListField(child=BlockField())
+    links = LinkSerializer(many=True)
+    exercise = ExerciseSpecSerializer(required=False, allow_null=True)
+
+
+def _check(
+    serializer_class: type[ClosedSerializer],
+    data: dict[str, Any],
+    where: str,
+    problems: list[Problem],
+) -> dict[str, Any] | None:
+    """The file's validated data, or None with its problems reported."""
+    serializer = serializer_class(data=data)
+    if serializer.is_valid():
+        return serializer.validated_data
+    problems += [Problem(where, name, message) for name, message in flat_errors(serializer.errors)]
+    return None
+
+
 def _read_quest(path: Path, problems: list[Problem]) -> QuestSpec | None:
     data = _load_yaml(path, problems)
     if data is None:
         return None
     where = str(path)
-    _check_keys(data, required=QUEST_KEYS, optional=set(), where=where, problems=problems)
-    report = _reporter(where, problems)
-    slug = plain_data.slug(data, "slug", report)
-    if slug and slug != path.parent.name:
+    valid = _check(QuestFileSerializer, data, where, problems)
+    if valid and valid["slug"] != path.parent.name:
         problems.append(
-            Problem(where, "slug", f"{slug!r} must match its folder {path.parent.name!r}")
+            Problem(where, "slug", f"{valid['slug']!r} must match its folder {path.parent.name!r}")
         )
-    title = plain_data.text(data, "title", report, max_length=200)
-    description = plain_data.text(data, "description", report, allow_empty=True)
-    order = data.get("lessons")
-    if not isinstance(order, list) or not all(isinstance(s, str) for s in order):
-        problems.append(Problem(where, "lessons", "must be a list of lesson slugs"))
-        order = []
-    quest = QuestSpec(path=where, slug=slug or "", title=title or "", description=description or "")
+    listed_slugs = data.get("lessons")
+    order = (
+        [s for s in listed_slugs if isinstance(s, str)] if isinstance(listed_slugs, list) else []
+    )
+    quest = QuestSpec(
+        path=where,
+        slug=str(data.get("slug", "")),
+        title=str(data.get("title", "")),
+        description=str(data.get("description") or ""),
+    )
     lesson_dir = path.parent / "lessons"
     for lesson_slug in order:
         lesson_file = lesson_dir / f"{lesson_slug}.yaml"
@@ -171,126 +229,23 @@ def _read_lesson(path: Path, problems: list[Problem]) -> LessonSpec | None:
     if data is None:
         return None
     where = str(path)
-    before = len(problems)
-    _check_keys(
-        data, required=LESSON_KEYS, optional=OPTIONAL_LESSON_KEYS, where=where, problems=problems
-    )
-    report = _reporter(where, problems)
-    slug = plain_data.slug(data, "slug", report)
-    if slug and slug != path.stem:
-        problems.append(Problem(where, "slug", f"{slug!r} must match its file name {path.stem!r}"))
-    title = plain_data.text(data, "title", report, max_length=200)
-    summary = plain_data.text(data, "summary", report, allow_empty=True)
-    minutes = plain_data.integer(data, "minutes", report, low=1, high=600)
-    xp = plain_data.integer(data, "xp", report, low=0, high=10_000)
-    published = data.get("published")
-    if "published" in data and not isinstance(published, bool):
-        problems.append(Problem(where, "published", "must be true or false"))
-    tags = data.get("tags")
-    if "tags" in data and (
-        not isinstance(tags, list) or not all(isinstance(t, str) and SLUG_RE.match(t) for t in tags)
-    ):
-        problems.append(Problem(where, "tags", "must be a list of lowercase-hyphenated tags"))
-    blocks = _blocks(data.get("blocks"), where, problems) if "blocks" in data else []
-    links = _links(data.get("links"), where, problems) if "links" in data else []
-    exercise = data.get("exercise")
-    if exercise is not None and not isinstance(exercise, dict):
-        problems.append(Problem(where, "exercise", "must be a mapping"))
-    # A value is None or of another type only where a problem was reported.
-    if (
-        len(problems) > before
-        or slug is None
-        or title is None
-        or summary is None
-        or minutes is None
-        or xp is None
-        or not isinstance(tags, list)
-        or not isinstance(published, bool)
-    ):
+    valid = _check(LessonFileSerializer, data, where, problems)
+    if valid is None:
+        return None
+    if valid["slug"] != path.stem:
+        message = f"{valid['slug']!r} must match its file name {path.stem!r}"
+        problems.append(Problem(where, "slug", message))
         return None
     return LessonSpec(
-        path=where,
-        slug=slug,
-        title=title,
-        summary=summary,
-        minutes=minutes,
-        xp=xp,
-        tags=list(dict.fromkeys(tags)),
-        published=published,
-        blocks=blocks,
-        links=links,
-        exercise=exercise,
+        **{
+            **valid,
+            "path": where,
+            "summary": valid["summary"] or "",
+            "tags": list(dict.fromkeys(valid["tags"])),
+            # Kept as written: the exercises app cleans it again when it loads it.
+            "exercise": data.get("exercise"),
+        }
     )
-
-
-def _check_keys(data, *, required, optional, where, problems) -> None:
-    for key in sorted(required - data.keys()):
-        problems.append(Problem(where, key, "missing field"))
-    for key in sorted(data.keys() - required - optional):
-        problems.append(Problem(where, str(key), "unknown field"))
-
-
-def _reporter(where: str, problems: list[Problem]) -> plain_data.Report:
-    return lambda key, message: problems.append(Problem(where, key, message))
-
-
-def _blocks(raw, where, problems) -> list[dict[str, Any]]:
-    if not isinstance(raw, list):
-        problems.append(Problem(where, "blocks", "must be a list"))
-        return []
-    blocks = []
-    for number, block in enumerate(raw, start=1):
-        name = f"blocks[{number}]"
-        if not isinstance(block, dict):
-            problems.append(Problem(where, name, "must be a mapping with a `kind`"))
-            continue
-        kind = block.get("kind")
-        if kind not in KINDS:
-            problems.append(
-                Problem(
-                    where,
-                    f"{name}.kind",
-                    f"unknown block kind {kind!r}; expected one of {', '.join(KINDS)}",
-                )
-            )
-            continue
-        allowed = BLOCK_KEYS[kind]
-        unknown = sorted(set(block) - allowed)
-        if unknown:
-            problems.append(
-                Problem(where, f"{name}.{unknown[0]}", f"not a field of a {kind} block")
-            )
-            continue
-        for field_name, message in block_errors(kind, block).items():
-            problems.append(Problem(where, f"{name}.{field_name}", message))
-        if kind == "table":
-            block = {
-                **block,
-                "rows": [[str(cell) for cell in row] for row in block.get("rows", [])],
-            }
-        blocks.append(block)
-    return blocks
-
-
-def _links(raw, where, problems) -> list[dict[str, str]]:
-    if not isinstance(raw, list):
-        problems.append(Problem(where, "links", "must be a list"))
-        return []
-    links = []
-    for number, link in enumerate(raw, start=1):
-        name = f"links[{number}]"
-        if not isinstance(link, dict) or set(link) != {"title", "url"}:
-            problems.append(Problem(where, name, "must have exactly `title` and `url`"))
-            continue
-        title, url = link["title"], link["url"]
-        if not isinstance(title, str) or not title.strip():
-            problems.append(Problem(where, f"{name}.title", "must be non-empty text"))
-        url_error = link_url_error(url)
-        if url_error:
-            problems.append(Problem(where, f"{name}.url", url_error))
-            continue
-        links.append({"title": title, "url": url})
-    return links
 
 
 # --- Writing ---------------------------------------------------------------------------------

@@ -10,16 +10,9 @@ from typing import Any
 
 from django.db import transaction
 
-from curriculum.files import (
-    CurriculumError,
-    Problem,
-    QuestSpec,
-    read_curriculum,
-    write_quest,
-)
+from curriculum.files import read_curriculum, write_quest
 from exercises import selectors as exercises_selectors
 from exercises.services import content as exercises_content
-from exercises.specs import SpecError, clean_spec
 from lessons import selectors as lessons_selectors
 from lessons import services as lessons_services
 
@@ -58,7 +51,6 @@ def load_curriculum(*, root: Path) -> LoadReport:
     Lessons in the database but not in the files are left as they are.
     """
     quests = read_curriculum(root)
-    _check_exercises(quests)
     report = LoadReport()
     with transaction.atomic():
         for quest_spec in quests:
@@ -87,23 +79,6 @@ def load_curriculum(*, root: Path) -> LoadReport:
                     )
                     report.add("exercises", outcome)
     return report
-
-
-def _check_exercises(quests: list[QuestSpec]) -> None:
-    """Validate every lesson's `exercise:` before anything is written."""
-    problems = []
-    for quest in quests:
-        for lesson in quest.lessons:
-            if lesson.exercise is None:
-                continue
-            try:
-                clean_spec(lesson.exercise, default_slug=lesson.slug)
-            except SpecError as exc:
-                for problem in exc.problems:
-                    field_name, _, message = problem.partition(": ")
-                    problems.append(Problem(lesson.path, field_name, message or problem))
-    if problems:
-        raise CurriculumError(problems)
 
 
 def export_curriculum(*, root: Path, quest_slugs: list[str] | None = None) -> list[Path]:

@@ -10,6 +10,7 @@ from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.models import Requester
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission, SubmissionStatus
+from exercises.specs import plain_number
 from learning_platform.errors import NotFound
 from lessons.selectors import sees_drafts
 
@@ -124,14 +125,11 @@ def known_model_names() -> list[str]:
 
 
 def column_as_spec(column: ExerciseColumn) -> dict[str, Any]:
-    tolerance = Decimal(column.tolerance)
     return {
         "name": column.name,
         "field": column.reference_field,
         "synonyms": list(column.synonyms),
-        "tolerance": int(tolerance)
-        if tolerance == tolerance.to_integral_value()
-        else float(tolerance),
+        "tolerance": plain_number(Decimal(column.tolerance)),
     }
 
 

@@ -1,14 +1,24 @@
 """An exercise as plain data (the `exercise:` key of a lesson file), and its validation.
 
-No Django here: the curriculum reader can check every file before anything is written.
+No database here: the curriculum reader checks every file before anything is written.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from collections import Counter
+from decimal import Decimal
 from typing import Any
 
-from learning_platform import plain_data
+from rest_framework import serializers
+
+from learning_platform.api.fields import StrictCharField
+from learning_platform.plain_data import (
+    ClosedSerializer,
+    Text,
+    flat_errors,
+    slug_field,
+    whole_number,
+)
 
 REFERENCE_FIELDS = (
     "d_model",
@@ -19,19 +29,6 @@ REFERENCE_FIELDS = (
     "intermediate_size",
 )
 KINDS = ("table",)
-SPEC_KEYS = {
-    "slug",
-    "title",
-    "prompt",
-    "kind",
-    "key_column",
-    "columns",
-    "rows_required",
-    "pass_mark",
-    "xp",
-}
-REQUIRED_KEYS = {"title", "prompt", "columns"}
-COLUMN_KEYS = {"name", "field", "synonyms", "tolerance"}
 MAX_COLUMNS = 32
 
 
@@ -43,132 +40,90 @@ class SpecError(ValueError):
         self.problems = problems
 
 
+def _name(**kwargs: Any) -> StrictCharField:
+    return StrictCharField(max_length=60, **kwargs)
+
+
+def _number(**kwargs: Any) -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=None, decimal_places=None, **kwargs)
+
+
+class KeyColumnSerializer(ClosedSerializer):
+    name = _name(default="model")
+    synonyms = serializers.ListField(child=_name(), default=list)
+
+    def to_internal_value(self, data: Any) -> Any:
+        # A plain name is short for {name: ...}.
+        return super().to_internal_value({"name": data} if isinstance(data, str) else data)
+
+
+class ColumnSerializer(ClosedSerializer):
+    name = _name()
+    field = serializers.ChoiceField(REFERENCE_FIELDS, required=False)
+    synonyms = serializers.ListField(child=_name(), default=list)
+    tolerance = _number(min_value=Decimal(0), default=Decimal(0))
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        # The reference field defaults to the column's name, which must then be one.
+        attrs.setdefault("field", attrs["name"])
+        if attrs["field"] not in REFERENCE_FIELDS:
+            raise serializers.ValidationError({"field": f"one of {list(REFERENCE_FIELDS)}"})
+        return attrs
+
+
+class ExerciseSpecSerializer(ClosedSerializer):
+    slug = slug_field(max_length=100, required=False)
+    title = StrictCharField(max_length=200)
+    prompt = Text(max_length=20_000)
+    kind = serializers.ChoiceField(KINDS, default="table")
+    key_column = KeyColumnSerializer(default={"name": "model", "synonyms": []})
+    # many=True hands max_length to the ListSerializer; the stubs do not know it.
+    columns = ColumnSerializer(many=True, allow_empty=False, max_length=MAX_COLUMNS)  # type: ignore[call-arg]
+    rows_required = whole_number(low=1, high=200, default=3)
+    pass_mark = _number(min_value=Decimal(0), max_value=Decimal(1), default=Decimal("0.8"))
+    xp = whole_number(low=0, high=10_000, default=50)
+
+    def validate_columns(self, columns: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        twice = [name for name, n in Counter(c["name"] for c in columns).items() if n > 1]
+        if twice:
+            raise serializers.ValidationError(f"{twice[0]!r} appears twice")
+        return columns
+
+
 def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
     """Validate an exercise spec and fill in its defaults; raise SpecError listing problems.
 
     The result has every key, in the shape `exercise_spec()` exports, so a load followed by
     an export gives back the same data.
     """
-    problems: list[str] = []
-    if not isinstance(spec, dict):
-        raise SpecError(["exercise: must be a mapping"])
-    unknown = set(spec) - SPEC_KEYS
-    if unknown:
-        problems.append(f"exercise: unknown keys {sorted(unknown)}")
-    missing = REQUIRED_KEYS - set(spec)
-    if missing:
-        problems.append(f"exercise: missing keys {sorted(missing)}")
-
-    def report(key: str, message: str) -> None:
-        problems.append(f"exercise.{key}: {message}")
-
-    slug = plain_data.slug(spec, "slug", report, max_length=100, default=default_slug)
-    title = (plain_data.text(spec, "title", report, max_length=200) or "").strip()
-    prompt = plain_data.text(spec, "prompt", report, max_length=20_000) or ""
-    kind = spec.get("kind", "table")
-    if kind not in KINDS:
-        problems.append(f"exercise.kind: one of {list(KINDS)}")
-
-    key = spec.get("key_column", {"name": "model"})
-    if isinstance(key, str):
-        key = {"name": key}
-    key_name, key_synonyms = "model", []
-    if not isinstance(key, dict) or set(key) - {"name", "synonyms"}:
-        problems.append("exercise.key_column: a mapping {name, synonyms}")
-    else:
-        key_name = _name(key.get("name", "model"), "exercise.key_column.name", problems)
-        key_synonyms = _synonyms(key.get("synonyms", []), "exercise.key_column", problems)
-
-    columns = _columns(spec.get("columns", []), problems)
-    rows_required = plain_data.integer(spec, "rows_required", report, low=1, high=200, default=3)
-    xp = plain_data.integer(spec, "xp", report, low=0, high=10_000, default=50)
-    pass_mark = _decimal(spec.get("pass_mark", 0.8), "exercise.pass_mark", problems)
-    if pass_mark is not None and not (0 <= pass_mark <= 1):
-        problems.append("exercise.pass_mark: between 0 and 1")
-    if problems:
-        raise SpecError(problems)
-    assert pass_mark is not None  # else _decimal reported a problem
+    serializer = ExerciseSpecSerializer(data=spec)
+    if not serializer.is_valid():
+        raise SpecError([f"{path}: {m}" for path, m in flat_errors(serializer.errors, "exercise")])
+    data = serializer.validated_data
     return {
-        "slug": slug,
-        "title": title,
-        "prompt": prompt,
-        "kind": kind,
-        "key_column": {"name": key_name, "synonyms": key_synonyms},
-        "columns": columns,
-        "rows_required": rows_required,
-        "pass_mark": float(pass_mark.quantize(Decimal("0.01"))),
-        "xp": xp,
+        "slug": data.get("slug", default_slug),
+        "title": data["title"],
+        "prompt": data["prompt"],
+        "kind": data["kind"],
+        "key_column": {
+            "name": data["key_column"]["name"],
+            "synonyms": data["key_column"]["synonyms"],
+        },
+        "columns": [
+            {
+                "name": column["name"],
+                "field": column["field"],
+                "synonyms": column["synonyms"],
+                "tolerance": plain_number(column["tolerance"]),
+            }
+            for column in data["columns"]
+        ],
+        "rows_required": data["rows_required"],
+        "pass_mark": float(data["pass_mark"].quantize(Decimal("0.01"))),
+        "xp": data["xp"],
     }
 
 
-def _name(value: Any, where: str, problems: list[str]) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > 60:
-        problems.append(f"{where}: a name of 1 to 60 characters")
-        return ""
-    return value.strip()
-
-
-def _synonyms(value: Any, where: str, problems: list[str]) -> list[str]:
-    if not isinstance(value, list) or not all(
-        isinstance(s, str) and s.strip() and len(s) <= 60 for s in value
-    ):
-        problems.append(f"{where}.synonyms: a list of names")
-        return []
-    return [s.strip() for s in value]
-
-
-def _decimal(value: Any, where: str, problems: list[str]) -> Decimal | None:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        problems.append(f"{where}: a number")
-        return None
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        problems.append(f"{where}: a number")
-        return None
-    if not number.is_finite():
-        problems.append(f"{where}: a number")
-        return None
-    return number
-
-
-def _columns(raw: Any, problems: list[str]) -> list[dict[str, Any]]:
-    if not isinstance(raw, list) or not raw:
-        problems.append("exercise.columns: a non-empty list")
-        return []
-    if len(raw) > MAX_COLUMNS:
-        problems.append(f"exercise.columns: at most {MAX_COLUMNS}")
-    columns: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    for index, column in enumerate(raw, start=1):
-        where = f"exercise.columns[{index}]"
-        if not isinstance(column, dict):
-            problems.append(f"{where}: a mapping {{name, field, synonyms, tolerance}}")
-            continue
-        if set(column) - COLUMN_KEYS:
-            problems.append(f"{where}: unknown keys {sorted(set(column) - COLUMN_KEYS)}")
-        name = _name(column.get("name"), f"{where}.name", problems)
-        if name in seen:
-            problems.append(f"{where}.name: {name!r} appears twice")
-        seen.add(name)
-        field = column.get("field", name)
-        if field not in REFERENCE_FIELDS:
-            problems.append(f"{where}.field: one of {list(REFERENCE_FIELDS)}")
-        tolerance = _decimal(column.get("tolerance", 0), f"{where}.tolerance", problems)
-        if tolerance is not None and tolerance < 0:
-            problems.append(f"{where}.tolerance: zero or more")
-        columns.append(
-            {
-                "name": name,
-                "field": field,
-                "synonyms": _synonyms(column.get("synonyms", []), where, problems),
-                "tolerance": _plain_number(tolerance),
-            }
-        )
-    return columns
-
-
-def _plain_number(value: Decimal | None) -> int | float:
-    if value is None:
-        return 0
+def plain_number(value: Decimal) -> int | float:
+    """A number as a file writes it: 2, not 2.0."""
     return int(value) if value == value.to_integral_value() else float(value)

@@ -23,14 +23,7 @@ from lessons.models import Block
 MARKDOWN_PREVIEW_URL = reverse_lazy("admin:lessons_lesson_markdown_preview")
 # The table's two stored fields are edited as one text field.
 TABLE_FIELDS = ("columns", "rows")
-BLANK_VALUES = {
-    "markdown": "",
-    "style": "",
-    "caption": "",
-    "title": "",
-    "language": "",
-    "source": "",
-}
+BLANK_VALUES = dict.fromkeys(("markdown", "style", "caption", "title", "language", "source"), "")
 
 
 class TableWidget(forms.Textarea):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.template.loader import render_to_string
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, renderers, serializers
 from rest_framework.parsers import FormParser, JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -26,6 +26,13 @@ class NotificationQuerySerializer(QuerySerializer):
     unread = serializers.BooleanField(default=False, help_text="Only unread notifications.")
 
 
+@extend_schema_view(
+    get=extend_schema(
+        tags=["notifications"],
+        operation_id="notifications_list",
+        parameters=[NotificationQuerySerializer],
+    )
+)
 class NotificationListView(generics.ListAPIView):
     """The learner's notifications, newest first, with `unread_count` in the page."""
 
@@ -39,14 +46,6 @@ class NotificationListView(generics.ListAPIView):
         query.is_valid(raise_exception=True)
         unread_only = query.validated_data["unread"]
         return selectors.notifications_for(user=self.request.user, unread_only=unread_only)
-
-    @extend_schema(
-        tags=["notifications"],
-        operation_id="notifications_list",
-        parameters=[NotificationQuerySerializer],
-    )
-    def get(self, request: Request, *args, **kwargs) -> Response:
-        return super().get(request, *args, **kwargs)
 
 
 class NotificationReadView(APIView):

@@ -17,7 +17,6 @@ from community.selectors import discussion_version_key
 from learning_platform import versioned
 from learning_platform.api.conditional import (
     IF_NONE_MATCH,
-    NOT_MODIFIED,
     Page,
     conditional_response,
     page,
@@ -79,7 +78,7 @@ class QuestDetailView(APIView):
         tags=["quests"],
         operation_id="quests_retrieve",
         parameters=[IF_NONE_MATCH],
-        responses={200: QuestDetailSerializer, 304: NOT_MODIFIED},
+        responses=QuestDetailSerializer,
         description="The quest with its ordered lesson outline; for a signed-in learner, "
         "whether each lesson is completed.",
     )
@@ -100,7 +99,7 @@ class LessonDetailView(APIView):
         tags=["lessons"],
         operation_id="lessons_retrieve",
         parameters=[IF_NONE_MATCH],
-        responses={200: LessonDetailSerializer, 304: NOT_MODIFIED},
+        responses=LessonDetailSerializer,
         description="The whole lesson: blocks, links, its exercise if any, the comment count, "
         "and the previous and next lessons of its quest. Drafts answer 404 except to staff.",
     )

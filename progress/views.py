@@ -10,7 +10,6 @@ from accounts.signed_in import SignedInRequest
 from learning_platform import versioned
 from learning_platform.api.conditional import (
     IF_NONE_MATCH,
-    NOT_MODIFIED,
     Page,
     conditional_response,
     page,
@@ -49,7 +48,7 @@ class LevelCurveView(APIView):
         tags=["progress"],
         operation_id="levels_list",
         parameters=[IF_NONE_MATCH],
-        responses={200: LevelCurveSerializer, 304: NOT_MODIFIED},
+        responses=LevelCurveSerializer,
         description="The level curve: every level's number, name and the total XP that "
         "reaches it, lowest first. The same for every caller (a signed-out app computes its "
         f"header from it): `Cache-Control: public, max-age={LEVEL_CURVE_MAX_AGE}` with an "

@@ -205,7 +205,7 @@ def test_missing_field_is_named(tmp_path):
     del lesson["title"]
     root = write_content(tmp_path, [lesson])
 
-    _load_expecting(root, "title", "missing field")
+    _load_expecting(root, "title", "This field is required")
 
 
 def test_duplicate_slug_across_quests_is_refused(tmp_path):

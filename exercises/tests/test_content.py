@@ -114,7 +114,7 @@ def test_upsert_exercise_with_an_invalid_spec_raises_and_writes_nothing():
         ({"columns": []}, "exercise.columns"),
         ({"rows_required": 0}, "exercise.rows_required"),
         ({"xp": "lots"}, "exercise.xp"),
-        ({"surprise": 1}, "unknown keys"),
+        ({"surprise": 1}, "exercise.surprise: unknown field"),
         ({"columns": [{"name": "d_model"}, {"name": "d_model"}]}, "appears twice"),
         ({"columns": [{"name": "d_model", "tolerance": -1}]}, "tolerance"),
         ({"key_column": {"name": "model", "synonyms": "name"}}, "synonyms"),

@@ -7,16 +7,14 @@ it, and nothing else does.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpResponse
-from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import status
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
@@ -24,7 +22,7 @@ from rest_framework.response import Response
 
 VARY = ("Cookie", "X-Session-Token", "Authorization")
 
-# How conditional reads are documented in the schema.
+# How conditional reads are documented in the schema (api/schema.py adds their 304).
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
     OpenApiTypes.STR,
@@ -32,7 +30,6 @@ IF_NONE_MATCH = OpenApiParameter(
     required=False,
     description="An ETag from an earlier answer; a match answers 304 with no body.",
 )
-NOT_MODIFIED = OpenApiResponse(description="Not modified: the `If-None-Match` ETag is current.")
 
 
 @dataclass(frozen=True)
@@ -69,27 +66,9 @@ def conditional_response(
         response = Response(body)
     response["ETag"] = etag
     if public_max_age is not None:
-        response["Cache-Control"] = _public_cache_control(public_max_age)
+        response["Cache-Control"] = f"public, max-age={public_max_age}"
         return response
     # The body depends on who asks (drafts for staff, completion flags): private, revalidate.
-    response["Cache-Control"], response["Vary"] = _PRIVATE_HEADERS
+    response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = ", ".join(VARY)
     return response
-
-
-def _headers_patched(*, vary: bool = False, **cache_control: bool | int) -> HttpResponse:
-    """A new response's headers patched as Django's helpers patch them: the response here is
-    always new, so the result is a constant, computed once."""
-    response = HttpResponse()
-    patch_cache_control(response, **cache_control)
-    if vary:
-        patch_vary_headers(response, VARY)
-    return response
-
-
-_PRIVATE = _headers_patched(vary=True, private=True, no_cache=True)
-_PRIVATE_HEADERS = (_PRIVATE["Cache-Control"], _PRIVATE["Vary"])
-
-
-@functools.cache
-def _public_cache_control(max_age: int) -> str:
-    return _headers_patched(public=True, max_age=max_age)["Cache-Control"]
