@@ -11,6 +11,7 @@ from django.db.models import Count, Prefetch, QuerySet
 from accounts.models import Requester
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission, SubmissionStatus
 from exercises.specs import plain_number
+from learning_platform import db
 from learning_platform.errors import NotFound
 from lessons.selectors import sees_drafts
 
@@ -174,9 +175,10 @@ CHECKED_VERDICTS = ("correct", "incorrect", "missing", "unparseable")
 
 
 def _seconds_between(later: str, earlier: str) -> str:
-    if connection.vendor == "postgresql":
-        return f"EXTRACT(EPOCH FROM ({later} - {earlier}))"
-    return f"(julianday({later}) - julianday({earlier})) * 86400.0"
+    return db.for_vendor(
+        postgresql=f"EXTRACT(EPOCH FROM ({later} - {earlier}))",
+        sqlite=f"(julianday({later}) - julianday({earlier})) * 86400.0",
+    )
 
 
 def time_to_pass(*, exercise_ids: list[int]) -> dict[int, dict[str, float]]:
@@ -231,10 +233,10 @@ def _cells_sql(exercise_ids: list[int]) -> tuple[str, list[int]]:
     """Every graded cell of the latest submissions, as (exercise_id, name, verdict)."""
     table = Submission._meta.db_table
     placeholders = ", ".join(["%s"] * len(exercise_ids))
-    if connection.vendor == "postgresql":
-        # Per exercise, the newest graded submissions straight off exercises_sub_graded_recent.
-        exercise_table = Exercise._meta.db_table
-        sql = f"""
+    exercise_table = Exercise._meta.db_table
+    # PostgreSQL: per exercise, the newest graded submissions straight off
+    # exercises_sub_graded_recent. SQLite: the same rows, numbered by a window.
+    postgresql = f"""
             SELECT recent.exercise_id, cell->>'column' AS name, cell->>'verdict' AS verdict
             FROM {exercise_table} AS exercise
             CROSS JOIN LATERAL (
@@ -249,8 +251,7 @@ def _cells_sql(exercise_ids: list[int]) -> tuple[str, list[int]]:
             WHERE exercise.id IN ({placeholders}) AND row_->>'model' IS NOT NULL
               AND (row_->>'duplicate')::boolean IS NOT TRUE
         """  # noqa: S608 - table names from _meta, values as parameters
-        return sql, [RECENT_SUBMISSIONS_PER_EXERCISE, *exercise_ids]
-    sql = f"""
+    sqlite = f"""
         SELECT recent.exercise_id, json_extract(cell.value, '$.column') AS name,
                json_extract(cell.value, '$.verdict') AS verdict
         FROM (
@@ -269,7 +270,10 @@ def _cells_sql(exercise_ids: list[int]) -> tuple[str, list[int]]:
         WHERE json_extract(row_.value, '$.model') IS NOT NULL
           AND NOT coalesce(json_extract(row_.value, '$.duplicate'), 0)
     """  # noqa: S608 - table names from _meta, values as parameters
-    return sql, [*exercise_ids, RECENT_SUBMISSIONS_PER_EXERCISE]
+    return db.for_vendor(
+        postgresql=(postgresql, [RECENT_SUBMISSIONS_PER_EXERCISE, *exercise_ids]),
+        sqlite=(sqlite, [*exercise_ids, RECENT_SUBMISSIONS_PER_EXERCISE]),
+    )
 
 
 def column_error_rates(*, exercise_ids: list[int]) -> dict[int, dict[str, dict[str, int]]]:

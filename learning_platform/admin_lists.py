@@ -15,10 +15,11 @@ from typing import Any
 
 from django.contrib import admin
 from django.core.paginator import Paginator
-from django.db import connections
 from django.db.models import Model, Q, QuerySet
 from django.http import HttpRequest
 from django.utils.functional import cached_property
+
+from learning_platform.db import estimated_row_count
 
 COUNT_CAP = 10_000
 
@@ -33,20 +34,7 @@ class EstimatedCountPaginator(Paginator):  # type: ignore[type-arg]
         capped = queryset.order_by()[: COUNT_CAP + 1].count()
         if capped <= COUNT_CAP or queryset.query.where:
             return capped
-        return max(capped, _estimated_rows(queryset))
-
-
-def _estimated_rows(queryset: QuerySet[Any]) -> int:
-    connection = connections[queryset.db]
-    if connection.vendor != "postgresql":
-        return 0
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT reltuples::bigint FROM pg_class WHERE oid = %s::regclass",
-            [connection.ops.quote_name(queryset.model._meta.db_table)],
-        )
-        row = cursor.fetchone()
-    return int(row[0]) if row else 0
+        return max(capped, estimated_row_count(queryset.model, using=queryset.db))
 
 
 class LargeTableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]

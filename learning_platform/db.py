@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
-from django.db import connection, models
+from django.db import connection, connections, models
 from psycopg.types.json import Jsonb
+
+_T = TypeVar("_T")
 
 
 def insert_ignoring_conflicts(
@@ -164,6 +166,28 @@ def update_rows(
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return [tuple(row) for row in cursor.fetchall()] if returning else []
+
+
+def for_vendor(*, postgresql: _T, sqlite: _T, using: str = "default") -> _T:
+    """The PostgreSQL or the SQLite variant of a statement or fragment, for the database in
+    use: apps write both where the two speak differently, and only this module asks which one
+    it is talking to."""
+    return postgresql if connections[using].vendor == "postgresql" else sqlite
+
+
+def estimated_row_count(model: type[models.Model], *, using: str = "default") -> int:
+    """The planner's estimate of the table's rows (PostgreSQL's `pg_class.reltuples`, kept by
+    ANALYZE and autovacuum): no scan, whatever the size. 0 where there is no estimate."""
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        return 0
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT reltuples::bigint FROM pg_class WHERE oid = %s::regclass",
+            [connection.ops.quote_name(model._meta.db_table)],
+        )
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
 
 
 def lock_against_writes(model: type[models.Model]) -> None:
