@@ -316,6 +316,12 @@ CELERY_RETRY_BACKOFF_MAX = env.int("CELERY_RETRY_BACKOFF_MAX", default=60)
 # After a failed publish, seconds a process keeps tasks in the database (for the sweep,
 # learning_platform.send_unsent_tasks) without trying the broker again.
 BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=5)
+# The outbox (learning_platform/outbox.py): a task published but not done this many seconds
+# later (its message lost with Redis, its worker gone) is published again by the sweep; longer
+# than a queued task waits and runs. A failing task is published at most OUTBOX_MAX_ATTEMPTS
+# times, then kept for an operator (the admin lists it).
+OUTBOX_REDELIVER_AFTER = env.int("OUTBOX_REDELIVER_AFTER", default=300)
+OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=12)
 # Celery's Django fixup closes every database connection around every task; keep them instead
 # (closed only every 1000 tasks) and let close_old_connections (learning_platform/celery.py)
 # honour CONN_MAX_AGE and health checks, as for web requests.
