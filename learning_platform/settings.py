@@ -96,6 +96,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every later reader of REMOTE_ADDR sees the client, not the balancer.
+    "learning_platform.proxies.TrustedProxiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "learning_platform.web_app.WebAppWhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -193,6 +195,13 @@ AUTH_PASSWORD_VALIDATORS = [
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
+# Proxies in front of the app (1 behind one load balancer). One setting for the whole app:
+# TrustedProxiesMiddleware puts the address that proxy saw into REMOTE_ADDR, which DRF's
+# throttles, allauth's rate limits and the logs all read; an X-Forwarded-For entry the client
+# wrote itself is ignored. allauth's own count stays 0 so the header is not read twice.
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+ALLAUTH_TRUSTED_PROXY_COUNT = 0
+
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
 ACCOUNT_USER_MODEL_USERNAME_FIELD = None
@@ -245,9 +254,8 @@ REST_FRAMEWORK = {
         "sync": env.str("THROTTLE_SYNC", default="60/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    # Proxies in front of the app (1 behind one load balancer): throttles then identify a
-    # client by the address that proxy saw, not by an X-Forwarded-For the client can forge.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    # REMOTE_ADDR is already the client's (learning_platform/proxies.py, NUM_PROXIES).
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "learning-platform API",
