@@ -173,6 +173,9 @@ if CACHE_URL:
             "OPTIONS": {
                 "SOCKET_TIMEOUT": env.float("CACHE_SOCKET_TIMEOUT", default=0.5),
                 "RETRY_AFTER": env.float("CACHE_RETRY_AFTER", default=5),
+                # allauth's rate limits (failed sign-ins, sign-ups, resets) hold while Redis is
+                # down: kept per process meanwhile (learning_platform/cache.py).
+                "FALLBACK_KEY_PREFIXES": ["allauth:rl:"],
             },
         }
     }
