@@ -226,3 +226,56 @@ def _reply_with_a_follower(capture, *, publish: bool = True):
         )
     assert response.status_code == 201, response.content
     return response.json(), follower
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_flushed_redis_loses_no_reply_notification_and_no_reset_email(live_worker, settings):
+    """Worker "paused" (the tasks go to a queue nobody reads), a reply and a reset request,
+    the broker's queue deleted from Redis (the keys FLUSHDB would take), then the sweep."""
+    import time
+
+    import redis
+    from django.test import Client
+
+    from accounts.tests.factories import UserFactory
+
+    parked = f"{live_worker.queue}-parked"
+    app.conf.task_default_queue = parked
+    try:
+        _, follower = _reply_with_a_follower(_run_at_once)
+        UserFactory(email="forgot@example.com")
+        response = Client().post(
+            "/_allauth/app/v1/auth/password/request",
+            {"email": "forgot@example.com"},
+            content_type="application/json",
+        )
+        assert response.status_code == 200
+        broker = redis.Redis.from_url(settings.REDIS_URL)
+        assert broker.llen(parked) >= 2
+        broker.delete(parked)  # lost, as with FLUSHDB
+    finally:
+        app.conf.task_default_queue = live_worker.queue
+
+    with _later(settings.OUTBOX_REDELIVER_AFTER + 1):
+        assert outbox.send_unsent_tasks() >= 2
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and UnsentTask.objects.exists():
+        time.sleep(0.2)
+    assert not UnsentTask.objects.exists(), live_worker.log()
+    assert Notification.objects.filter(recipient=follower).count() == 1
+    assert any("/account/password/reset/key/" in m for m in live_worker.sent_mail())
+
+
+class _run_at_once:
+    """Stands in for django_capture_on_commit_callbacks where commits are real."""
+
+    def __init__(self, execute: bool = True) -> None:
+        pass
+
+    def __enter__(self):
+        return []
+
+    def __exit__(self, *exc: object) -> None:
+        return None
