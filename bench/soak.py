@@ -100,7 +100,8 @@ def flush_redis(redis_url: str, run_id: str) -> None:
     import redis
 
     client = redis.Redis.from_url(redis_url)
-    ours = ("_kombu.", "unacked", run_id)
+    # This run's keys and an earlier run's (cache keys outlive a run), and the broker's own.
+    ours = ("_kombu.", "unacked", run_id, "soak-")
     keys = list(client.scan_iter(count=1000))
     if all(k.decode("utf-8", "replace").startswith(ours) for k in keys):
         client.flushdb()
@@ -199,8 +200,9 @@ def main() -> int:
         "BROKER_URL": f"redis://127.0.0.1:{broker_port}/{redis_db}",
         "CACHE_KEY_PREFIX": run_id, "CELERY_TASK_DEFAULT_QUEUE": run_id,
         "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}", "LOG_LEVEL": "WARNING",
-        # A task whose message the FLUSHDB lost is published again this soon (production: 300).
-        "OUTBOX_REDELIVER_AFTER": "10",
+        # A task whose message the FLUSHDB lost is published again this soon (production: 300);
+        # as long as the visibility timeout, so a task merely waiting is rarely sent twice.
+        "OUTBOX_REDELIVER_AFTER": "30",
         "COMMUNITY_DIGEST_WINDOW_SECONDS": "5", "SUBMISSION_REQUEUE_AFTER": "10",
         "CELERY_VISIBILITY_TIMEOUT": "30", "CELERY_TASK_TIME_LIMIT": "20",
         "CELERY_TASK_SOFT_TIME_LIMIT": "15", "CELERY_RETRY_BACKOFF_MAX": "5",

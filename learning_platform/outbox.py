@@ -82,6 +82,7 @@ def publish_on_commit(
 
 
 def _publish_after_commit(row: UnsentTask) -> None:
+    # No query when the publish succeeds: the row's due_at was set when it was written.
     try:
         _publish(row)
     except BrokerError as exc:
@@ -109,7 +110,7 @@ def send_unsent_tasks(*, batch_size: int = SWEEP_BATCH_SIZE) -> int:
         )
         for row in rows:
             try:
-                _publish(row)
+                due_at = _publish(row)
             except BrokerError as exc:
                 UnsentTask.objects.filter(pk=row.pk).update(
                     attempts=row.attempts + 1, last_error=str(exc)
@@ -118,6 +119,10 @@ def send_unsent_tasks(*, batch_size: int = SWEEP_BATCH_SIZE) -> int:
             except Exception as exc:
                 _mark_failed(row, exc)
                 continue
+            if due_at is not None:
+                UnsentTask.objects.filter(pk=row.pk).update(
+                    due_at=due_at, attempts=row.attempts + 1
+                )
             published += 1
     if published:
         logger.info("Published %d kept task(s).", published)
@@ -137,9 +142,9 @@ def task_done(outbox_id: object, *, succeeded: bool, error: str = "") -> None:
         _mark_failed(row, error)
 
 
-def _publish(row: UnsentTask) -> None:
+def _publish(row: UnsentTask) -> datetime | None:
     """Publish `row`'s task, or raise BrokerError (the broker) or another exception (the row).
-    Moves the row's `due_at` to when it may be published again."""
+    Returns when it may be published again (None: it ran here and its row is gone)."""
     from learning_platform.celery import app
 
     task = _registered_task(row.task)
@@ -150,7 +155,7 @@ def _publish(row: UnsentTask) -> None:
         # The task runs here, now; what it raises is its own error (tests propagate it).
         task.apply_async(args=tuple(row.args), kwargs=row.kwargs, **options)
         UnsentTask.objects.filter(pk=row.pk).delete()
-        return
+        return None
     if _paused_until > time.monotonic():
         raise BrokerError("broker unreachable (paused)")
     # Invalid options fail here, before any connection: they are the row's error.
@@ -169,7 +174,7 @@ def _publish(row: UnsentTask) -> None:
         _pause()
         logger.warning("Could not publish %s; kept for the sweep.", row.task, exc_info=True)
         raise BrokerError(f"{type(exc).__name__}: {exc}"[:500]) from exc
-    UnsentTask.objects.filter(pk=row.pk).update(due_at=due_at, attempts=row.attempts + 1)
+    return due_at
 
 
 def _mark_failed(row: UnsentTask, error: BaseException | str) -> None:
