@@ -90,6 +90,60 @@ class Broker:
         self.app.amqp._producer_pool = None
 
 
+class MemoryBroker(Broker):
+    """Publish for real, to kombu's in-process `memory://` transport, with no worker: what the
+    broker holds can be read (`queued`), lost (`flush`, as Redis FLUSHDB does) or run
+    (`run_queued`, as a worker would, signals included)."""
+
+    def __init__(self):
+        super().__init__()
+        self.app.conf.task_always_eager = False
+        self.app.conf.broker_url = "memory://"
+        self._forget_connections()
+        self.flush()
+
+    def _queue(self, connection):
+        return connection.SimpleQueue(self.app.conf.task_default_queue)
+
+    def flush(self) -> None:
+        with self.app.connection_for_read() as connection:
+            self._queue(connection).clear()
+
+    def queued(self) -> list:
+        """The messages waiting, taken out of the broker: [(task name, args, kwargs, headers)]."""
+        taken = []
+        with self.app.connection_for_read() as connection:
+            queue = self._queue(connection)
+            while True:
+                try:
+                    message = queue.get(block=False)
+                except queue.Empty:
+                    return taken
+                message.ack()
+                args, kwargs, _ = message.decode()
+                taken.append((message.headers["task"], args, kwargs, message.headers))
+
+    def run_queued(self, *, last_try: bool = False) -> list[str]:
+        """Run every waiting task as a worker would; the names of the tasks run. `last_try`:
+        as its final automatic retry (a failure is then the task's failure)."""
+        ran = []
+        for name, args, kwargs, headers in self.queued():
+            task = self.app.tasks[name]
+            custom = {k: v for k, v in headers.items() if k == "outbox_id"}
+            retries = (task.max_retries or 0) if last_try else 0
+            task.apply(args, kwargs, headers=custom, retries=retries, throw=False)
+            ran.append(name)
+        return ran
+
+
+@pytest.fixture
+def memory_broker():
+    broker = MemoryBroker()
+    yield broker
+    broker.flush()
+    broker.up()
+
+
 @pytest.fixture
 def unreachable_broker():
     broker = Broker()

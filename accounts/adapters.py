@@ -26,5 +26,17 @@ class AccountAdapter(DefaultAccountAdapter):
             ),
         )
 
+    def clean_email(self, email: str) -> str:
+        """Every form that looks an address up (sign-up, reset request, adding an address)
+        first detaches it from accounts that attached it unverified, so such an address
+        neither blocks the sign-up nor receives the reset (accounts.services)."""
+        from accounts import services
+
+        email = super().clean_email(email)
+        user = getattr(getattr(self, "request", None), "user", None)
+        keep = user.pk if user is not None and user.is_authenticated else None
+        services.release_unverified_address(email=email, keep_user_id=keep)
+        return email
+
     def format_email_subject(self, subject: str) -> str:
         return f"[{settings.SITE_NAME}] {subject}"

@@ -41,4 +41,19 @@ class CachedModelBackend(ModelBackend):
 
 
 class AuthenticationBackend(CachedModelBackend, AllauthBackend):
-    """allauth's backend (e-mail sign-in), with the cached per-request lookup."""
+    """allauth's backend (e-mail sign-in), with the cached per-request lookup.
+
+    Signs in by an account's own address or a verified secondary one only: allauth also
+    accepts an address attached unverified, which anyone can attach (issue 25)."""
+
+    def _authenticate_by_email(self, email: str, password: str) -> Any:
+        from allauth.account.utils import filter_users_by_email
+
+        from accounts.services import may_sign_in_with
+
+        if not email:
+            return None
+        for user in filter_users_by_email(email, prefer_verified=True):
+            if may_sign_in_with(user=user, email=email) and self._check_password(user, password):
+                return user
+        return None

@@ -17,6 +17,37 @@ def queue_email(*, subject: str, body: str, to: list[str], html_body: str | None
     )
 
 
+def release_unverified_address(*, email: str, keep_user_id: object = None) -> int:
+    """Detach `email` from every account that attached it as a secondary address without
+    verifying it (except `keep_user_id`'s); the number detached.
+
+    Nobody proved they own such an address, so it must not block the owner's sign-up nor
+    receive a reset for the account it hangs on (a pre-account takeover, issue 25). Called
+    before allauth looks the address up (accounts.adapters.AccountAdapter.clean_email). An
+    account's own sign-up address (its User.email) stays: a reset through it reaches that
+    account, whose sessions the new password ends.
+    """
+    from allauth.account.models import EmailAddress
+
+    held = EmailAddress.objects.filter(email__iexact=email, verified=False, primary=False).exclude(
+        user__email__iexact=email
+    )
+    if keep_user_id is not None:
+        held = held.exclude(user_id=keep_user_id)
+    deleted: int = held.delete()[0]
+    return deleted
+
+
+def may_sign_in_with(*, user: User, email: str) -> bool:
+    """Sign-in by e-mail: the account's own address, or a secondary one it verified."""
+    from allauth.account.models import EmailAddress
+
+    return (
+        user.email.lower() == email.lower()
+        or EmailAddress.objects.filter(user=user, email__iexact=email, verified=True).exists()
+    )
+
+
 PROFILE_FIELDS = (
     "display_name",
     "time_zone",

@@ -10,14 +10,17 @@ from django.core.mail import EmailMultiAlternatives
     retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=8,
-    # At most once: a redelivery after the mail server accepted the message (a worker lost
-    # mid-send) would send a second copy; a lost worker's e-mail is requested again instead.
+    # Not redelivered by the broker when a worker is lost mid-send (the mail server may have
+    # accepted the message); its outbox row stays until the task succeeds, so the sweep sends
+    # it again later (learning_platform/outbox.py): at least once, after a delay.
     acks_late=False,
 )
 def send_email(*, subject: str, body: str, to: list[str], html_body: str | None = None) -> None:
     """Send one transactional e-mail (verification, password reset).
 
-    Retries connection failures of the mail server with backoff.
+    Retries connection failures of the mail server with backoff; when those run out, the
+    outbox row keeps the e-mail and the sweep publishes it again, so a mail server outage delays
+    it and loses none.
     """
     message = EmailMultiAlternatives(subject=subject, body=body, to=to)
     if html_body:

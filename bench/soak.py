@@ -15,7 +15,11 @@ Starts, all on 127.0.0.1 ports from --port (default 18220):
 Then --learners learners, from --threads client threads, complete lessons, sync overlapping
 batches from two devices each, submit an exercise, comment and reply to each other, while a
 chaos thread kills the worker with SIGKILL twice (a new one starts at once), cuts the cache
-proxy for --outage seconds and the broker proxy for --outage seconds. What beat does (the
+proxy for --outage seconds and the broker proxy for --outage seconds, stops the mail server (a
+local SMTP sink the soak runs) for --outage seconds, and runs FLUSHDB on the soak's own Redis
+database (the one in --redis-url: give the soak a database number of its own; when that
+database holds keys that are not the soak's, only the soak's keys are deleted). A few learners
+ask for a password reset meanwhile. What beat does (the
 sweeps) the script does every few seconds. When the load is over it waits (at most
 --drain seconds) for the backlog to settle and prints the invariants; the exit status is 1 when
 any breaks:
@@ -28,7 +32,9 @@ any breaks:
 - every reply notified exactly once (to the author it answers), e-mailed at most once (no
   notification in two e-mails, no e-mail sent twice);
 - no 500 outside the seconds a component was down (plus a second or two of grace);
-- nothing stuck: no task kept unsent, no notification waiting past its digest, no e-mail unsent.
+- nothing stuck: no task kept unsent, no notification waiting past its digest, no e-mail unsent;
+- every reset e-mailed: each password reset asked for reached the mail server, through the
+  mail server outage and the FLUSHDB.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -51,7 +58,7 @@ sys.path.insert(0, str(BASE_DIR))
 from bench.postgres import database_name, recreate_database  # noqa: E402
 from bench.soak_checks import invariants, print_table, settled  # noqa: E402
 from bench.soak_learners import Client, Log, work  # noqa: E402
-from bench.soak_stack import Proxy, Stack, port_is_free  # noqa: E402
+from bench.soak_stack import Proxy, SmtpSink, Stack, port_is_free  # noqa: E402
 from bench.stack_data import session_token_for  # noqa: E402
 
 # The learners sign in by a session made here (what allauth's app login makes), not through the
@@ -86,14 +93,54 @@ def sweep() -> None:
             print(f"  sweep {getattr(job, '__name__', job)}: {type(exc).__name__}: {exc}")
 
 
+def flush_redis(redis_url: str, run_id: str) -> None:
+    """FLUSHDB on the soak's own Redis database, straight to Redis (not through the proxies).
+    When that database holds keys of anything else, only the soak's are deleted (the same loss
+    for the soak) rather than someone else's."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    # This run's keys and an earlier run's (cache keys outlive a run), and the broker's own.
+    ours = ("_kombu.", "unacked", run_id, "soak-")
+    keys = list(client.scan_iter(count=1000))
+    if all(k.decode("utf-8", "replace").startswith(ours) for k in keys):
+        client.flushdb()
+    else:
+        mine = [k for k in keys if k.decode("utf-8", "replace").startswith(ours)]
+        print(f"  chaos: the Redis database is shared; deleting the soak's {len(mine)} keys only")
+        if mine:
+            client.delete(*mine)
+
+
+def ask_for_resets(port: int, emails: list[str], log: Log, seconds: float,
+                   asked: list[str]) -> None:  # fmt: skip
+    """A password reset for each address, spread over the run (across the mail server outage
+    and the FLUSHDB); without a session, as a signed-out app asks."""
+    client = Client(port, "", log)
+    start = time.monotonic()
+    for n, email in enumerate(emails):
+        time.sleep(max(0.0, start + (n + 0.5) * seconds / len(emails) - time.monotonic()))
+        status, _ = client.call(
+            "POST", "/_allauth/app/v1/auth/password/request", {"email": email}, what="reset"
+        )
+        if status == 200:
+            asked.append(email)
+
+
 def chaos(stack: Stack, cache: Proxy, broker: Proxy, log: Log, seconds: float,
-          outage: float) -> None:  # fmt: skip
+          outage: float, smtp: SmtpSink | None = None,
+          flush: Callable[[], None] | None = None) -> None:  # fmt: skip
     plan = [
         (0.15, "kill -9 worker", stack.kill_worker, None),
         (0.30, "cache (Redis) unreachable", cache.cut, cache.restore),
         (0.55, "broker unreachable", broker.cut, broker.restore),
         (0.75, "kill -9 worker", stack.kill_worker, None),
     ]
+    if smtp is not None:
+        plan.append((0.40, "mail server down", smtp.stop, smtp.start))
+    if flush is not None:
+        plan.append((0.65, "Redis FLUSHDB (the soak's database)", flush, None))
+    plan.sort(key=lambda step: step[0])
     start = time.monotonic()
     for at, name, act, undo in plan:
         time.sleep(max(0.0, start + at * seconds - time.monotonic()))
@@ -132,7 +179,8 @@ def main() -> int:
     redis = urlparse(args.redis_url)
     redis_db = redis.path.lstrip("/") or "0"
     cache_port, broker_port, server_port = args.port, args.port + 1, args.port + 2
-    for port in (cache_port, broker_port, server_port):
+    smtp_port = args.port + 3
+    for port in (cache_port, broker_port, server_port, smtp_port):
         if not port_is_free(port):
             raise SystemExit(f"port {port} is taken; pass --port")
     cache = Proxy(cache_port, (redis.hostname or "127.0.0.1", redis.port or 6379))
@@ -141,6 +189,7 @@ def main() -> int:
     log_dir = Path(tempfile.mkdtemp(prefix="lp-soak-"))
     mail_dir = log_dir / "mail"
     mail_dir.mkdir()
+    smtp = SmtpSink(smtp_port, mail_dir)
     env = {
         **os.environ,
         "DEBUG": "0", "TESTING": "0", "SECRET_KEY": f"soak-{uuid.uuid4()}",
@@ -150,7 +199,10 @@ def main() -> int:
         "CACHE_URL": f"redis://127.0.0.1:{cache_port}/{redis_db}",
         "BROKER_URL": f"redis://127.0.0.1:{broker_port}/{redis_db}",
         "CACHE_KEY_PREFIX": run_id, "CELERY_TASK_DEFAULT_QUEUE": run_id,
-        "EMAIL_URL": f"filemail:///{mail_dir}", "LOG_LEVEL": "WARNING",
+        "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}", "LOG_LEVEL": "WARNING",
+        # A task whose message the FLUSHDB lost is published again this soon (production: 300);
+        # as long as the visibility timeout, so a task merely waiting is rarely sent twice.
+        "OUTBOX_REDELIVER_AFTER": "30",
         "COMMUNITY_DIGEST_WINDOW_SECONDS": "5", "SUBMISSION_REQUEUE_AFTER": "10",
         "CELERY_VISIBILITY_TIMEOUT": "30", "CELERY_TASK_TIME_LIMIT": "20",
         "CELERY_TASK_SOFT_TIME_LIMIT": "15", "CELERY_RETRY_BACKOFF_MAX": "5",
@@ -199,9 +251,17 @@ def main() -> int:
         )
         started = time.monotonic()
         chaos_thread = threading.Thread(
-            target=chaos, args=(stack, cache, broker, log, args.seconds, args.outage)
-        )
+            target=chaos,
+            args=(stack, cache, broker, log, args.seconds, args.outage, smtp,
+                  lambda: flush_redis(args.redis_url, run_id)),
+        )  # fmt: skip
         chaos_thread.start()
+        resets_asked: list[str] = []
+        resets_thread = threading.Thread(
+            target=ask_for_resets,
+            args=(server_port, [u.email for u in learners[:8]], log, args.seconds, resets_asked),
+        )
+        resets_thread.start()
         queue = list(enumerate(clients))
         rng.shuffle(queue)
         pace = args.seconds / max(1, len(queue))  # spread the learners over the chaos plan
@@ -222,7 +282,11 @@ def main() -> int:
         for t in threads:
             t.start()
         next_sweep = time.monotonic()
-        while any(t.is_alive() for t in threads) or chaos_thread.is_alive():
+        while (
+            any(t.is_alive() for t in threads)
+            or chaos_thread.is_alive()
+            or resets_thread.is_alive()
+        ):
             if time.monotonic() >= next_sweep:
                 sweep()
                 next_sweep = time.monotonic() + 5
@@ -232,7 +296,7 @@ def main() -> int:
         drain_began = time.monotonic()
         drained = drain(args.drain)
         print(f"soak: drained in {time.monotonic() - drain_began:.0f}s")
-        rows = invariants(log, mail_dir, drained)
+        rows = invariants(log, mail_dir, drained, resets=resets_asked)
     finally:
         stack.stop()
     print_table(rows, log, load_seconds)

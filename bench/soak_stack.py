@@ -91,7 +91,7 @@ class Proxy:
         self.up = False
         listener, self._listener = self._listener, None
         if listener is not None:
-            listener.close()
+            stop_listening(listener)
         with self._lock:
             sockets = list(self._sockets)
         for s in sockets:
@@ -100,6 +100,15 @@ class Proxy:
     def restore(self) -> None:
         self._listen()
         self.up = True
+
+
+def stop_listening(listener: socket.socket) -> None:
+    """Close a listening socket that a thread may be blocked accepting on. close() alone leaves
+    the kernel socket listening until that accept() returns (connections are still taken, and
+    binding the port again fails); shutdown() ends the accept at once."""
+    with contextlib.suppress(OSError):
+        listener.shutdown(socket.SHUT_RDWR)
+    listener.close()
 
 
 # --- Processes -------------------------------------------------------------------------------
@@ -155,3 +164,85 @@ class Stack:
         for process in (self.server, self.worker):
             if process is not None:
                 stop_process(process)
+
+
+# --- A mail server that can be cut -----------------------------------------------------------
+
+
+class SmtpSink:
+    """A minimal SMTP server on 127.0.0.1:port writing each message it accepts to `mail_dir`
+    (one file per message); `stop()` refuses connections (a mail server outage) until `start()`.
+
+    Enough SMTP for Django's SMTP backend (EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT) and
+    nothing more: no TLS, no authentication."""
+
+    def __init__(self, port: int, mail_dir: Path) -> None:
+        self.port, self.mail_dir = port, mail_dir
+        self.accepted = 0
+        self._lock = threading.Lock()
+        self._listener: socket.socket | None = None
+        self.start()
+        threading.Thread(target=self._accept_loop, daemon=True).start()
+
+    def start(self) -> None:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self._listener = listener
+
+    def stop(self) -> None:
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            stop_listening(listener)
+
+    def _accept_loop(self) -> None:
+        while True:
+            listener = self._listener
+            if listener is None:
+                time.sleep(0.05)
+                continue
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                time.sleep(0.05)
+                continue
+            threading.Thread(target=self._session, args=(client,), daemon=True).start()
+
+    def _session(self, client: socket.socket) -> None:
+        reader = client.makefile("rb")
+
+        def reply(line: str) -> None:
+            client.sendall(line.encode() + b"\r\n")
+
+        try:
+            reply("220 soak-smtp ready")
+            while raw := reader.readline():
+                command = raw.decode("utf-8", "replace").strip()
+                verb = command[:4].upper()
+                if verb == "EHLO":
+                    reply("250-soak-smtp")
+                    reply("250 8BITMIME")
+                elif verb == "DATA":
+                    reply("354 end with <CRLF>.<CRLF>")
+                    lines = []
+                    while (line := reader.readline()) not in (b".\r\n", b".\n", b""):
+                        lines.append(line[1:] if line.startswith(b"..") else line)
+                    self._keep(b"".join(lines))
+                    reply("250 queued")
+                elif verb == "QUIT":
+                    reply("221 bye")
+                    return
+                else:  # HELO, MAIL, RCPT, RSET, NOOP
+                    reply("250 ok")
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                client.close()
+
+    def _keep(self, message: bytes) -> None:
+        with self._lock:
+            self.accepted += 1
+            number = self.accepted
+        (self.mail_dir / f"{number:06d}.eml").write_bytes(message)

@@ -7,9 +7,10 @@ from learning_platform.models import UnsentTask
 @admin.register(UnsentTask)
 # ModelAdmin is generic in django-stubs only: at run time it takes no type argument.
 class UnsentTaskAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    """Tasks kept while the broker was unreachable; the sweep publishes and removes them."""
+    """Tasks not yet done (the outbox): the sweep publishes those due; a worker deletes each
+    once its task has run."""
 
-    list_display = ("id", "task", "args", "created_at", "attempts", "last_error")
+    list_display = ("id", "task", "args", "created_at", "due_at", "attempts", "last_error")
     list_filter = ("task",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -6,6 +6,12 @@ ValueError as for a missing key. Sessions (`cached_db`) and the signed-in user t
 the database and throttles let requests through. After a failure this backend leaves Redis
 alone for `RETRY_AFTER` seconds (default 5), so requests during an outage do not each wait for
 a connection attempt; connections time out after `SOCKET_TIMEOUT` seconds (default 0.5).
+
+Keys starting with one of `FALLBACK_KEY_PREFIXES` are the exception: limits that must hold
+while Redis is down (allauth's failed sign-in, sign-up and reset limits). While Redis is
+unreachable they are kept in this process's memory instead, so each web process enforces the
+limit on its own (an attacker gets at most the limit times the number of processes); when Redis
+answers again its counts apply again.
 """
 
 from __future__ import annotations
@@ -17,7 +23,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from django.core.cache.backends import redis as django_redis
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from redis import Redis
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -58,6 +65,7 @@ class RedisCache(django_redis.RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         options = dict(params.get("OPTIONS", {}))
         self.retry_after = float(options.pop("RETRY_AFTER", 5))
+        self.fallback_prefixes = tuple(options.pop("FALLBACK_KEY_PREFIXES", ()))
         timeout = float(options.pop("SOCKET_TIMEOUT", 0.5))
         options.setdefault("socket_connect_timeout", timeout)
         options.setdefault("socket_timeout", timeout)
@@ -66,6 +74,22 @@ class RedisCache(django_redis.RedisCache):
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = ReusedClient  # Django's hook for a custom client class
         self.paused_until = 0.0  # Django keeps one backend per thread: no lock needed
+        # Shared by the threads of a process (LocMemCache locks): one limit per process.
+        self.fallback: BaseCache = LocMemCache(
+            f"fallback:{server}:{params.get('KEY_PREFIX', '')}", {"OPTIONS": {"MAX_ENTRIES": 10000}}
+        )
+
+    def _kept_here(self, key: str) -> bool:
+        return bool(self.fallback_prefixes) and str(key).startswith(self.fallback_prefixes)
+
+    def _try_or_fallback(self, key: str, call: Callable[[], T], fallback: Callable[[], T]) -> T:
+        """`call` on Redis; while Redis is unreachable, `fallback` (this process's memory)."""
+        if not self.is_paused():
+            try:
+                return call()
+            except UNREACHABLE:
+                self._pause()
+        return fallback()
 
     def is_paused(self) -> bool:
         return self.paused_until > time.monotonic()
@@ -92,6 +116,12 @@ class RedisCache(django_redis.RedisCache):
         return self._try(lambda: bool(self._cache.get_client(write=True).ping()), False)
 
     def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        if self._kept_here(key):
+            return self._try_or_fallback(
+                key,
+                lambda: super(RedisCache, self).get(key, default, version),
+                lambda: self.fallback.get(key, default, version),
+            )
         return self._try(lambda: super(RedisCache, self).get(key, default, version), default)
 
     def get_many(self, keys: Iterable[str], version: int | None = None) -> dict[str, Any]:
@@ -107,6 +137,13 @@ class RedisCache(django_redis.RedisCache):
         timeout: float | None = DEFAULT_TIMEOUT,
         version: int | None = None,
     ) -> None:
+        if self._kept_here(key):
+            self._try_or_fallback(
+                key,
+                lambda: super(RedisCache, self).set(key, value, timeout, version),
+                lambda: self.fallback.set(key, value, timeout, version),
+            )
+            return
         self._try(lambda: super(RedisCache, self).set(key, value, timeout, version), None)
 
     def add(
@@ -116,6 +153,12 @@ class RedisCache(django_redis.RedisCache):
         timeout: float | None = DEFAULT_TIMEOUT,
         version: int | None = None,
     ) -> bool:
+        if self._kept_here(key):
+            return self._try_or_fallback(
+                key,
+                lambda: super(RedisCache, self).add(key, value, timeout, version),
+                lambda: self.fallback.add(key, value, timeout, version),
+            )
         return self._try(lambda: super(RedisCache, self).add(key, value, timeout, version), True)
 
     def set_many(
@@ -132,6 +175,12 @@ class RedisCache(django_redis.RedisCache):
         return self._try(lambda: super(RedisCache, self).touch(key, timeout, version), False)
 
     def delete(self, key: str, version: int | None = None) -> bool:
+        if self._kept_here(key):
+            return self._try_or_fallback(
+                key,
+                lambda: super(RedisCache, self).delete(key, version),
+                lambda: self.fallback.delete(key, version),
+            )
         return self._try(lambda: super(RedisCache, self).delete(key, version), False)
 
     def delete_many(self, keys: Iterable[str], version: int | None = None) -> None:

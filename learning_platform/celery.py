@@ -65,3 +65,25 @@ def _close_old_database_connections(sender: Task[..., Any] | None = None, **kwar
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@signals.task_postrun.connect
+def _settle_outbox_row(
+    sender: Task[..., Any] | None = None,
+    retval: Any = None,
+    state: str | None = None,
+    **kwargs: Any,
+) -> None:
+    """A task published through the outbox carries its row's id: delete the row once the task
+    has run, keep it for the sweep when the task failed (learning_platform/outbox.py). A retry
+    is a new message with the same header: the row stays until that one ends."""
+    if sender is None or state not in ("SUCCESS", "FAILURE"):
+        return
+    from learning_platform import outbox
+
+    request = sender.request
+    outbox_id = getattr(request, outbox.HEADER, None) or (request.headers or {}).get(outbox.HEADER)
+    if outbox_id is None:
+        return
+    error = "" if state == "SUCCESS" else f"{type(retval).__name__}: {retval}"
+    outbox.task_done(outbox_id, succeeded=state == "SUCCESS", error=error)

@@ -1,12 +1,15 @@
 from django.db import models
+from django.utils import timezone
 
 
 class UnsentTask(models.Model):
-    """A Celery task that could not be published (the broker was unreachable), kept until the
-    periodic sweep (`learning_platform.send_unsent_tasks`) publishes it.
+    """A Celery task not yet done: the outbox (learning_platform/outbox.py).
 
-    Written only when a publish fails, so the normal path costs no query; the transaction
-    that caused the task has committed by then (tasks are published after commit).
+    Written in the transaction of the change that causes the task, so the change and its task
+    commit together or not at all. Published after commit; deleted by the worker once the task
+    has run (or failed for good). A row still here at `due_at` is published again by the
+    periodic sweep (`learning_platform.send_unsent_tasks`): a process that died before
+    publishing, a broker that was down or lost its queues (FLUSHDB), a task that failed.
     """
 
     task = models.CharField(max_length=200)
@@ -14,6 +17,7 @@ class UnsentTask(models.Model):
     kwargs = models.JSONField(default=dict, blank=True)
     options = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    due_at = models.DateTimeField(default=timezone.now, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=500, blank=True)
 

@@ -1,25 +1,39 @@
-"""Publishing Celery tasks so that a broker outage loses none of them.
+"""Publishing Celery tasks so that no crash, broker outage or broker loss drops one.
 
-`publish_on_commit(task, ...)` publishes once the current transaction commits. When the broker
-cannot be reached the task is written to the database (`UnsentTask`) instead, the request
-answers as usual, and the periodic `learning_platform.send_unsent_tasks` publishes it once the
-broker is back. After a failed publish this process writes tasks straight to the database for
-BROKER_RETRY_AFTER seconds, so requests during an outage pay no connection attempt.
+`publish_on_commit(task, ...)` writes the task as a row (`UnsentTask`) in the current
+transaction, so the change and its side effect commit together or not at all; after the commit
+it publishes the task, and the worker deletes the row once the task has run. A row still there at
+its `due_at` is published again by the periodic sweep (`learning_platform.send_unsent_tasks`):
 
-Tasks published this way must be idempotent: one published by the sweep may already have run
-if a worker or the sweep dies between publishing and deleting its row.
+- the web process died between the commit and the publish;
+- the broker was unreachable (the row is then due at once, and this process writes tasks
+  without trying the broker for BROKER_RETRY_AFTER seconds, so requests during an outage pay no
+  connection attempt);
+- the broker lost the message (Redis FLUSHDB, a restart without persistence);
+- the task failed for good (the row is due again after a growing delay, up to
+  OUTBOX_MAX_ATTEMPTS publishes, then left for an operator in the admin).
+
+A published row is due again OUTBOX_REDELIVER_AFTER seconds later (after its countdown), long
+enough for a queued task to run, so the sweep rarely publishes a task twice. Tasks published
+this way must be idempotent: one may run twice when a worker or the sweep dies at the wrong time.
+
+Tests run tasks in-process (CELERY_TASK_ALWAYS_EAGER): nothing is published, so no row is
+written; the task runs at commit.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import Task
 from celery.exceptions import NotRegistered
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError
 
 from learning_platform.models import UnsentTask
 
@@ -28,9 +42,17 @@ logger = logging.getLogger(__name__)
 # One quick retry: a broker that does not answer is handled by the sweep, not by the request.
 PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1}
 SWEEP_BATCH_SIZE = 500
-UNKNOWN_TASK = "NotRegistered: no task of this name in the project"
+UNKNOWN_TASK = "no task of this name in the project"
+# The message header that names a task's row; the worker deletes that row when the task is done.
+HEADER = "outbox_id"
+# A failed task is due again after this delay, doubled on each attempt, at most MAX_BACKOFF.
+MAX_BACKOFF = timedelta(hours=6)
 
 _paused_until = 0.0
+
+
+class BrokerError(Exception):
+    """The broker could not take the message; every row after it would fail the same way."""
 
 
 def publish_on_commit(
@@ -40,64 +62,167 @@ def publish_on_commit(
     kwargs: dict[str, Any] | None = None,
     options: dict[str, Any] | None = None,
 ) -> None:
-    """Publish `task` with JSON-serialisable arguments after the current transaction commits;
-    never raises because of the broker."""
-    transaction.on_commit(lambda: publish(task.name, args=args, kwargs=kwargs, options=options))
+    """Keep `task` (JSON-serialisable arguments) with the current transaction and publish it
+    after the commit; never raises because of the broker."""
+    from learning_platform.celery import app
 
-
-def publish(
-    task_name: str,
-    *,
-    args: tuple[Any, ...] | list[Any] = (),
-    kwargs: dict[str, Any] | None = None,
-    options: dict[str, Any] | None = None,
-) -> bool:
-    """Publish now, or keep the task for the sweep when the broker cannot be reached.
-    True when published."""
-    error = _try_publish(task_name, args=args, kwargs=kwargs, options=options)
-    if error is None:
-        return True
-    UnsentTask.objects.create(
-        task=task_name,
-        args=list(args),
-        kwargs=kwargs or {},
-        options=options or {},
-        last_error=error[:500],
+    if app.conf.task_always_eager:
+        transaction.on_commit(
+            lambda: task.apply_async(args=tuple(args), kwargs=kwargs or {}, **(options or {}))
+        )
+        return
+    try:
+        due_at = _redeliver_at(options or {})
+    except (TypeError, ValueError):
+        due_at = timezone.now()  # bad options: the publish marks the row with its error
+    row = UnsentTask.objects.create(
+        task=task.name, args=list(args), kwargs=kwargs or {}, options=options or {}, due_at=due_at
     )
-    return False
+    transaction.on_commit(lambda: _publish_after_commit(row))
+
+
+def _publish_after_commit(row: UnsentTask) -> None:
+    # No query when the publish succeeds: the row's due_at was set when it was written.
+    try:
+        _publish(row)
+    except BrokerError as exc:
+        UnsentTask.objects.filter(pk=row.pk).update(due_at=timezone.now(), last_error=str(exc))
+    except Exception as exc:
+        _mark_failed(row, exc)
 
 
 def send_unsent_tasks(*, batch_size: int = SWEEP_BATCH_SIZE) -> int:
-    """Publish the kept tasks, oldest first, at most `batch_size`; stop at the first failure.
+    """Publish the rows that are due, oldest first, at most `batch_size`; stop at the first
+    broker failure. A row that fails for another reason (unknown task, bad options) is marked
+    with its error and skipped.
 
     Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED, so two sweeps never publish the
     same row. Returns how many were published.
     """
     global _paused_until
     _paused_until = 0.0  # the sweep always tries the broker
-    published: list[int] = []
+    published = 0
     with transaction.atomic():
         rows = list(
-            UnsentTask.objects.select_for_update(skip_locked=True).order_by("id")[:batch_size]
+            UnsentTask.objects.select_for_update(skip_locked=True)
+            .filter(due_at__lte=timezone.now(), attempts__lt=settings.OUTBOX_MAX_ATTEMPTS)
+            .order_by("id")[:batch_size]
         )
         for row in rows:
-            if _registered_task(row.task) is None:
-                # Renamed or removed since it was kept: no broker will ever take it. Kept for an
-                # operator (the admin lists it), and the tasks after it still go out.
-                logger.error("Kept task %r is not a task of this project; skipped.", row.task)
+            try:
+                due_at = _publish(row)
+            except BrokerError as exc:
                 UnsentTask.objects.filter(pk=row.pk).update(
-                    attempts=row.attempts + 1, last_error=UNKNOWN_TASK
+                    attempts=row.attempts + 1, last_error=str(exc)
                 )
-                continue
-            error = _try_publish(row.task, args=row.args, kwargs=row.kwargs, options=row.options)
-            if error is not None:
-                UnsentTask.objects.filter(pk=row.pk).update(attempts=row.attempts + 1)
                 break
-            published.append(row.pk)
-        UnsentTask.objects.filter(pk__in=published).delete()
+            except Exception as exc:
+                _mark_failed(row, exc)
+                continue
+            if due_at is not None:
+                UnsentTask.objects.filter(pk=row.pk).update(
+                    due_at=due_at, attempts=row.attempts + 1
+                )
+            published += 1
     if published:
-        logger.info("Published %d task(s) kept while the broker was unreachable.", len(published))
-    return len(published)
+        logger.info("Published %d kept task(s).", published)
+    return published
+
+
+def task_done(outbox_id: object, *, succeeded: bool, error: str = "") -> None:
+    """Called by the worker after a task published with a row ran (learning_platform/celery.py):
+    delete the row, or, after a failure, make it due again later."""
+    if not isinstance(outbox_id, int):
+        return
+    if succeeded:
+        UnsentTask.objects.filter(pk=outbox_id).delete()
+        return
+    row = UnsentTask.objects.filter(pk=outbox_id).first()
+    if row is not None:
+        _mark_failed(row, error)
+
+
+def _publish(row: UnsentTask) -> datetime | None:
+    """Publish `row`'s task, or raise BrokerError (the broker) or another exception (the row).
+    Returns when it may be published again (None: it ran here and its row is gone)."""
+    from learning_platform.celery import app
+
+    task = _registered_task(row.task)
+    if task is None:
+        raise NotRegistered(UNKNOWN_TASK)
+    options = dict(row.options)
+    if app.conf.task_always_eager:
+        # The task runs here, now; what it raises is its own error (tests propagate it).
+        task.apply_async(args=tuple(row.args), kwargs=row.kwargs, **options)
+        UnsentTask.objects.filter(pk=row.pk).delete()
+        return None
+    if _paused_until > time.monotonic():
+        raise BrokerError("broker unreachable (paused)")
+    # Invalid options fail here, before any connection: they are the row's error.
+    due_at = _redeliver_at(options)
+    headers = {**options.pop("headers", {}), HEADER: row.pk}
+    try:
+        task.apply_async(
+            args=tuple(row.args),
+            kwargs=row.kwargs,
+            headers=headers,
+            retry=True,
+            retry_policy=PUBLISH_RETRY_POLICY,
+            **options,
+        )
+    except _broker_errors() as exc:
+        _pause()
+        logger.warning("Could not publish %s; kept for the sweep.", row.task, exc_info=True)
+        raise BrokerError(f"{type(exc).__name__}: {exc}"[:500]) from exc
+    return due_at
+
+
+def _mark_failed(row: UnsentTask, error: BaseException | str) -> None:
+    """Keep a row whose task could not be published or failed, due again after a backoff."""
+    if isinstance(error, BaseException):
+        if not isinstance(error, NotRegistered):
+            logger.error("Kept task %s (row %s) failed; skipped.", row.task, row.pk, exc_info=error)
+        error = f"{type(error).__name__}: {error}"
+    backoff = min(
+        timedelta(seconds=settings.OUTBOX_REDELIVER_AFTER) * 2 ** min(row.attempts, 16),
+        MAX_BACKOFF,
+    )
+    UnsentTask.objects.filter(pk=row.pk).update(
+        attempts=row.attempts + 1, last_error=error[:500], due_at=timezone.now() + backoff
+    )
+
+
+def _redeliver_at(options: dict[str, Any]) -> datetime:
+    """When a task published now may be published again: after its countdown and the time a
+    queued task needs to run. Raises TypeError/ValueError for options Celery would refuse."""
+    countdown = options.get("countdown") or 0
+    eta = options.get("eta")
+    start = timezone.now() + timedelta(seconds=float(countdown))
+    if eta is not None:
+        start = max(start, datetime.fromisoformat(str(eta)))
+    return start + timedelta(seconds=settings.OUTBOX_REDELIVER_AFTER)
+
+
+def _pause() -> None:
+    global _paused_until
+    _paused_until = time.monotonic() + settings.BROKER_RETRY_AFTER
+
+
+def _broker_errors() -> tuple[type[BaseException], ...]:
+    """What a publish raises when the broker is unreachable: its transport's connection and
+    channel errors, and any socket error."""
+    from learning_platform.celery import app
+
+    connection = app.connection_for_write()
+    try:
+        return (
+            OSError,
+            OperationalError,
+            *connection.connection_errors,
+            *connection.channel_errors,
+        )
+    finally:
+        connection.release()
 
 
 def _registered_task(task_name: str) -> Task[..., Any] | None:
@@ -111,39 +236,3 @@ def _registered_task(task_name: str) -> Task[..., Any] | None:
     except NotRegistered:
         app.loader.import_default_modules()
     return app.tasks.get(task_name)
-
-
-def _try_publish(
-    task_name: str,
-    *,
-    args: tuple[Any, ...] | list[Any],
-    kwargs: dict[str, Any] | None,
-    options: dict[str, Any] | None,
-) -> str | None:
-    """None when published, else the error (logged)."""
-    global _paused_until
-    from learning_platform.celery import app
-
-    task = _registered_task(task_name)
-    if task is None:
-        return UNKNOWN_TASK
-    if app.conf.task_always_eager:
-        # Nothing to publish: the task runs here, now. What it raises is its own error, not the
-        # broker's (tests propagate it, CELERY_TASK_EAGER_PROPAGATES), so it is not kept.
-        task.apply_async(args=tuple(args), kwargs=kwargs or {}, **(options or {}))
-        return None
-    if _paused_until > time.monotonic():
-        return "broker unreachable (paused)"
-    try:
-        task.apply_async(
-            args=tuple(args),
-            kwargs=kwargs or {},
-            retry=True,
-            retry_policy=PUBLISH_RETRY_POLICY,
-            **(options or {}),
-        )
-    except Exception as exc:
-        _paused_until = time.monotonic() + settings.BROKER_RETRY_AFTER
-        logger.warning("Could not publish %s; kept for the sweep.", task_name, exc_info=True)
-        return f"{type(exc).__name__}: {exc}"
-    return None

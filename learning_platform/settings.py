@@ -96,6 +96,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: every later reader of REMOTE_ADDR sees the client, not the balancer.
+    "learning_platform.proxies.TrustedProxiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "learning_platform.web_app.WebAppWhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
@@ -171,6 +173,9 @@ if CACHE_URL:
             "OPTIONS": {
                 "SOCKET_TIMEOUT": env.float("CACHE_SOCKET_TIMEOUT", default=0.5),
                 "RETRY_AFTER": env.float("CACHE_RETRY_AFTER", default=5),
+                # allauth's rate limits (failed sign-ins, sign-ups, resets) hold while Redis is
+                # down: kept per process meanwhile (learning_platform/cache.py).
+                "FALLBACK_KEY_PREFIXES": ["allauth:rl:"],
             },
         }
     }
@@ -192,6 +197,13 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Proxies in front of the app (1 behind one load balancer). One setting for the whole app:
+# TrustedProxiesMiddleware puts the address that proxy saw into REMOTE_ADDR, which DRF's
+# throttles, allauth's rate limits and the logs all read; an X-Forwarded-For entry the client
+# wrote itself is ignored. allauth's own count stays 0 so the header is not read twice.
+NUM_PROXIES = env.int("NUM_PROXIES", default=0)
+ALLAUTH_TRUSTED_PROXY_COUNT = 0
 
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*"]
@@ -245,9 +257,8 @@ REST_FRAMEWORK = {
         "sync": env.str("THROTTLE_SYNC", default="60/min"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    # Proxies in front of the app (1 behind one load balancer): throttles then identify a
-    # client by the address that proxy saw, not by an X-Forwarded-For the client can forge.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    # REMOTE_ADDR is already the client's (learning_platform/proxies.py, NUM_PROXIES).
+    "NUM_PROXIES": 0,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "learning-platform API",
@@ -316,6 +327,12 @@ CELERY_RETRY_BACKOFF_MAX = env.int("CELERY_RETRY_BACKOFF_MAX", default=60)
 # After a failed publish, seconds a process keeps tasks in the database (for the sweep,
 # learning_platform.send_unsent_tasks) without trying the broker again.
 BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=5)
+# The outbox (learning_platform/outbox.py): a task published but not done this many seconds
+# later (its message lost with Redis, its worker gone) is published again by the sweep; longer
+# than a queued task waits and runs. A failing task is published at most OUTBOX_MAX_ATTEMPTS
+# times, then kept for an operator (the admin lists it).
+OUTBOX_REDELIVER_AFTER = env.int("OUTBOX_REDELIVER_AFTER", default=300)
+OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=12)
 # Celery's Django fixup closes every database connection around every task; keep them instead
 # (closed only every 1000 tasks) and let close_old_connections (learning_platform/celery.py)
 # honour CONN_MAX_AGE and health checks, as for web requests.

@@ -121,3 +121,36 @@ def test_the_cache_tries_redis_again_once_its_pause_is_over(caplog):
 
         assert cache.is_paused()
         assert "Cache unreachable" in caplog.text  # it tried, and failed again
+
+
+def test_failed_sign_in_limits_hold_while_redis_is_down(settings):
+    from django.core.cache import caches
+
+    from accounts.tests.factories import UserFactory
+
+    settings.ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}  # production's
+    UserFactory(email="victim@example.com", password=PASSWORD)
+
+    def login(password: str):
+        return Client().post(
+            "/_allauth/app/v1/auth/login",
+            {"email": "victim@example.com", "password": password},
+            content_type="application/json",
+        )
+
+    with dead_cache(FALLBACK_KEY_PREFIXES=["allauth:rl:"]):
+        caches["default"].fallback.clear()
+        wrong = [login(f"guess-{n}") for n in range(5)]
+        right = login(PASSWORD)
+
+    assert {r.status_code for r in wrong} == {400}
+    assert right.status_code == 400
+    assert right.json()["errors"][0]["code"] == "too_many_login_attempts"
+
+
+def test_the_production_cache_settings_keep_allauths_limits_through_an_outage():
+    from django.conf import settings
+
+    if settings.CACHES["default"]["BACKEND"] != "learning_platform.cache.RedisCache":
+        pytest.skip("the embedded default has no Redis to lose")
+    assert "allauth:rl:" in settings.CACHES["default"]["OPTIONS"]["FALLBACK_KEY_PREFIXES"]

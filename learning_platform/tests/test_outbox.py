@@ -1,10 +1,15 @@
 """Tasks published after commit survive a broker outage: kept in the database, swept later."""
 
+from datetime import timedelta
+
 import pytest
+import time_machine
+from django.utils import timezone
 
 from learning_platform import outbox
 from learning_platform.celery import app
 from learning_platform.models import UnsentTask
+from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db
 
@@ -22,18 +27,20 @@ def _count_publishes(monkeypatch) -> list[str]:
 
 
 def test_a_failed_publish_keeps_the_task_and_the_next_ones_skip_the_broker_for_a_while(
-    unreachable_broker, monkeypatch, settings
+    unreachable_broker, monkeypatch, settings, django_capture_on_commit_callbacks
 ):
     settings.BROKER_RETRY_AFTER = 60
     attempts = _count_publishes(monkeypatch)
+    task = app.tasks["achievements.evaluate_for_user"]
 
-    first = outbox.publish("achievements.evaluate_for_user", args=[1], kwargs={"trigger": None})
-    second = outbox.publish("achievements.evaluate_for_user", args=[2], kwargs={"trigger": None})
+    with django_capture_on_commit_callbacks(execute=True):
+        task.delay_on_commit(1, trigger=None)
+        task.delay_on_commit(2, trigger=None)
 
-    assert (first, second) == (False, False)
     assert attempts == ["publish"]
     assert list(UnsentTask.objects.values_list("args", flat=True)) == [[1], [2]]
     assert "Connection refused" in UnsentTask.objects.first().last_error
+    assert all(row.due_at <= timezone.now() for row in UnsentTask.objects.all())
 
 
 def test_the_sweep_stops_at_the_first_failure_and_keeps_what_it_could_not_send(
@@ -87,11 +94,18 @@ def test_delay_on_commit_keeps_the_task_for_the_sweep_when_the_broker_is_down(
 def test_delay_on_commit_publishes_nothing_when_the_transaction_rolls_back(
     unreachable_broker, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        app.tasks["achievements.evaluate_for_user"].delay_on_commit(7)
+    from django.db import transaction
 
-    assert len(callbacks) == 1  # runs only at commit
-    assert not UnsentTask.objects.exists()
+    def change_that_fails() -> None:
+        with transaction.atomic():
+            app.tasks["achievements.evaluate_for_user"].delay_on_commit(7)
+            raise RuntimeError("the change fails")
+
+    with django_capture_on_commit_callbacks(execute=True) as callbacks, pytest.raises(RuntimeError):
+        change_that_fails()
+
+    assert callbacks == []
+    assert not UnsentTask.objects.exists()  # the row went with the change
 
 
 def test_the_sweep_publishes_a_task_whose_module_this_process_never_imported(monkeypatch):
@@ -118,3 +132,150 @@ def test_a_kept_task_that_no_longer_exists_is_skipped_and_the_rest_go_out():
     assert kept.pk == gone.pk
     assert kept.attempts == 1
     assert kept.last_error.startswith("NotRegistered")
+
+
+# --- Rows kept until the task is done (issue 25, items 5 to 7) ------------------------------
+
+
+def _later(seconds: float):
+    return time_machine.travel(timezone.now() + timedelta(seconds=seconds), tick=False)
+
+
+def test_a_row_that_fails_for_a_reason_other_than_the_broker_is_marked_and_skipped(
+    memory_broker,
+):
+    bad = UnsentTask.objects.create(
+        task="achievements.evaluate_for_user", args=[1], options={"countdown": "soon"}
+    )
+    good = UnsentTask.objects.create(task="achievements.evaluate_for_user", args=[2])
+
+    assert outbox.send_unsent_tasks() == 1
+
+    bad.refresh_from_db()
+    assert bad.attempts == 1
+    assert bad.last_error.startswith(("TypeError", "ValueError"))
+    assert bad.due_at > timezone.now()  # tried again later, not on every sweep
+    assert [(name, args) for name, args, _, _ in memory_broker.queued()] == [
+        ("achievements.evaluate_for_user", [2])
+    ]
+    assert UnsentTask.objects.get(pk=good.pk).attempts == 1  # kept until a worker ran it
+
+
+def test_the_row_is_written_with_the_change_and_deleted_once_the_worker_ran_the_task(
+    memory_broker, django_capture_on_commit_callbacks
+):
+    _, follower = _reply_with_a_follower(django_capture_on_commit_callbacks)
+
+    assert UnsentTask.objects.filter(task="community.notify_about_comment").count() == 1
+    assert "community.notify_about_comment" in memory_broker.run_queued()
+    assert Notification.objects.filter(recipient=follower).count() == 1
+    assert not UnsentTask.objects.filter(task="community.notify_about_comment").exists()
+
+
+def test_a_process_that_dies_between_commit_and_publish_loses_no_task(
+    memory_broker, django_capture_on_commit_callbacks
+):
+    # The commit happened, the on-commit publish never ran (the process was killed).
+    _, follower = _reply_with_a_follower(django_capture_on_commit_callbacks, publish=False)
+    assert memory_broker.queued() == []
+
+    assert outbox.send_unsent_tasks() == 0  # not due yet: the publish may still be under way
+    with _later(settings_redeliver_after() + 1):
+        assert outbox.send_unsent_tasks() >= 1
+    memory_broker.run_queued()
+
+    assert Notification.objects.filter(recipient=follower).count() == 1
+    assert not UnsentTask.objects.exists()
+
+
+def test_a_broker_that_loses_its_queues_loses_no_task(
+    memory_broker, django_capture_on_commit_callbacks
+):
+    _, follower = _reply_with_a_follower(django_capture_on_commit_callbacks)
+    memory_broker.flush()  # FLUSHDB before a worker took the message
+
+    with _later(settings_redeliver_after() + 1):
+        assert outbox.send_unsent_tasks() >= 1
+    memory_broker.run_queued()
+
+    assert Notification.objects.filter(recipient=follower).count() == 1
+    assert not UnsentTask.objects.exists()
+
+
+def settings_redeliver_after() -> int:
+    from django.conf import settings
+
+    return settings.OUTBOX_REDELIVER_AFTER
+
+
+def _reply_with_a_follower(capture, *, publish: bool = True):
+    from rest_framework.test import APIClient
+
+    from accounts.tests.factories import UserFactory
+    from community.tests.factories import CommentFactory
+
+    follower = UserFactory()
+    parent = CommentFactory(author=follower)
+    client = APIClient()
+    client.force_authenticate(UserFactory())
+    with capture(execute=publish):
+        response = client.post(
+            f"/api/v1/lessons/{parent.lesson.slug}/comments/",
+            {"body": "Hello", "parent": parent.pk},
+            format="json",
+        )
+    assert response.status_code == 201, response.content
+    return response.json(), follower
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_flushed_redis_loses_no_reply_notification_and_no_reset_email(live_worker, settings):
+    """Worker "paused" (the tasks go to a queue nobody reads), a reply and a reset request,
+    the broker's queue deleted from Redis (the keys FLUSHDB would take), then the sweep."""
+    import time
+
+    import redis
+    from django.test import Client
+
+    from accounts.tests.factories import UserFactory
+
+    parked = f"{live_worker.queue}-parked"
+    app.conf.task_default_queue = parked
+    try:
+        _, follower = _reply_with_a_follower(_run_at_once)
+        UserFactory(email="forgot@example.com")
+        response = Client().post(
+            "/_allauth/app/v1/auth/password/request",
+            {"email": "forgot@example.com"},
+            content_type="application/json",
+        )
+        assert response.status_code == 200
+        broker = redis.Redis.from_url(settings.REDIS_URL)
+        assert broker.llen(parked) >= 2
+        broker.delete(parked)  # lost, as with FLUSHDB
+    finally:
+        app.conf.task_default_queue = live_worker.queue
+
+    with _later(settings.OUTBOX_REDELIVER_AFTER + 1):
+        assert outbox.send_unsent_tasks() >= 2
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and UnsentTask.objects.exists():
+        time.sleep(0.2)
+    assert not UnsentTask.objects.exists(), live_worker.log()
+    assert Notification.objects.filter(recipient=follower).count() == 1
+    assert any("/account/password/reset/key/" in m for m in live_worker.sent_mail())
+
+
+class _run_at_once:
+    """Stands in for django_capture_on_commit_callbacks where commits are real."""
+
+    def __init__(self, execute: bool = True) -> None:
+        pass
+
+    def __enter__(self):
+        return []
+
+    def __exit__(self, *exc: object) -> None:
+        return None
