@@ -154,7 +154,7 @@ def main() -> int:
         "COMMUNITY_DIGEST_WINDOW_SECONDS": "5", "SUBMISSION_REQUEUE_AFTER": "10",
         "CELERY_VISIBILITY_TIMEOUT": "30", "CELERY_TASK_TIME_LIMIT": "20",
         "CELERY_TASK_SOFT_TIME_LIMIT": "15", "CELERY_RETRY_BACKOFF_MAX": "5",
-        "THROTTLE_SUBMISSIONS": "1000/min", "THROTTLE_COMMENTS": "1000/min",
+        "THROTTLE_SUBMISSIONS": "1000/min", "THROTTLE_COMMENTS": "1000/min", "THROTTLE_COMMENT_EDITS": "1000/min",
         "THROTTLE_SYNC": "1000/min",
     }  # fmt: skip
     os.environ.update({k: v for k, v in env.items() if k != "PATH"})
