@@ -48,11 +48,11 @@ export interface paths {
         get: operations["comments_retrieve"];
         put?: never;
         post?: never;
-        /** @description Delete your own comment. One with replies stays as "[deleted]". */
+        /** @description Delete your own comment. One with replies stays as "[deleted]". Already deleted (by a concurrent request): 404. */
         delete: operations["comments_destroy"];
         options?: never;
         head?: never;
-        /** @description Edit your own comment (marks it edited). Someone else's: 403. A body without `body` changes nothing and answers the comment as it is. */
+        /** @description Edit your own comment (marks it edited). Someone else's: 403. A body without `body` changes nothing and answers the comment as it is. Deleted meanwhile (by a concurrent request): 404. Throttled per learner. */
         patch: operations["comments_partial_update"];
         trace?: never;
     };
@@ -2246,6 +2246,16 @@ export interface operations {
             };
             /** @description Unsupported media type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
