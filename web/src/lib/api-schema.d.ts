@@ -2346,6 +2346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -2492,6 +2493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -2676,6 +2678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -2775,6 +2778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -2938,6 +2942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -3677,6 +3682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -3868,6 +3874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -3963,6 +3970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -4066,6 +4074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -4220,6 +4229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -4484,6 +4494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -4567,6 +4578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
