@@ -28,7 +28,9 @@ any breaks:
 - every reply notified exactly once (to the author it answers), e-mailed at most once (no
   notification in two e-mails, no e-mail sent twice);
 - no 500 outside the seconds a component was down (plus a second or two of grace);
-- nothing stuck: no task kept unsent, no notification waiting past its digest, no e-mail unsent.
+- nothing stuck: no task kept unsent, no notification waiting past its digest, no e-mail unsent;
+- Markdown bombs (one more learner posts and edits them all along): each answered in seconds
+  and stored rendered.
 """
 
 from __future__ import annotations
@@ -49,8 +51,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from bench.postgres import database_name, recreate_database  # noqa: E402
-from bench.soak_checks import invariants, print_table, settled  # noqa: E402
-from bench.soak_learners import Client, Log, work  # noqa: E402
+from bench.soak_checks import bomb_invariant, invariants, print_table, settled  # noqa: E402
+from bench.soak_learners import Client, Log, bomb, work  # noqa: E402
 from bench.soak_stack import Proxy, Stack, port_is_free  # noqa: E402
 from bench.stack_data import session_token_for  # noqa: E402
 
@@ -219,6 +221,10 @@ def main() -> int:
                 work(learner_id, client, lessons, exercise.id, log, peers, thread_rng)
 
         threads = [threading.Thread(target=client_thread, args=(i,)) for i in range(args.threads)]
+        # One more learner posts and edits Markdown bombs the whole time.
+        threads.append(threading.Thread(target=bomb, args=(
+            clients[0][1], lessons, log, started + args.seconds, random.Random(args.seed),
+        )))  # fmt: skip
         for t in threads:
             t.start()
         next_sweep = time.monotonic()
@@ -232,7 +238,7 @@ def main() -> int:
         drain_began = time.monotonic()
         drained = drain(args.drain)
         print(f"soak: drained in {time.monotonic() - drain_began:.0f}s")
-        rows = invariants(log, mail_dir, drained)
+        rows = [*invariants(log, mail_dir, drained), bomb_invariant(log)]
     finally:
         stack.stop()
     print_table(rows, log, load_seconds)
