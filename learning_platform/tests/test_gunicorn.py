@@ -24,7 +24,8 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def gunicorn_port(tmp_path_factory) -> Iterator[int]:
     port = _free_port()
-    database = tmp_path_factory.mktemp("gunicorn") / "db.sqlite3"
+    folder = tmp_path_factory.mktemp("gunicorn")
+    database, log = folder / "db.sqlite3", (folder / "gunicorn.log").open("w")
     env = {
         **os.environ,
         "DEBUG": "0",
@@ -45,30 +46,38 @@ def gunicorn_port(tmp_path_factory) -> Iterator[int]:
             f"127.0.0.1:{port}",
             "--workers",
             "1",
+            "--graceful-timeout",
+            "2",
         ],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
-        deadline = time.monotonic() + 30
+        # Ready when a worker has loaded the app and answers (slow on a busy CI machine).
+        deadline = time.monotonic() + 90
         while True:
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
+                if send(port, HEALTHZ)[0] == 200:
+                    break
             except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"gunicorn did not start: {server.stderr.read().decode()}")
-                time.sleep(0.2)
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"gunicorn did not start: {(folder / 'gunicorn.log').read_text()}")
+            time.sleep(0.3)
         yield port
     finally:
         server.terminate()
         server.wait(timeout=10)
+        log.close()
+
+
+HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
 
 def send(port: int, raw: bytes) -> tuple[int, dict[str, str], bytes]:
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
         client.sendall(raw)
         answer = b""
         while chunk := client.recv(65536):
@@ -116,8 +125,6 @@ def test_too_many_headers_answer_431_in_the_error_shape(gunicorn_port):
 
 
 def test_the_api_still_answers_behind_the_config(gunicorn_port):
-    status, _, _ = send(
-        gunicorn_port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-    )
+    status, _, _ = send(gunicorn_port, HEALTHZ)
 
     assert status == 200
