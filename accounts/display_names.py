@@ -40,6 +40,9 @@ INVISIBLE_MESSAGE = (
     "A name cannot contain invisible or formatting characters or special spaces "
     "({character}). Use visible characters and plain spaces."
 )
+HANDLE_MESSAGE = (
+    'A name cannot look like the "Learner 123456" handles of learners without a display name.'
+)
 TAKEN_MESSAGE = (
     "This name is taken, or looks too much like another learner's name. Please pick another."
 )
@@ -75,6 +78,16 @@ def display_name_key(name: str) -> str:
     the "flush one" of a learner who typed it in lower case."""
     skeleton = _skeleton(_skeleton(normalize_display_name(name)).casefold())
     return " ".join(skeleton.split())
+
+
+# The skeleton of a handle ("Learner 482913": accounts.models.new_public_handle); in a
+# skeleton the digits 0 and 1 have become "o" and "l".
+_HANDLE_KEY = re.compile(r"learner [0-9ol]+")
+
+
+def looks_like_a_handle(key: str) -> bool:
+    """Whether a display name with skeleton `key` could pass for another learner's handle."""
+    return _HANDLE_KEY.fullmatch(key) is not None
 
 
 def _skeleton(text: str) -> str:

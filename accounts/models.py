@@ -14,9 +14,11 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 
 from accounts.display_names import (
+    HANDLE_MESSAGE,
     INVISIBLE_MESSAGE,
     TAKEN_MESSAGE,
     display_name_key,
+    looks_like_a_handle,
     normalize_display_name,
     refused_character,
 )
@@ -136,6 +138,8 @@ class User(AbstractBaseUser, PermissionsMixin):
         taken = User.objects.filter(display_name_key=self.display_name_key).exclude(pk=self.pk)
         if self.display_name_key and taken.exists():
             raise ValidationError({"display_name": TAKEN_MESSAGE}, code="unique")
+        if looks_like_a_handle(self.display_name_key):
+            raise ValidationError({"display_name": HANDLE_MESSAGE}, code="invalid")
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         # The key follows the name however it is saved (API, admin, factories, shell).

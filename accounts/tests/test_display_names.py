@@ -84,6 +84,16 @@ def test_a_name_is_stored_nfkc_normalised_and_keeping_ones_own_name_is_fine():
     assert (user.display_name, user.display_name_key) == ("ada lovelaceiv", "ada lovelaceiv")
 
 
+@pytest.mark.parametrize("name", ["Learner 482913", "learner 1OO0O1", "Learner 7"])
+def test_a_name_that_looks_like_a_learners_handle_is_refused(name):
+    user = UserFactory(display_name="Before")
+
+    response = set_name(user, name)
+
+    assert response.status_code == 400
+    assert "handles of learners" in response.json()["errors"]["display_name"][0]
+
+
 def test_learners_without_a_display_name_do_not_collide():
     first, second = UserFactory(display_name="A"), UserFactory(display_name="B")
 
