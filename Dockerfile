@@ -57,6 +57,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
     CMD ["python", "scripts/healthcheck.py", "/healthz"]
 
 CMD ["gunicorn", "learning_platform.wsgi:application", \
+     "--config", "gunicorn.conf.py", \
      "--bind", "0.0.0.0:8000", \
      "--access-logfile", "-", \
      "--worker-tmp-dir", "/dev/shm", \

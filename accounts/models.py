@@ -13,6 +13,15 @@ from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from accounts.display_names import (
+    HANDLE_MESSAGE,
+    INVISIBLE_MESSAGE,
+    TAKEN_MESSAGE,
+    display_name_key,
+    looks_like_a_handle,
+    normalize_display_name,
+    refused_character,
+)
 from learning_platform.text import has_control_characters
 
 
@@ -31,6 +40,9 @@ def validate_display_name(value: str) -> None:
         raise ValidationError(
             "A name cannot contain line breaks or other control characters.", code="invalid"
         )
+    character = refused_character(value)
+    if character:
+        raise ValidationError(INVISIBLE_MESSAGE.format(character=character), code="invalid")
 
 
 def new_public_handle() -> str:
@@ -78,6 +90,9 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     email = models.EmailField("e-mail address", unique=True)
     display_name = models.CharField(max_length=60, blank=True, validators=[validate_display_name])
+    # The display name's skeleton (accounts.display_names): unique, so no two learners show
+    # names a reader cannot tell apart. Derived from display_name on every save.
+    display_name_key = models.CharField(max_length=240, blank=True, default="", editable=False)
     # Shown for a learner who has no display name (comments, notifications, leaderboard).
     public_handle = models.CharField(max_length=20, default=new_public_handle, editable=False)
     time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
@@ -104,10 +119,35 @@ class User(AbstractBaseUser, PermissionsMixin):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("email"), name="accounts_user_email_ci_unique"),
+            models.UniqueConstraint(
+                fields=["display_name_key"],
+                condition=~models.Q(display_name_key=""),
+                name="accounts_user_display_name_key_unique",
+                violation_error_message=TAKEN_MESSAGE,
+            ),
         ]
 
     def __str__(self) -> str:
         return self.email
+
+    def clean(self) -> None:
+        super().clean()
+        self.display_name = normalize_display_name(self.display_name)
+        self.display_name_key = display_name_key(self.display_name)
+        # Checked here, not only by the constraint, so the admin and the API name the field.
+        taken = User.objects.filter(display_name_key=self.display_name_key).exclude(pk=self.pk)
+        if self.display_name_key and taken.exists():
+            raise ValidationError({"display_name": TAKEN_MESSAGE}, code="unique")
+        if looks_like_a_handle(self.display_name_key):
+            raise ValidationError({"display_name": HANDLE_MESSAGE}, code="invalid")
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The key follows the name however it is saved (API, admin, factories, shell).
+        self.display_name_key = display_name_key(self.display_name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "display_name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "display_name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def public_name(self) -> str:

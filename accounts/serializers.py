@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from accounts.display_names import INVISIBLE_MESSAGE, normalize_display_name, refused_character
 from accounts.models import TIME_ZONES, User
 from learning_platform.api.fields import StrictBooleanField, StrictRegexField
 from learning_platform.text import ONE_LINE_PATTERN
@@ -46,4 +47,7 @@ class ProfileInputSerializer(serializers.Serializer):
     show_on_leaderboard = StrictBooleanField(required=False)
 
     def validate_display_name(self, value: str) -> str:
-        return value.strip()
+        character = refused_character(value)
+        if character:
+            raise serializers.ValidationError(INVISIBLE_MESSAGE.format(character=character))
+        return normalize_display_name(value)

@@ -2,7 +2,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from accounts.display_names import TAKEN_MESSAGE
 from accounts.models import User
+from learning_platform.errors import InvalidInput
 
 
 def queue_email(*, subject: str, body: str, to: list[str], html_body: str | None = None) -> None:
@@ -57,13 +62,35 @@ PROFILE_FIELDS = (
 )
 
 
+class InvalidProfile(InvalidInput):
+    code = "validation_error"
+
+
 def update_profile(*, user: User, **changes: Any) -> User:
-    """Change the editable profile fields of `user`; unknown keys are a programming error."""
+    """Change the editable profile fields of `user`; unknown keys are a programming error.
+
+    A display name that is taken (another learner's, or one a reader cannot tell from it)
+    raises InvalidProfile naming `display_name`, also when two learners take it at once.
+    """
     unknown = set(changes) - set(PROFILE_FIELDS)
     if unknown:
         raise TypeError(f"Not profile fields: {sorted(unknown)}")
     for field, value in changes.items():
         setattr(user, field, value)
-    user.full_clean(exclude=["password", "email"])
-    user.save(update_fields=list(changes))
+    try:
+        user.full_clean(exclude=["password", "email"])
+        with transaction.atomic():
+            user.save(update_fields=list(changes))
+    except IntegrityError as error:
+        # The other learner committed between the check in clean() and this save.
+        if "display_name_key" not in str(error):
+            raise
+        raise _invalid({"display_name": [TAKEN_MESSAGE]}) from error
+    except ValidationError as error:
+        raise _invalid(error.message_dict) from error
     return user
+
+
+def _invalid(errors: dict[str, list[str]]) -> InvalidProfile:
+    field, messages = next(iter(errors.items()))
+    return InvalidProfile(f"{field}: {messages[0]}", errors=errors)

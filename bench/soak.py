@@ -35,6 +35,8 @@ any breaks:
 - nothing stuck: no task kept unsent, no notification waiting past its digest, no e-mail unsent;
 - every reset e-mailed: each password reset asked for reached the mail server, through the
   mail server outage and the FLUSHDB.
+- Markdown bombs (one more learner posts and edits them all along): each answered in seconds
+  and stored rendered.
 """
 
 from __future__ import annotations
@@ -56,8 +58,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from bench.postgres import database_name, recreate_database  # noqa: E402
-from bench.soak_checks import invariants, print_table, settled  # noqa: E402
-from bench.soak_learners import Client, Log, work  # noqa: E402
+from bench.soak_checks import bomb_invariant, invariants, print_table, settled  # noqa: E402
+from bench.soak_learners import Client, Log, bomb, work  # noqa: E402
 from bench.soak_stack import Proxy, SmtpSink, Stack, port_is_free  # noqa: E402
 from bench.stack_data import session_token_for  # noqa: E402
 
@@ -206,7 +208,7 @@ def main() -> int:
         "COMMUNITY_DIGEST_WINDOW_SECONDS": "5", "SUBMISSION_REQUEUE_AFTER": "10",
         "CELERY_VISIBILITY_TIMEOUT": "30", "CELERY_TASK_TIME_LIMIT": "20",
         "CELERY_TASK_SOFT_TIME_LIMIT": "15", "CELERY_RETRY_BACKOFF_MAX": "5",
-        "THROTTLE_SUBMISSIONS": "1000/min", "THROTTLE_COMMENTS": "1000/min",
+        "THROTTLE_SUBMISSIONS": "1000/min", "THROTTLE_COMMENTS": "1000/min", "THROTTLE_COMMENT_EDITS": "1000/min",
         "THROTTLE_SYNC": "1000/min",
     }  # fmt: skip
     os.environ.update({k: v for k, v in env.items() if k != "PATH"})
@@ -279,6 +281,10 @@ def main() -> int:
                 work(learner_id, client, lessons, exercise.id, log, peers, thread_rng)
 
         threads = [threading.Thread(target=client_thread, args=(i,)) for i in range(args.threads)]
+        # One more learner posts and edits Markdown bombs the whole time.
+        threads.append(threading.Thread(target=bomb, args=(
+            clients[0][1], lessons, log, started + args.seconds, random.Random(args.seed),
+        )))  # fmt: skip
         for t in threads:
             t.start()
         next_sweep = time.monotonic()
@@ -296,7 +302,7 @@ def main() -> int:
         drain_began = time.monotonic()
         drained = drain(args.drain)
         print(f"soak: drained in {time.monotonic() - drain_began:.0f}s")
-        rows = invariants(log, mail_dir, drained, resets=resets_asked)
+        rows = [*invariants(log, mail_dir, drained, resets=resets_asked), bomb_invariant(log)]
     finally:
         stack.stop()
     print_table(rows, log, load_seconds)

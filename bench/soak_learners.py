@@ -28,6 +28,9 @@ class Log:
     outages: list[tuple[str, float, float]] = field(default_factory=list)
     completed: dict[int, set[str]] = field(default_factory=dict)
     replies: list[int] = field(default_factory=list)
+    # The Markdown bomber's comments and how long each post or edit of one took (seconds).
+    bombs: set[int] = field(default_factory=set)
+    bomb_seconds: list[float] = field(default_factory=list)
 
     def answer(self, what: str, status: int) -> None:
         with self.lock:
@@ -116,3 +119,36 @@ def work(learner_id: int, client: Client, lessons: list[str], exercise_id: int, 
     client.call("GET", "/api/v1/me/", what="me")
     with log.lock:
         log.completed.setdefault(learner_id, set()).update(done)
+
+
+# Python-Markdown took 12.5 s and 3.6 s of CPU on these (issue 25); each is under the length limit.
+MARKDOWN_BOMBS = ("[" * 4990, "*[" * 1660)
+
+
+def bomb(client: Client, lessons: list[str], log: Log, until: float, rng: random.Random) -> None:
+    """A learner who posts Markdown bombs and edits them one character at a time (defeating
+    any render cache) until `until` (time.monotonic())."""
+    n = 0
+    while time.monotonic() < until:
+        source = MARKDOWN_BOMBS[n % len(MARKDOWN_BOMBS)]
+        began = time.monotonic()
+        status, comment = client.call(
+            "POST", f"/api/v1/lessons/{rng.choice(lessons)}/comments/", {"body": source},
+            "bomb-post",
+        )  # fmt: skip
+        with log.lock:
+            log.bomb_seconds.append(time.monotonic() - began)
+        if status != 201:
+            continue
+        with log.lock:
+            log.bombs.add(comment["id"])
+        for _ in range(3):
+            n += 1
+            began = time.monotonic()
+            client.call(
+                "PATCH", f"/api/v1/comments/{comment['id']}/",
+                {"body": source[:-1] + str(n % 10)}, "bomb-edit",
+            )  # fmt: skip
+            with log.lock:
+                log.bomb_seconds.append(time.monotonic() - began)
+        n += 1

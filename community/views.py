@@ -172,6 +172,14 @@ class LessonCommentsView(generics.ListAPIView):
 
 
 class CommentDetailView(APIView):
+    def get_throttles(self):
+        # Every edit renders Markdown: edits are throttled per learner ("comment_edits" scope,
+        # 429 + Retry-After), as posting is; a changed character defeats the render cache.
+        if self.request.method == "PATCH":
+            self.throttle_scope = "comment_edits"
+            return [ScopedRateThrottle()]
+        return super().get_throttles()
+
     @extend_schema(tags=["community"], responses={200: CommentSerializer})
     def get(self, request: Request, pk: int) -> Response:
         comment = selectors.get_visible_comment(pk=pk, user=request.user)
@@ -182,7 +190,8 @@ class CommentDetailView(APIView):
         request=CommentEditSerializer,
         responses={200: CommentSerializer},
         description="Edit your own comment (marks it edited). Someone else's: 403. A body "
-        "without `body` changes nothing and answers the comment as it is.",
+        "without `body` changes nothing and answers the comment as it is. Deleted meanwhile "
+        "(by a concurrent request): 404. Throttled per learner.",
     )
     def patch(self, request: SignedInRequest, pk: int) -> Response:
         comment = selectors.get_visible_comment(pk=pk, user=request.user)
@@ -197,7 +206,8 @@ class CommentDetailView(APIView):
         tags=["community"],
         request=None,
         responses={204: OpenApiResponse(description="Deleted.")},
-        description='Delete your own comment. One with replies stays as "[deleted]".',
+        description='Delete your own comment. One with replies stays as "[deleted]". '
+        "Already deleted (by a concurrent request): 404.",
     )
     def delete(self, request: SignedInRequest, pk: int) -> Response:
         comment = selectors.get_visible_comment(pk=pk, user=request.user)

@@ -252,6 +252,7 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "submissions": env.str("THROTTLE_SUBMISSIONS", default="10/min"),
         "comments": env.str("THROTTLE_COMMENTS", default="6/min"),
+        "comment_edits": env.str("THROTTLE_COMMENT_EDITS", default="12/min"),
         "reports_anon": env.str("THROTTLE_REPORTS_ANON", default="3/hour"),
         "reports_user": env.str("THROTTLE_REPORTS_USER", default="20/hour"),
         "sync": env.str("THROTTLE_SYNC", default="60/min"),

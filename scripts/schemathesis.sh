@@ -42,7 +42,8 @@ from accounts.models import User
 User.objects.create_user("fuzz@example.com", "Fuzz-passw0rd!", display_name="Fuzz")
 ' 
 
-.venv/bin/gunicorn learning_platform.wsgi:application --bind "127.0.0.1:$PORT" --workers 2 \
+.venv/bin/gunicorn learning_platform.wsgi:application --config gunicorn.conf.py \
+    --bind "127.0.0.1:$PORT" --workers 2 \
     --log-level warning >"$tmp/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 60); do

@@ -4,6 +4,7 @@ import re
 import pytest
 from django.apps import apps
 
+from accounts.models import User
 from accounts.tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -31,3 +32,37 @@ def test_the_data_migration_gives_each_learner_their_own_handle():
     handles = [u.public_handle for u in users if not u.refresh_from_db()]
     assert all(re.fullmatch(r"Learner \d{6}", h) for h in handles)
     assert len(set(handles)) > 1
+
+
+def test_the_data_migration_disambiguates_existing_look_alike_names():
+    migration = importlib.import_module("accounts.migrations.0007_disambiguate_display_names")
+    names = [
+        "Flush One",
+        "flush one",
+        "Flush \u041ene",
+        "Flush One\U000e0041",
+        "Ada",
+        "Flush One 2",
+    ]
+    names[4] = "Ada\u3164\u00a0Lovelace"  # refused today, stored before it was
+    users = UserFactory.create_batch(len(names))
+    for user, name in zip(users, names, strict=True):
+        # As stored before the key existed (the constraint leaves empty keys alone).
+        User.objects.filter(pk=user.pk).update(display_name=name, display_name_key="")
+
+    migration.disambiguate_display_names(apps, None)
+
+    stored = list(
+        User.objects.filter(pk__in=[u.pk for u in users])
+        .order_by("pk")
+        .values_list("display_name", "display_name_key")
+    )
+    assert [name for name, _ in stored] == [
+        "Flush One",
+        "flush one 2",
+        "Flush \u041ene 3",
+        "Flush One 4",
+        "Ada Lovelace",
+        "Flush One 2 2",
+    ]
+    assert len({key for _, key in stored}) == len(stored)

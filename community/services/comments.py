@@ -42,6 +42,8 @@ def post_comment(
     from community import tasks
 
     body = _clean_body(body)
+    # Rendered before any lock is taken: the lock on the thread's head is held for writes only.
+    body_html = render_markdown(body, profile="comment")
     parent = reply_to = None
     if parent_id is not None:
         reply_to = (
@@ -68,7 +70,7 @@ def post_comment(
             parent=parent,
             reply_to=reply_to,
             body=body,
-            body_html=render_markdown(body, profile="comment"),
+            body_html=body_html,
         )
         # celery-types types a shared_task as Celery's Task; the app's is a DjangoTask.
         tasks.notify_about_comment.delay_on_commit(comment.id)  # type: ignore[attr-defined]
@@ -79,12 +81,21 @@ def post_comment(
 
 
 def edit_comment(*, comment: Comment, editor: User, body: str) -> Comment:
-    """Replace the body of `editor`'s own comment and mark it edited."""
+    """Replace the body of `editor`'s own comment and mark it edited.
+
+    Serialized with a delete of the same comment by a row lock: an edit that comes second to a
+    delete raises CommentNotFound (the API's 404), never writes a body into a "[deleted]" stub.
+    """
     check_author(comment=comment, user=editor)
-    comment.body = _clean_body(body)
-    comment.body_html = render_markdown(comment.body, profile="comment")
-    comment.edited_at = timezone.now()
-    comment.save(update_fields=["body", "body_html", "edited_at"])
+    body = _clean_body(body)
+    # Rendered before the lock, so a slow render never holds the row.
+    body_html = render_markdown(body, profile="comment")
+    with transaction.atomic():
+        comment = _lock_up_comment(pk=comment.pk)
+        comment.body = body
+        comment.body_html = body_html
+        comment.edited_at = timezone.now()
+        comment.save(update_fields=["body", "body_html", "edited_at"])
     return comment
 
 
@@ -93,19 +104,17 @@ def delete_comment(*, comment: Comment, actor: User) -> Comment | None:
 
     A top-level comment with replies stays as a "[deleted]" stub with its body cleared, so
     the thread holds together; anything else is removed, and a stub left without replies
-    goes with its last one. Returns the stub, or None when the row is gone.
+    goes with its last one. Returns the stub, or None when the row is gone. A comment already
+    deleted (by a concurrent request) raises CommentNotFound.
     """
     check_author(comment=comment, user=actor)
     with transaction.atomic():
         # Lock the thread's head, as a reply being posted does, so no reply slips in between
-        # the check for replies and the delete.
-        head = (
-            Comment.objects.select_for_update().filter(pk=comment.parent_id or comment.pk).first()
-        )
-        if head is None:
-            return None
-        if comment.parent_id is None:
-            comment = head
+        # the check for replies and the delete; then the comment itself, which an edit locks.
+        # Always head first: the same order everywhere, so no two requests deadlock.
+        if comment.parent_id is not None:
+            Comment.objects.select_for_update().filter(pk=comment.parent_id).first()
+        comment = _lock_up_comment(pk=comment.pk)
         if comment.parent_id is None and comment.replies.exists():
             comment.is_deleted = True
             comment.deleted_at = timezone.now()
@@ -119,6 +128,15 @@ def delete_comment(*, comment: Comment, actor: User) -> Comment | None:
                 replies__isnull=False
             ).delete()
     return None
+
+
+def _lock_up_comment(*, pk: int) -> Comment:
+    """The comment `pk`, locked for this transaction, if it is still up (not deleted, not
+    hidden); CommentNotFound otherwise. Call inside transaction.atomic()."""
+    comment: Comment | None = Comment.objects.select_for_update().filter(pk=pk).shown().first()
+    if comment is None:
+        raise selectors.CommentNotFound("No such comment.")
+    return comment
 
 
 def rerender_comment_html(*, batch_size: int = 500) -> int:

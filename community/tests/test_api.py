@@ -618,3 +618,60 @@ def test_a_report_message_over_its_max_length_is_refused_even_with_surrounding_s
 
     assert response.status_code == 400
     assert "message" in response.json()["errors"]
+
+
+def test_editing_is_throttled_per_learner_with_retry_after(user_client, user, lesson):
+    comment = CommentFactory(lesson=lesson, author=user)
+    limit = rate_limit("comment_edits")
+    for n in range(limit):
+        edit = user_client.patch(f"/api/v1/comments/{comment.id}/", {"body": f"e{n}"})
+        assert edit.status_code == 200
+
+    response = user_client.patch(f"/api/v1/comments/{comment.id}/", {"body": "one too many"})
+
+    assert response.status_code == 429
+    assert response.json()["type"] == "throttled"
+    assert int(response["Retry-After"]) > 0
+    # Reading and deleting stay open.
+    assert user_client.get(f"/api/v1/comments/{comment.id}/").status_code == 200
+    assert user_client.delete(f"/api/v1/comments/{comment.id}/").status_code == 204
+
+
+# The races of an edit with a delete, made deterministic: the delete lands while the edit is
+# rendering, after its lookup and before its write.
+@pytest.mark.parametrize("with_reply", [False, True], ids=["removed", "stubbed"])
+def test_an_edit_whose_comment_is_deleted_meanwhile_answers_404(
+    user_client, user, lesson, monkeypatch, with_reply
+):
+    from community.services import comments as comment_services
+
+    comment = CommentFactory(lesson=lesson, author=user, body="first")
+    if with_reply:
+        ReplyFactory(parent=comment)
+    render = comment_services.render_markdown
+
+    def render_while_deleted(source, *, profile):
+        comment_services.delete_comment(comment=Comment.objects.get(pk=comment.pk), actor=user)
+        return render(source, profile=profile)
+
+    monkeypatch.setattr(comment_services, "render_markdown", render_while_deleted)
+
+    response = user_client.patch(f"/api/v1/comments/{comment.id}/", {"body": "second"})
+
+    assert response.status_code == 404
+    assert response.json()["type"] == "not_found"
+    assert not Comment.objects.filter(pk=comment.pk, is_deleted=False).exists()
+    assert not Comment.objects.filter(body="second").exists()
+
+
+@pytest.mark.parametrize("is_reply", [False, True], ids=["comment", "reply"])
+def test_a_delete_whose_comment_is_deleted_meanwhile_answers_404(user, lesson, is_reply):
+    from community.services import comments as comment_services
+
+    head = CommentFactory(lesson=lesson, author=user)
+    target = ReplyFactory(parent=head, author=user) if is_reply else head
+    stale = Comment.objects.get(pk=target.pk)
+    comment_services.delete_comment(comment=Comment.objects.get(pk=target.pk), actor=user)
+
+    with pytest.raises(comment_services.selectors.CommentNotFound):
+        comment_services.delete_comment(comment=stale, actor=user)

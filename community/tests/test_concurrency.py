@@ -9,7 +9,7 @@ from django.db import connection
 from accounts.tests.factories import UserFactory
 from community import services
 from community.models import Comment
-from community.tests.factories import CommentFactory
+from community.tests.factories import CommentFactory, ReplyFactory
 
 
 @pytest.mark.django_db(transaction=True)
@@ -58,3 +58,53 @@ def test_a_reply_racing_the_deletion_of_its_thread_survives_under_a_stub(monkeyp
     stub = Comment.objects.get(pk=head.pk)
     assert stub.is_deleted
     assert list(stub.replies.values_list("body", flat=True)) == ["A reply."]
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("with_reply", [False, True], ids=["removed", "stubbed"])
+def test_concurrent_edits_and_deletes_of_one_comment_never_answer_500(with_reply):
+    # given: rounds of one comment (with a reply: deleting it leaves a stub), its author
+    # sending an edit and a delete at the same moment from two devices
+    from community.tests.test_api import client_for
+
+    statuses: list[tuple[int, int]] = []
+    for _ in range(8):
+        author = UserFactory()
+        comment = CommentFactory(author=author, body="before")
+        if with_reply:
+            ReplyFactory(parent=comment)
+        start = threading.Barrier(2)
+        answers: dict[str, int] = {}
+
+        def send(method, body, comment=comment, author=author, start=start, answers=answers):
+            try:
+                client = client_for(author)
+                start.wait(timeout=10)
+                answers[method] = getattr(client, method)(
+                    f"/api/v1/comments/{comment.id}/", body, format="json"
+                ).status_code
+            finally:
+                connection.close()
+
+        # when
+        threads = [
+            threading.Thread(target=send, args=("patch", {"body": "after"})),
+            threading.Thread(target=send, args=("delete", None)),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        statuses.append((answers["patch"], answers["delete"]))
+
+        # then: the delete always wins in the end, and a stub keeps no body
+        left = Comment.objects.filter(pk=comment.pk).first()
+        if with_reply:
+            assert left is not None
+            assert (left.is_deleted, left.body, left.body_html) == (True, "", "")
+        else:
+            assert left is None
+
+    assert {patch for patch, _ in statuses} <= {200, 404}
+    assert {delete for _, delete in statuses} <= {204, 404}
+    assert all(delete == 204 for _, delete in statuses)

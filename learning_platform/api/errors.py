@@ -38,6 +38,7 @@ TITLES = {
     406: "Not acceptable.",
     409: "Conflict.",
     413: "Payload too large.",
+    414: "URI too long.",
     415: "Unsupported media type.",
     429: "Too many requests.",
     500: "Server error.",

@@ -5,7 +5,7 @@ meet, derived from what the operation is, so a new endpoint is documented withou
 them by hand: 401/403/406 anywhere (credentials, permissions, content negotiation), 400 where
 it takes a body or query parameters, 413/415 with a body, 404 with a path parameter or a page
 number, 429 where a throttle applies, 304 where an `If-None-Match` header is read, 414 (from
-the HTTP server) with query parameters. Statuses a view documents itself keep their
+gunicorn, in the same error body: gunicorn.conf.py) with query parameters. Statuses a view documents itself keep their
 description and gain the error body.
 """
 
@@ -86,14 +86,11 @@ class AutoSchema(SpectacularAutoSchema):
             },
         }
         if any(p["in"] == "query" for p in operation.get("parameters", [])):
-            # Answered by the HTTP server in front (gunicorn: a request line over 4094 bytes),
-            # before the API sees the request, so in the server's own format.
+            # Answered by gunicorn (a request line over 4094 bytes) before the API sees the
+            # request; gunicorn.conf.py makes it answer the same error body.
             responses.setdefault(
                 "414",
-                {
-                    "description": "URI too long: the query string is over the server's limit.",
-                    "content": {"text/html": {"schema": {"type": "string"}}},
-                },
+                {"description": "URI too long: the query string is over the server's limit."},
             )
         for code in self._error_statuses(operation):
             responses.setdefault(code, {"description": TITLES.get(int(code), "Error.")})

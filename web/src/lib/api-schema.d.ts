@@ -48,11 +48,11 @@ export interface paths {
         get: operations["comments_retrieve"];
         put?: never;
         post?: never;
-        /** @description Delete your own comment. One with replies stays as "[deleted]". */
+        /** @description Delete your own comment. One with replies stays as "[deleted]". Already deleted (by a concurrent request): 404. */
         delete: operations["comments_destroy"];
         options?: never;
         head?: never;
-        /** @description Edit your own comment (marks it edited). Someone else's: 403. A body without `body` changes nothing and answers the comment as it is. */
+        /** @description Edit your own comment (marks it edited). Someone else's: 403. A body without `body` changes nothing and answers the comment as it is. Deleted meanwhile (by a concurrent request): 404. Throttled per learner. */
         patch: operations["comments_partial_update"];
         trace?: never;
     };
@@ -2254,6 +2254,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Too many requests. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
         };
     };
     comment_replies_list: {
@@ -2336,6 +2346,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -2482,6 +2493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -2666,6 +2678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -2765,6 +2778,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -2928,6 +2942,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -3667,6 +3682,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -3858,6 +3874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -3953,6 +3970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -4056,6 +4074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -4210,6 +4229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -4474,6 +4494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };
@@ -4557,6 +4578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Error"];
                     "text/html": string;
                 };
             };

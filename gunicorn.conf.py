@@ -1,0 +1,69 @@
+"""gunicorn's settings for every web process of learning-platform.
+
+gunicorn reads ./gunicorn.conf.py by itself when started from the repository's root (the
+image's WORKDIR); the image and scripts also name it with `--config`.
+
+Requests that gunicorn refuses before the API sees them (a request line over
+`limit_request_line`: 414; too many or too large headers: 431; a malformed request line or
+header: 400) are answered in the API's error shape (`learning_platform.api.errors`), JSON
+like every other error, instead of gunicorn's HTML page. gunicorn has no setting for its
+error page: its one writer, `gunicorn.util.write_error`, is replaced here, before any worker
+starts. `learning_platform/tests/test_gunicorn.py` starts gunicorn with this file and
+checks each of them, so a gunicorn upgrade that changes the writer fails CI.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import gunicorn.util
+
+# gunicorn's defaults, stated: they bound what a request line and headers may cost a worker.
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
+
+# (type, title) per status gunicorn answers itself; the titles are the API's (TITLES).
+_ERRORS = {
+    400: ("bad_request", "Bad request."),
+    403: ("permission_denied", "Permission denied."),
+    414: ("uri_too_long", "URI too long."),
+    417: ("expectation_failed", "Expectation failed."),
+    431: ("header_fields_too_large", "Request header fields too large."),
+    500: ("server_error", "Server error."),
+    501: ("not_implemented", "Not implemented."),
+}
+_DETAILS = {
+    400: "The request line or a header is malformed.",
+    414: f"The request line is over {limit_request_line} bytes: shorten the URL or query.",
+    431: "The request has too many headers or a header is too large.",
+}
+
+
+def write_json_error(sock: socket.socket, status_int: int, reason: str, mesg: str) -> None:
+    """gunicorn's error writer, answering the API's error body instead of an HTML page.
+
+    `mesg` (gunicorn's message, which quotes the request) is left out, as the API leaves
+    internals out of its errors.
+    """
+    code, title = _ERRORS.get(status_int, ("error", "Error."))
+    body = json.dumps(
+        {
+            "type": code,
+            "title": title,
+            "status": status_int,
+            "detail": _DETAILS.get(status_int, f"{reason}."),
+            "errors": {},
+        }
+    ).encode()
+    head = (
+        f"HTTP/1.1 {status_int} {reason}\r\n"
+        "Connection: close\r\n"
+        "Content-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode("latin-1")
+    gunicorn.util.write_nonblock(sock, head + body)
+
+
+gunicorn.util.write_error = write_json_error

@@ -1,0 +1,130 @@
+"""gunicorn, started with the project's config (gunicorn.conf.py), answers what it refuses
+itself in the API's error shape."""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def gunicorn_port(tmp_path_factory) -> Iterator[int]:
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("gunicorn")
+    database, log = folder / "db.sqlite3", (folder / "gunicorn.log").open("w")
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": "gunicorn-test-only-not-a-secret",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": f"sqlite:///{database}",
+        "SECURE_SSL_REDIRECT": "0",
+    }
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "learning_platform.wsgi:application",
+            "--config",
+            "gunicorn.conf.py",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            "1",
+            "--graceful-timeout",
+            "2",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        # Ready when a worker has loaded the app and answers (slow on a busy CI machine).
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if send(port, HEALTHZ)[0] == 200:
+                    break
+            except OSError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"gunicorn did not start: {(folder / 'gunicorn.log').read_text()}")
+            time.sleep(0.3)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+
+
+HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+
+def send(port: int, raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+        client.sendall(raw)
+        answer = b""
+        while chunk := client.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in header_lines)
+    return int(status_line.split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+def assert_error_shape(headers: dict[str, str], body: bytes, status: int, code: str) -> None:
+    assert headers["content-type"] == "application/json"
+    error = json.loads(body)
+    assert set(error) == {"type", "title", "status", "detail", "errors"}
+    assert (error["type"], error["status"], error["errors"]) == (code, status, {})
+
+
+def test_a_request_line_over_the_limit_answers_414_in_the_error_shape(gunicorn_port):
+    path = "/api/v1/lessons/?search=" + "x" * 5000
+
+    status, headers, body = send(
+        gunicorn_port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+    )
+
+    assert status == 414
+    assert_error_shape(headers, body, 414, "uri_too_long")
+
+
+def test_a_malformed_request_line_answers_400_in_the_error_shape(gunicorn_port):
+    status, headers, body = send(gunicorn_port, b"NOT A REQUEST\r\n\r\n")
+
+    assert status == 400
+    assert_error_shape(headers, body, 400, "bad_request")
+
+
+def test_too_many_headers_answer_431_in_the_error_shape(gunicorn_port):
+    many = "".join(f"X-H{n}: v\r\n" for n in range(101))
+
+    status, headers, body = send(
+        gunicorn_port, f"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n{many}\r\n".encode()
+    )
+
+    assert status == 431
+    assert_error_shape(headers, body, 431, "header_fields_too_large")
+
+
+def test_the_api_still_answers_behind_the_config(gunicorn_port):
+    status, _, _ = send(gunicorn_port, HEALTHZ)
+
+    assert status == 200
