@@ -61,8 +61,25 @@ def public_name(*, display_name: str, public_handle: str) -> str:
     return display_name or public_handle
 
 
+class UserQuerySet(models.QuerySet["User"]):
+    def update(self, **kwargs: Any) -> int:
+        """A queryset update skips save() and its signal, which drop the user's cached row
+        (accounts.backends): the rows it changes are dropped here, so a deactivation or a
+        password change made this way (an admin action, a shell) takes effect on the next
+        request too."""
+        from accounts.backends import forget_cached_users
+
+        user_ids = list(self.values_list("pk", flat=True))
+        updated = super().update(**kwargs)
+        forget_cached_users(user_ids)
+        return updated
+
+
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
+
+    def get_queryset(self) -> UserQuerySet:
+        return UserQuerySet(self.model, using=self._db)
 
     def _create_user(self, email: str, password: str | None, **extra_fields: Any) -> "User":
         if not email:

@@ -56,6 +56,31 @@ def test_a_deactivated_user_is_refused_on_the_next_request(
     assert me(client, token).status_code == 401
 
 
+def test_a_deactivation_by_queryset_update_is_refused_on_the_next_request(
+    signed_in, django_capture_on_commit_callbacks
+):
+    # An admin action or a shell updates rows without save() and its signal (issue 25, 12).
+    user, client, token = signed_in
+    assert me(client, token).status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        updated = type(user).objects.filter(pk=user.pk).update(is_active=False)
+
+    assert updated == 1
+    assert me(client, token).status_code == 401
+
+
+def test_a_password_change_by_queryset_update_ends_sessions_on_the_next_request(
+    signed_in, django_capture_on_commit_callbacks
+):
+    user, client, token = signed_in
+    assert me(client, token).status_code == 200
+    user.set_password("A-brand-new-passw0rd")
+    with django_capture_on_commit_callbacks(execute=True):
+        type(user).objects.filter(email__iexact=user.email).update(password=user.password)
+
+    assert me(client, token).status_code == 401
+
+
 def test_a_password_change_ends_other_sessions_on_the_next_request(
     signed_in, django_capture_on_commit_callbacks
 ):
