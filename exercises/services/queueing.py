@@ -74,10 +74,12 @@ def enqueue_grading(*, submission_id: int, enqueued_at: datetime | None = None) 
 
 
 def revoke_grading(messages: list[tuple[int, datetime]]) -> None:
-    """Tell the workers to drop the messages of these (submission id, enqueued_at), graded
+    """Tell the workers to drop the messages of these (submission id, enqueued_at), claimed
     by a batch: each worker acknowledges a revoked message without running it (Celery keeps
     the ids, a bounded set, for a few hours). Only a saving: a message that runs anyway finds
     its submission claimed, and skips. Never raises."""
+    if not messages:
+        return
     # exercises.tasks imports the services (its task bodies): imported here, when it runs.
     from exercises.tasks import grade_submission as grade_task
 
@@ -85,7 +87,7 @@ def revoke_grading(messages: list[tuple[int, datetime]]) -> None:
     try:
         with app.connection_for_write() as connection:
             # Celery's broadcast retries a lost broker forever: the grades must not wait on it.
-            connection.ensure_connection(max_retries=1)
+            connection.ensure_connection(max_retries=1, interval_start=0)
             app.control.revoke(
                 [grading_task_id(*message) for message in messages], connection=connection
             )
