@@ -282,8 +282,7 @@ def make_round(exercise, veterans: list, count: int, share: float, rng: random.R
 
 
 def publisher(ids: list[int]):
-    """publish(i) publishes the grading of the i-th of `ids`, as the submit view does (named
-    by the submission's enqueued_at, so that a batch can revoke it)."""
+    """publish(i) publishes the i-th of `ids` as submitting does (named by its enqueued_at)."""
     from exercises.models import Submission
     from exercises.services.queueing import enqueue_grading
 
