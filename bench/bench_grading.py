@@ -281,6 +281,15 @@ def make_round(exercise, veterans: list, count: int, share: float, rng: random.R
     return ids
 
 
+def publisher(ids: list[int]):
+    """publish(i) publishes the i-th of `ids` as submitting does (named by its enqueued_at)."""
+    from exercises.models import Submission
+    from exercises.services.queueing import enqueue_grading
+
+    stored = dict(Submission.objects.filter(id__in=ids).values_list("id", "enqueued_at"))
+    return lambda i: enqueue_grading(submission_id=ids[i], enqueued_at=stored[ids[i]])
+
+
 def vacuum() -> None:
     """What autovacuum does in production (this machine's PostgreSQL runs without it): without
     it, every grade's dead row versions pile up, run after run, and each round is slower than
@@ -351,7 +360,6 @@ def measure(
     from exercises.models import Submission
     from exercises.services.grading_cache import current_catalogue
     from exercises.services.pipeline import NOTIFY_WHEN_SLOWER_THAN
-    from exercises.services.queueing import enqueue_grading
     from learning_platform.celery import app
 
     share = getattr(args, "first_pass_share", FIRST_PASS_SHARE)
@@ -369,7 +377,7 @@ def measure(
         # Warm up both task paths (imports, connections) before measuring.
         run_round(lambda i: noop.apply_async(args=[i], queue=queue), 50, client, queue)
         warm = make_round(exercise, veterans, 50, share, rng)
-        run_round(lambda i: enqueue_grading(submission_id=warm[i]), 50, client, queue)
+        run_round(publisher(warm), 50, client, queue)
         grading_rates, noop_rates = [], []
         grading_cpu: dict[str, list[float]] = {}
         noop_cpu: dict[str, list[float]] = {}
@@ -380,8 +388,8 @@ def measure(
             batch = make_round(exercise, veterans, args.tasks, share, rng)
             batches.append(batch)
             grading_rates.append(
-                run_round(lambda i, b=batch: enqueue_grading(submission_id=b[i]), len(batch),
-                          client, queue, worker.pid, grading_cpu)
+                run_round(publisher(batch), len(batch), client, queue, worker.pid,
+                          grading_cpu)
             )  # fmt: skip
             noop_rates.append(
                 run_round(lambda i: noop.apply_async(args=[i], queue=queue), args.tasks,

@@ -48,6 +48,7 @@ class _Job:
     format: str
     content: str
     created_at: datetime
+    enqueued_at: datetime | None
     passed_before: bool
     exercise: ExerciseForGrading
 
@@ -64,7 +65,8 @@ def grade_submission(*, submission_id: int) -> str:
 
     A first attempt that waited longer than BACKLOG_AFTER in the queue (the workers are
     behind) goes on to grade other waiting submissions with it (`_grade_with_backlog`); their
-    own messages then find them graded, and skip.
+    own messages are revoked (the workers drop them unrun), and any that runs anyway finds its
+    submission claimed, and skips.
     """
     started = time.monotonic()
     job = _claim(submission_id)
@@ -126,6 +128,10 @@ def _grade_with_backlog(own: _Job, *, started: float) -> str:
     outcome = _grade(own, unwritten, first_passes)
     try:
         jobs = _claim_backlog(settings.GRADING_BATCH_SIZE - 1)
+        # Their own messages would only find them claimed: the workers drop them unrun.
+        queueing.revoke_grading(
+            [(job.submission_id, job.enqueued_at) for job in jobs if job.enqueued_at]
+        )
         budget = queueing.grading_time_limit() / 4
         for index, job in enumerate(jobs):
             if time.monotonic() - started > budget:
@@ -149,21 +155,22 @@ def _grade_with_backlog(own: _Job, *, started: float) -> str:
 def _release(jobs: list[_Job]) -> None:
     """Give claimed but untried submissions back to the queue, their attempt uncounted."""
     ids = [job.submission_id for job in jobs]
+    now = timezone.now()
     Submission.objects.filter(id__in=ids, status=SubmissionStatus.GRADING, attempts=1).update(
         status=SubmissionStatus.QUEUED,
         attempts=F("attempts") - 1,
         grading_started_at=None,
-        enqueued_at=timezone.now(),
+        enqueued_at=now,
     )
     for submission_id in ids:
-        queueing.enqueue_grading(submission_id=submission_id)
+        queueing.enqueue_grading(submission_id=submission_id, enqueued_at=now)
 
 
 _CLAIM_SQL = """{picked}
 UPDATE {submission}
 SET status = %s, attempts = attempts + 1, grading_started_at = %s
 WHERE {which}
-RETURNING id, user_id, exercise_id, format, content, attempts, created_at,
+RETURNING id, user_id, exercise_id, format, content, attempts, created_at, enqueued_at,
     (SELECT e.updated_at FROM {exercise} AS e WHERE e.id = {submission}.exercise_id),
     EXISTS (
         SELECT 1 FROM {submission} AS p
@@ -242,6 +249,7 @@ def _claim_where(
             format=fmt,
             content=content,
             created_at=_aware(created_at),
+            enqueued_at=_aware(enqueued_at) if enqueued_at is not None else None,
             passed_before=bool(before),
             exercise=grading_cache.exercise_for_grading(exercise_id, _aware(exercise_updated_at)),
         )
@@ -253,6 +261,7 @@ def _claim_where(
             content,
             attempts,
             created_at,
+            enqueued_at,
             exercise_updated_at,
             before,
             *_,

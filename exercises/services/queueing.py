@@ -33,9 +33,18 @@ def grading_time_limit() -> int:
     return max(2, min(30, int(visibility) // 2))
 
 
-def enqueue_grading(*, submission_id: int) -> bool:
+def grading_task_id(submission_id: int, enqueued_at: datetime) -> str:
+    """The id of the message published for the submission at `enqueued_at`: a batch that
+    claims the submission can then revoke that message (`revoke_grading`). A new publish
+    (the sweep, a release) stores a new enqueued_at, so its message has a new id."""
+    return f"grade-{submission_id}-{enqueued_at.timestamp():.6f}"
+
+
+def enqueue_grading(*, submission_id: int, enqueued_at: datetime | None = None) -> bool:
     """Publish the grading task; False (logged) when the broker cannot be reached.
 
+    `enqueued_at`, the value stored on the submission with this publish, names the message
+    (`grading_task_id`); without it the message has a random id and cannot be revoked.
     Never raises: it runs after commit, where an exception would turn a stored submission
     into an error answer. A submission left unpublished is picked up by the sweep.
     """
@@ -47,6 +56,7 @@ def enqueue_grading(*, submission_id: int) -> bool:
         # same it uses to tell a dead grade from a running one.
         grade_task.apply_async(
             args=(submission_id,),
+            task_id=grading_task_id(submission_id, enqueued_at) if enqueued_at else None,
             # celery-types says int; None is Celery's own "no limit in the message".
             time_limit=None,  # type: ignore[arg-type]
             soft_time_limit=None,  # type: ignore[arg-type]
@@ -61,6 +71,28 @@ def enqueue_grading(*, submission_id: int) -> bool:
         )
         return False
     return True
+
+
+def revoke_grading(messages: list[tuple[int, datetime]]) -> None:
+    """Tell the workers to drop the messages of these (submission id, enqueued_at), claimed
+    by a batch: each worker acknowledges a revoked message without running it (Celery keeps
+    the ids, a bounded set, for a few hours). Only a saving: a message that runs anyway finds
+    its submission claimed, and skips. Never raises."""
+    if not messages:
+        return
+    # exercises.tasks imports the services (its task bodies): imported here, when it runs.
+    from exercises.tasks import grade_submission as grade_task
+
+    app = grade_task.app
+    try:
+        with app.connection_for_write() as connection:
+            # Celery's broadcast retries a lost broker forever: the grades must not wait on it.
+            connection.ensure_connection(max_retries=1, interval_start=0)
+            app.control.revoke(
+                [grading_task_id(*message) for message in messages], connection=connection
+            )
+    except Exception:
+        logger.warning("Could not revoke %d grading message(s).", len(messages), exc_info=True)
 
 
 def requeue_stale_submissions(*, now: datetime | None = None, batch_size: int = 200) -> int:
@@ -87,7 +119,7 @@ def requeue_stale_submissions(*, now: datetime | None = None, batch_size: int = 
     )
     enqueued = []
     for submission_id in ids:
-        if not enqueue_grading(submission_id=submission_id):
+        if not enqueue_grading(submission_id=submission_id, enqueued_at=now):
             break
         enqueued.append(submission_id)
     if enqueued:

@@ -61,6 +61,8 @@ def submit_solution(
             status=SubmissionStatus.QUEUED,
             enqueued_at=timezone.now(),
         )
-        submission_id = submission.id
-        transaction.on_commit(lambda: queueing.enqueue_grading(submission_id=submission_id))
+        submission_id, enqueued_at = submission.id, submission.enqueued_at
+        transaction.on_commit(
+            lambda: queueing.enqueue_grading(submission_id=submission_id, enqueued_at=enqueued_at)
+        )
     return submission

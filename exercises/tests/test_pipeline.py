@@ -282,6 +282,18 @@ def test_messages_of_submissions_graded_in_a_batch_skip_after_one_claim(
     assert Submission.objects.get(pk=other.pk).attempts == 1
 
 
+def test_a_batch_revokes_the_messages_of_the_submissions_it_claimed(settings, exercise):
+    settings.GRADING_BATCH_SIZE = 3
+    own, first, second = _waiting(exercise, 3)
+
+    with mock.patch.object(queueing, "revoke_grading") as revoke:
+        assert pipeline.grade_submission(submission_id=own.id) == "graded"
+
+    # named as they were published (by their enqueued_at): the workers drop them unrun
+    revoke.assert_called_once_with([(s.id, s.enqueued_at) for s in (first, second)])
+    assert _statuses([own, first, second]) == ["graded"] * 3
+
+
 def test_a_batch_is_claimed_in_one_statement_and_its_grades_written_in_one(settings, exercise):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -35,10 +35,9 @@ def test_submit_stores_the_submission_queued_and_enqueues_after_commit(
         assert not enqueue.called  # not before the commit
 
     assert len(callbacks) == 1
-    enqueue.assert_called_once_with(submission_id=submission.id)
     submission.refresh_from_db()
+    enqueue.assert_called_once_with(submission_id=submission.id, enqueued_at=submission.enqueued_at)
     assert submission.status == "queued"
-    assert submission.enqueued_at is not None
 
 
 def test_submit_then_commit_grades_it_in_process_when_tasks_run_eagerly(
@@ -116,7 +115,7 @@ def test_sweep_enqueues_submissions_queued_too_long_and_only_those(settings, exe
     with mock.patch.object(queueing, "enqueue_grading", return_value=True) as enqueue:
         assert queueing.requeue_stale_submissions(now=now) == 1
 
-    enqueue.assert_called_once_with(submission_id=stale.id)
+    enqueue.assert_called_once_with(submission_id=stale.id, enqueued_at=now)
     stale.refresh_from_db()
     assert stale.enqueued_at == now
     assert fresh.id != graded.id
@@ -142,7 +141,7 @@ def test_sweep_enqueues_submissions_whose_grading_outlived_the_time_limit(settin
     with mock.patch.object(queueing, "enqueue_grading", return_value=True) as enqueue:
         assert queueing.requeue_stale_submissions(now=now) == 1
 
-    enqueue.assert_called_once_with(submission_id=dead.id)
+    enqueue.assert_called_once_with(submission_id=dead.id, enqueued_at=now)
 
 
 def test_sweep_works_in_bounded_batches_oldest_first(settings, exercise):

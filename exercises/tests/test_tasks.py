@@ -1,10 +1,12 @@
 """The Celery tasks: thin, idempotent, safe to deliver twice or after a worker died."""
 
+from datetime import timedelta
 from unittest import mock
 
 import pytest
 from celery.exceptions import Retry
 from django.conf import settings
+from django.utils import timezone
 
 from exercises import tasks
 from exercises.models import Submission
@@ -109,6 +111,24 @@ def test_grading_messages_carry_no_time_limit_so_the_worker_applies_its_own():
     options = apply_async.call_args.kwargs
     assert options["args"] == (7,)
     assert (options["time_limit"], options["soft_time_limit"]) == (None, None)
+
+
+def test_a_grading_message_is_named_by_its_submission_and_when_it_was_queued():
+    enqueued_at = timezone.now()
+    with mock.patch.object(tasks.grade_submission, "apply_async") as apply_async:
+        assert queueing.enqueue_grading(submission_id=7, enqueued_at=enqueued_at)
+        assert queueing.enqueue_grading(submission_id=7)
+
+    named, unnamed = (c.kwargs["task_id"] for c in apply_async.call_args_list)
+    assert named == queueing.grading_task_id(7, enqueued_at)
+    assert named != queueing.grading_task_id(7, enqueued_at + timedelta(microseconds=1))
+    assert unnamed is None  # Celery's own random id: never revoked
+
+
+def test_revoking_with_the_broker_down_logs_and_returns(unreachable_broker, caplog):
+    queueing.revoke_grading([(7, timezone.now())])
+
+    assert "Could not revoke 1 grading message(s)." in caplog.text
 
 
 def test_killed_tasks_are_looked_for_at_every_restore_interval():
