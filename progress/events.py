@@ -34,6 +34,7 @@ class HeaderAsked:
 # Subscribers return the counts they own in the header, by its field names
 # ({"achievements_unlocked": 3, "achievements_total": 10}): progress shows them without
 # importing whoever counts them. The header is the hottest read: one query per subscriber at most.
-# Its cache (progress/summary_cache.py) is told of changes through progress.services
-# (note_progress_changed, note_content_changed).
+# Its cache (progress/summary_cache.py) is told of a learner's changes through
+# progress.services.note_progress_changed, and of content changes by the content version
+# (models registered with learning_platform.versioned.bump_on_change).
 header_counts: Hook[HeaderAsked, dict[str, int]] = Hook("progress.header_counts")

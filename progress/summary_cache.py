@@ -29,11 +29,6 @@ def note_learners_changed(user_ids: list[int]) -> None:
     versioned.bump(*(learner_version_key(user_id) for user_id in user_ids))
 
 
-def note_content_changed() -> None:
-    """Something every header counts changed (lessons, levels, achievements)."""
-    versioned.bump(versioned.CONTENT)
-
-
 def _summary_enabled() -> bool:
     return bool(settings.PROGRESS_SUMMARY_CACHE)
 

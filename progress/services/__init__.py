@@ -5,7 +5,6 @@ from progress.services.completions import (
     CompletionOutcome,
     LessonNotFound,
     complete_lesson,
-    note_content_changed,
     note_progress_changed,
     note_progress_changed_of_learners,
 )
@@ -42,7 +41,6 @@ __all__ = [
     "TooManyEvents",
     "award_xp",
     "complete_lesson",
-    "note_content_changed",
     "note_progress_changed",
     "note_progress_changed_of_learners",
     "streak_runs",

@@ -99,10 +99,3 @@ def note_progress_changed(*, user_id: int) -> None:
 def note_progress_changed_of_learners(*, user_ids: list[int]) -> None:
     """note_progress_changed for many learners at once."""
     summary_cache.note_learners_changed(user_ids)
-
-
-def note_content_changed() -> None:
-    """Tell the progress app that something every learner's header counts changed (an
-    achievement was added, edited or removed), so cached headers are rebuilt on their next
-    read."""
-    summary_cache.note_content_changed()

@@ -121,7 +121,7 @@ def test_a_new_achievement_changes_the_total_on_the_next_read(
     user_client, lessons, django_capture_on_commit_callbacks
 ):
     # Achievements count themselves into the header (progress.events.header_counts) and tell
-    # progress when they change (progress.services.note_content_changed, from their signals).
+    # progress when they change (their model is registered with versioned.bump_on_change).
     before = progress(user_client, django_capture_on_commit_callbacks)["achievements_total"]
     with django_capture_on_commit_callbacks(execute=True):
         AchievementFactory()
