@@ -78,7 +78,13 @@ def update_profile(*, user: User, **changes: Any) -> User:
     for field, value in changes.items():
         setattr(user, field, value)
     try:
-        user.full_clean(exclude=["password", "email"])
+        if "display_name" in changes:
+            user.full_clean(exclude=["password", "email"])
+        else:
+            # Only what changes is checked: a name given under older rules (which the migration
+            # kept) must not stop a learner from, say, unsubscribing.
+            unchanged = [f.name for f in user._meta.concrete_fields if f.name not in changes]
+            user.clean_fields(exclude=unchanged)
         with transaction.atomic():
             user.save(update_fields=list(changes))
     except IntegrityError as error:

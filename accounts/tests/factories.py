@@ -9,7 +9,7 @@ class UserFactory(factory.django.DjangoModelFactory):
         skip_postgeneration_save = True
 
     email = factory.Sequence(lambda n: f"learner{n}@example.com")
-    display_name = factory.Sequence(lambda n: f"Learner {n}")
+    display_name = factory.Sequence(lambda n: f"Test learner {n}")
     password = factory.PostGenerationMethodCall("set_password", "correct-horse-battery")
 
     @factory.post_generation

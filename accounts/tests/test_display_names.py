@@ -134,3 +134,17 @@ def test_the_admin_names_the_field_when_a_name_is_taken(admin_client):
     assert "looks too much like another learner" in str(
         response.context["adminform"].form.errors["display_name"]
     )
+
+
+def test_a_name_kept_from_older_rules_does_not_block_other_profile_changes(api_client):
+    # The migration kept names that look like handles; their owners can still change settings
+    # and unsubscribe.
+    user = UserFactory()
+    type(user).objects.filter(pk=user.pk).update(display_name="Learner 7")
+    api_client.force_authenticate(user)
+
+    response = api_client.patch("/api/v1/me/", {"email_notifications": False}, format="json")
+
+    assert response.status_code == 200
+    user.refresh_from_db()
+    assert (user.display_name, user.email_notifications) == ("Learner 7", False)
