@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html
+from simple_history.admin import SimpleHistoryAdmin
 
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission
 from exercises.services.grading_cache import forget_catalogue
@@ -57,7 +58,7 @@ class LessonWithExercisesAdmin(LessonAdmin):
 
 
 @admin.register(Exercise)
-class ExerciseAdmin(admin.ModelAdmin):
+class ExerciseAdmin(SimpleHistoryAdmin):
     list_display = ("title", "lesson", "kind", "rows_required", "pass_mark", "xp")
     list_select_related = ("lesson",)
     list_filter = ("kind", "lesson__quest")

@@ -7,16 +7,19 @@ from django.contrib import admin, messages
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import models
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django.views.decorators.http import require_POST
+from simple_history.admin import SimpleHistoryAdmin
 
 from learning_platform.api.errors import error_body
+from learning_platform.errors import Conflict
 from learning_platform.markdown import markdown_problems, render_markdown
-from lessons import services
+from lessons import selectors, services
 from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS
 from lessons.forms import BlockForm
 from lessons.models import Block, Lesson, Link, Quest, Tag
@@ -62,7 +65,16 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
     readonly_fields = ("updated_at", "preview")
     fieldsets = (
         (None, {"fields": ("quest", "title", "slug", "summary")}),
-        ("Settings", {"fields": (("estimated_minutes", "xp", "position"), "tags", "published")}),
+        (
+            "Settings",
+            {
+                "fields": (
+                    ("estimated_minutes", "xp", "position"),
+                    "tags",
+                    ("published", "publish_at"),
+                )
+            },
+        ),
         ("Status", {"fields": ("updated_at", "preview")}),
     )
     inlines = [BlockInline, LinkInline]  # exercises.admin adds its ExerciseInline
@@ -127,7 +139,58 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
             self.admin_site.admin_view(self.markdown_preview_view),
             name="lessons_lesson_markdown_preview",
         )
-        return [preview, markdown_preview, *super().get_urls()]
+        revert = path(
+            "<int:lesson_id>/history/<int:history_id>/revert/",
+            self.admin_site.admin_view(require_POST(self.revert_view)),
+            name="lessons_lesson_revert",
+        )
+        return [preview, markdown_preview, revert, *super().get_urls()]
+
+    def save_model(self, request, obj, form, change):
+        # A changed lesson is saved after its blocks (save_related): its history record then
+        # closes a version that includes them, as the curriculum loader's writes do.
+        if not change:
+            super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        form.instance.save()
+
+    def history_view(self, request, object_id, extra_context=None):
+        """Every version of the lesson: who, when, what changed in its fields and blocks, and
+        a button to go back to it."""
+        lesson = get_object_or_404(Lesson, pk=object_id)
+        if not self.has_view_or_change_permission(request, lesson):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "object": lesson,
+            "original": lesson,
+            "versions": selectors.lesson_versions(lesson_id=lesson.pk),
+            "can_revert": self.has_change_permission(request, lesson),
+            "title": f"History: {lesson.title}",
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/lessons/lesson/history.html", context)
+
+    def revert_view(self, request: HttpRequest, lesson_id: int, history_id: int) -> HttpResponse:
+        lesson = get_object_or_404(Lesson, pk=lesson_id)
+        if not self.has_change_permission(request, lesson):
+            raise PermissionDenied
+        try:
+            services.revert_lesson(lesson_id=lesson_id, history_id=history_id)
+        except services.VersionNotFound:
+            raise Http404("No such version of this lesson.") from None
+        except Conflict as exc:
+            self.message_user(request, f"Not reverted: {exc}", messages.ERROR)
+        else:
+            self.message_user(
+                request,
+                "Reverted. Learners see this version now; the revert is in the history.",
+                messages.SUCCESS,
+            )
+        return redirect("admin:lessons_lesson_history", lesson_id)
 
     def preview_view(self, request, lesson_id: int):
         """The lesson as a learner will see it, drafts included (for whoever may view lessons)."""
@@ -194,7 +257,7 @@ def _preview_rate_exceeded(user_id: int | None) -> bool:
 
 
 @admin.register(Quest)
-class QuestAdmin(admin.ModelAdmin):
+class QuestAdmin(SimpleHistoryAdmin):
     list_display = ("title", "slug", "lesson_count")
     search_fields = ("title", "slug")
     prepopulated_fields = {"slug": ("title",)}

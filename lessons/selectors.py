@@ -5,10 +5,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypedDict
 
 from django.db import connection
 from django.db.models import Field, Prefetch, Q, QuerySet, Subquery
+from django.utils import timezone
 
 from accounts.models import Requester
 from learning_platform.errors import NotFound
@@ -124,6 +126,25 @@ def neighbours(
     previous = Neighbour(*siblings[index - 1][1:]) if index > 0 else None
     following = Neighbour(*siblings[index + 1][1:]) if index + 1 < len(siblings) else None
     return previous, following
+
+
+def next_publish_at() -> datetime | None:
+    """When the next scheduled lesson appears (None: none is scheduled)."""
+    return (
+        Lesson.objects.filter(published=False, publish_at__gt=timezone.now())
+        .order_by("publish_at")
+        .values_list("publish_at", flat=True)
+        .first()
+    )
+
+
+def due_lesson_ids() -> list[int]:
+    """Unpublished lessons whose "publish at" has come."""
+    return list(
+        Lesson.objects.filter(published=False, publish_at__lte=timezone.now()).values_list(
+            "id", flat=True
+        )
+    )
 
 
 def quest_list() -> QuerySet[Quest]:
@@ -378,3 +399,135 @@ def slug_of(lesson_id: Any) -> Subquery:
     """The slug of the lesson `lesson_id` (an expression, e.g. `OuterRef("lesson_id")`), as a
     subquery expression in the caller's query."""
     return Subquery(Lesson.objects.filter(pk=lesson_id).values("slug")[:1])
+
+
+# --- history -----------------------------------------------------------------------------------
+
+LESSON_HISTORY_FIELDS = (
+    "title",
+    "slug",
+    "summary",
+    "quest_id",
+    "estimated_minutes",
+    "xp",
+    "position",
+    "published",
+    "publish_at",
+)
+BLOCK_HISTORY_FIELDS = (
+    "kind",
+    "position",
+    "style",
+    "markdown",
+    "caption",
+    "columns",
+    "rows",
+    "title",
+    "language",
+    "source",
+)
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    field: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class BlockChange:
+    block_id: int
+    label: str
+    action: str  # "added", "changed", "removed"
+    fields: list[FieldChange]
+
+
+@dataclass(frozen=True)
+class LessonVersion:
+    """One save of a lesson with the block saves it closes (blocks are saved before their
+    lesson, by the admin and by the curriculum loader alike)."""
+
+    history_id: int
+    at: Any
+    by: str
+    reason: str
+    created: bool
+    fields: list[FieldChange]
+    blocks: list[BlockChange]
+
+
+def _shown(value: Any) -> str:
+    text = "" if value is None else str(value)
+    return text if len(text) <= 120 else text[:117] + "…"
+
+
+def _same(old: Any, new: Any) -> bool:
+    # The admin's text fields drop the trailing newline files keep: not a change to show.
+    if isinstance(old, str) and isinstance(new, str):
+        return old.replace("\r\n", "\n").strip() == new.replace("\r\n", "\n").strip()
+    return bool(old == new)
+
+
+def _field_changes(old: Any, new: Any, names: Iterable[str]) -> list[FieldChange]:
+    return [
+        FieldChange(
+            name.removesuffix("_id"), _shown(getattr(old, name)), _shown(getattr(new, name))
+        )
+        for name in names
+        if old is None or not _same(getattr(old, name), getattr(new, name))
+    ]
+
+
+def lesson_versions(*, lesson_id: int) -> list[LessonVersion]:
+    """Every recorded version of the lesson, newest first, each with what changed in its
+    fields and its blocks (3 queries)."""
+    records = list(
+        Lesson.history.filter(id=lesson_id)  # type: ignore[attr-defined]
+        .select_related("history_user")
+        .order_by("history_date", "history_id")
+    )
+    block_records = list(
+        Block.history.filter(lesson_id=lesson_id).order_by(  # type: ignore[attr-defined]
+            "history_date", "history_id"
+        )
+    )
+    versions: list[LessonVersion] = []
+    last_block: dict[int, Any] = {}
+    index = 0
+    previous = None
+    for record in records:
+        blocks: list[BlockChange] = []
+        while (
+            index < len(block_records) and block_records[index].history_date <= record.history_date
+        ):
+            block = block_records[index]
+            index += 1
+            before = last_block.get(block.id)
+            label = f"Block {block.position} ({block.kind})"
+            if block.history_type == "-":
+                blocks.append(BlockChange(block.id, label, "removed", []))
+            elif before is None or before.history_type == "-":
+                blocks.append(BlockChange(block.id, label, "added", []))
+            else:
+                changes = _field_changes(before, block, BLOCK_HISTORY_FIELDS)
+                if changes:
+                    blocks.append(BlockChange(block.id, label, "changed", changes))
+            last_block[block.id] = block
+        user = record.history_user
+        versions.append(
+            LessonVersion(
+                history_id=record.history_id,
+                at=record.history_date,
+                by=user.email if user is not None else "",
+                reason=record.history_change_reason or "",
+                created=record.history_type == "+",
+                fields=[]
+                if previous is None
+                else _field_changes(previous, record, LESSON_HISTORY_FIELDS),
+                blocks=blocks,
+            )
+        )
+        previous = record
+    versions.reverse()
+    return versions
