@@ -2,7 +2,6 @@ import contextlib
 import json
 from typing import Any
 
-from adminsortable2.admin import SortableAdminBase, SortableInlineAdminMixin
 from django.contrib import admin, messages
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -20,7 +19,7 @@ from learning_platform.api.errors import error_body
 from learning_platform.errors import Conflict
 from learning_platform.markdown import markdown_problems, render_markdown
 from lessons import selectors, services
-from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS
+from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS, refusal
 from lessons.forms import BlockForm
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.serializers import block_data
@@ -30,16 +29,27 @@ MARKDOWN_PREVIEW_MAX_CHARS = 50_000
 MARKDOWN_PREVIEW_PER_MINUTE = 240
 
 
-class BlockInline(SortableInlineAdminMixin, admin.StackedInline):
-    """Blocks open on the page, dragged into order (by their header), each showing only its
-    kind's fields (lessons/static/lessons/admin/block-editor.js swaps them on a kind change)."""
+class BlockInline(admin.StackedInline):
+    """Blocks on the page, each showing only its kind's fields, reordered by dragging their
+    handle or with move up / move down, collapsible to a one-line summary
+    (lessons/static/lessons/admin/block-editor.js). The hidden position inputs carry the order."""
 
     model = Block
     form = BlockForm
-    template = "admin/lessons/block/stacked_sortable.html"
+    template = "admin/lessons/block/stacked.html"
     extra = 0
     ordering = ("position", "id")
-    fields = ("kind", "style", "markdown", "caption", "table", "title", "language", "source")
+    fields = (
+        "kind",
+        "style",
+        "markdown",
+        "caption",
+        "table",
+        "title",
+        "language",
+        "source",
+        "position",
+    )
 
 
 class LinkInline(admin.TabularInline):
@@ -51,7 +61,7 @@ class LinkInline(admin.TabularInline):
 
 
 @admin.register(Lesson)
-class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
+class LessonAdmin(admin.ModelAdmin):
     list_display = ("title", "quest", "position", "estimated_minutes", "xp", "published", "preview")
     list_display_links = ("title",)
     list_editable = ("position", "published")
@@ -100,6 +110,7 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
                 context["analytics_url"] = reverse(
                     "admin:insights_questanalytics_lesson", args=[obj.pk]
                 )
+        context["error_summary"] = error_summary(context)
         context["block_kind_fields"] = {
             kind: ["table" if f in ("columns", "rows") else f for f in fields]
             for kind, fields in KIND_FIELDS.items()
@@ -239,8 +250,46 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
             {
                 "html": render_markdown(source, profile="lesson"),
                 "problems": markdown_problems(source, profile="lesson"),
+                # What a save of this text would answer: the preview says the same.
+                "refusal": refusal(problems)
+                if (problems := markdown_problems(source, profile="lesson"))
+                else "",
             }
         )
+
+
+def error_summary(context: dict[str, Any]) -> list[dict[str, Any]]:
+    """What stops the save, one entry per failing part of the form (the lesson's fields, each
+    block, each link...), with an anchor to jump to it."""
+    entries: list[dict[str, Any]] = []
+    adminform = context.get("adminform")
+    if adminform is not None and adminform.form.errors:
+        form = adminform.form
+        for name, errors in form.errors.items():
+            label = form.fields[name].label if name in form.fields else "Lesson"
+            href = f"#id_{name}" if name in form.fields else "#content-main"
+            entries.append({"label": str(label), "href": href, "messages": list(errors)})
+    for inline in context.get("inline_admin_formsets", []):
+        formset = inline.formset
+        noun = str(inline.opts.verbose_name).capitalize()
+        for message in formset.non_form_errors():
+            entries.append(
+                {"label": noun, "href": f"#{formset.prefix}-group", "messages": [message]}
+            )
+        for index, form in enumerate(formset.forms):
+            if not form.errors:
+                continue
+            kind = form["kind"].value() if "kind" in form.fields else ""
+            label = f"{noun} {index + 1}" + (f" ({kind})" if kind else "")
+            messages_ = [
+                f"{form.fields[name].label}: {message}" if name in form.fields else message
+                for name, errors in form.errors.items()
+                for message in errors
+            ]
+            entries.append(
+                {"label": label, "href": f"#{formset.prefix}-{index}", "messages": messages_}
+            )
+    return entries
 
 
 def _preview_error(status: int, code: str, detail: str) -> JsonResponse:
