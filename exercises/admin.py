@@ -63,6 +63,7 @@ class ExerciseAdmin(SimpleHistoryAdmin):
     list_select_related = ("lesson",)
     list_filter = ("kind", "lesson__quest")
     search_fields = ("title", "slug", "lesson__title", "lesson__slug")
+    search_help_text = "Part of an exercise's title or slug, or of its lesson's title or slug."
     autocomplete_fields = ("lesson",)
     prepopulated_fields = {"slug": ("title",)}
     readonly_fields = ("created_at", "updated_at")
@@ -82,6 +83,7 @@ class ModelReferenceAdmin(admin.ModelAdmin):
     list_display = ("name", "family", *REFERENCE_FIELDS)
     list_filter = ("family",)
     search_fields = ("name", "aliases", "family", "hf_repo")
+    search_help_text = "Part of a model's name, alias, family or Hugging Face repository."
     readonly_fields = ("updated_at",)
     fieldsets = (
         (None, {"fields": ("name", "aliases", "family", "hf_repo")}),

@@ -68,6 +68,7 @@ class LessonAdmin(admin.ModelAdmin):
     list_filter = ("published", "quest", "tags")
     list_select_related = ("quest",)
     search_fields = ("title", "slug", "summary", "tags__slug")
+    search_help_text = "Part of a lesson's title, slug or summary, or a tag's slug."
     prepopulated_fields = {"slug": ("title",)}
     filter_horizontal = ("tags",)
     ordering = ("quest", "position", "id")
@@ -309,6 +310,7 @@ def _preview_rate_exceeded(user_id: int | None) -> bool:
 class QuestAdmin(SimpleHistoryAdmin):
     list_display = ("title", "slug", "lesson_count")
     search_fields = ("title", "slug")
+    search_help_text = "Part of a quest's title or slug."
     prepopulated_fields = {"slug": ("title",)}
 
     @admin.display(description="Lessons")
@@ -319,3 +321,4 @@ class QuestAdmin(SimpleHistoryAdmin):
 @admin.register(Tag)
 class TagAdmin(admin.ModelAdmin):
     search_fields = ("slug",)
+    search_help_text = "Part of a tag's slug."

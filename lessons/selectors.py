@@ -217,11 +217,12 @@ class QuestLessonRow(TypedDict):
     published: bool
 
 
-def quest_lesson_rows(*, quest_id: int) -> list[QuestLessonRow]:
-    """Every lesson of the quest, drafts included, in order: id, title, position, published
-    (1 query)."""
+def quest_lesson_rows(*, quest_id: int, published_only: bool = False) -> list[QuestLessonRow]:
+    """Every lesson of the quest in order (only what learners see when `published_only`):
+    id, title, position, published (1 query)."""
+    lessons = Lesson.objects.published() if published_only else Lesson.objects.all()
     return list(
-        Lesson.objects.filter(quest_id=quest_id)
+        lessons.filter(quest_id=quest_id)
         .order_by("position", "id")
         .values("id", "title", "position", "published")
     )
