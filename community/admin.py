@@ -141,6 +141,7 @@ class IssueReportAdmin(admin.ModelAdmin):
 
     class Media:
         css = {"all": ("community/admin/reports.css",)}
+        js = ("community/admin/report-resolve.js",)
 
     fields = (
         "lesson_link",
@@ -150,11 +151,13 @@ class IssueReportAdmin(admin.ModelAdmin):
         "reporter_display",
         "created_at",
         "status",
+        "on_resolve",
         "assignee",
         "internal_note",
         "resolved_at",
     )
     readonly_fields = (
+        "on_resolve",
         "lesson_link",
         "block_link",
         "kind",
@@ -197,6 +200,13 @@ class IssueReportAdmin(admin.ModelAdmin):
             label = f"#{report.block_position} (replaced)"
             return format_html('<a href="{}#blocks-group">{}</a>', url, label)
         return format_html('<a href="{}">whole lesson</a>', url)
+
+    @admin.display(description="if resolved (accepted)")
+    def on_resolve(self, report: IssueReport) -> str:
+        return format_html(
+            '<p class="lp-resolve-notice" role="note">{}</p>',
+            services.resolution_notice(report=report),
+        )
 
     @admin.display(description="reporter")
     def reporter_display(self, report: IssueReport) -> str:
