@@ -91,6 +91,11 @@ class Lesson(models.Model):
     def __str__(self) -> str:
         return self.title
 
+    @property
+    def is_published(self) -> bool:
+        """What learners get: published, or scheduled for a time that has come."""
+        return self.published or (self.publish_at is not None and self.publish_at <= timezone.now())
+
 
 class Block(models.Model):
     """One ordered piece of a lesson's body. Which fields matter depends on `kind`."""

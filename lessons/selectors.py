@@ -167,7 +167,17 @@ def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, A
         .filter(quest=quest)
         .prefetch_related(Prefetch("tags", queryset=Tag.objects.only("slug")))
         .order_by("position", "id")
-        .only("id", "slug", "title", "estimated_minutes", "xp", "position", "published", "quest_id")
+        .only(
+            "id",
+            "slug",
+            "title",
+            "estimated_minutes",
+            "xp",
+            "position",
+            "published",
+            "publish_at",
+            "quest_id",
+        )
     )
     return {
         "slug": quest.slug,
@@ -177,7 +187,7 @@ def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, A
         "lessons_completed": None,
         "percent_complete": None,
         "lesson_ids": [lesson.id for lesson in lessons],
-        "published_lesson_ids": [lesson.id for lesson in lessons if lesson.published],
+        "published_lesson_ids": [lesson.id for lesson in lessons if lesson.is_published],
         "lessons": [
             {
                 "slug": lesson.slug,
@@ -185,7 +195,7 @@ def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, A
                 "estimated_minutes": lesson.estimated_minutes,
                 "xp": lesson.xp,
                 "tags": [tag.slug for tag in lesson.tags.all()],
-                "published": lesson.published,
+                "published": lesson.is_published,
                 "completed": None,
             }
             for lesson in lessons

@@ -51,7 +51,9 @@ def test_learners_see_a_scheduled_lesson_from_its_minute_without_the_beat(schedu
     with time_machine.travel(NOON + timedelta(minutes=10), tick=False):
         assert api_client.get(url).status_code == 200
         assert _slugs(api_client) == ["already-out", "comes-at-ten-past"]
-        assert scheduled.slug in str(api_client.get(quest_url).json())
+        outline = api_client.get(quest_url).json()
+        assert [lesson["published"] for lesson in outline["lessons"]] == [True, True]
+        assert api_client.get(url).json()["published"] is True
 
     assert not Lesson.objects.get(pk=scheduled.pk).published  # nobody flipped it yet
 

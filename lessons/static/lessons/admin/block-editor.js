@@ -409,6 +409,10 @@
     });
     handle.addEventListener("pointermove", function (event) {
       if (!dragging) return;
+      // Near the window's top or bottom edge the page scrolls, so a long lesson can be crossed.
+      const edge = 48;
+      if (event.clientY < edge) window.scrollBy(0, -24);
+      else if (event.clientY > window.innerHeight - edge) window.scrollBy(0, 24);
       // The block goes before the first other block whose middle is below the pointer.
       const others = blockList().filter(function (b) {
         return b !== block;
