@@ -398,17 +398,10 @@
   }
 
   function initDrag(block, handle) {
-    let dragging = false;
-    handle.addEventListener("pointerdown", function (event) {
-      if (event.button !== 0) return;
-      event.preventDefault();
-      dragging = true;
-      handle.setPointerCapture(event.pointerId);
-      block.classList.add("lp-dragging");
-      document.body.classList.add("lp-drag-active");
-    });
-    handle.addEventListener("pointermove", function (event) {
-      if (!dragging) return;
+    // The moves and the release are followed on the document, not by pointer capture on the
+    // handle: moving the block in the DOM detaches the handle for an instant, which releases a
+    // capture, and the release would then land elsewhere unseen.
+    const moveTo = function (event) {
       // Near the window's top or bottom edge the page scrolls, so a long lesson can be crossed.
       const edge = 48;
       if (event.clientY < edge) window.scrollBy(0, -24);
@@ -426,18 +419,26 @@
       } else if (others.length && others[others.length - 1].nextElementSibling !== block) {
         others[others.length - 1].after(block);
       }
-    });
+    };
     const end = function () {
-      if (!dragging) return;
-      dragging = false;
+      document.removeEventListener("pointermove", moveTo);
+      document.removeEventListener("pointerup", end);
+      document.removeEventListener("pointercancel", end);
       block.classList.remove("lp-dragging");
       document.body.classList.remove("lp-drag-active");
       renumber();
       announce(block);
       handle.focus();
     };
-    handle.addEventListener("pointerup", end);
-    handle.addEventListener("pointercancel", end);
+    handle.addEventListener("pointerdown", function (event) {
+      if (event.button !== 0) return;
+      event.preventDefault();
+      block.classList.add("lp-dragging");
+      document.body.classList.add("lp-drag-active");
+      document.addEventListener("pointermove", moveTo);
+      document.addEventListener("pointerup", end);
+      document.addEventListener("pointercancel", end);
+    });
     // Keyboard users of the handle: arrows move the block.
     handle.addEventListener("keydown", function (event) {
       const direction = event.key === "ArrowUp" ? -1 : event.key === "ArrowDown" ? 1 : 0;
