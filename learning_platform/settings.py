@@ -73,7 +73,6 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "adminsortable2",
     "simple_history",
     "corsheaders",
     "rest_framework",

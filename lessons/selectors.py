@@ -494,14 +494,12 @@ def lesson_versions(*, lesson_id: int) -> list[LessonVersion]:
     """Every recorded version of the lesson, newest first, each with what changed in its
     fields and its blocks (3 queries)."""
     records = list(
-        Lesson.history.filter(id=lesson_id)  # type: ignore[attr-defined]
+        Lesson.history.filter(id=lesson_id)
         .select_related("history_user")
         .order_by("history_date", "history_id")
     )
     block_records = list(
-        Block.history.filter(lesson_id=lesson_id).order_by(  # type: ignore[attr-defined]
-            "history_date", "history_id"
-        )
+        Block.history.filter(lesson_id=lesson_id).order_by("history_date", "history_id")
     )
     versions: list[LessonVersion] = []
     last_block: dict[int, Any] = {}

@@ -197,7 +197,7 @@ def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
     with transaction.atomic():
         lesson = Lesson.objects.select_for_update().filter(pk=lesson_id).first()
         record = (
-            Lesson.history.filter(id=lesson_id, history_id=history_id).first()  # type: ignore[attr-defined]
+            Lesson.history.filter(id=lesson_id, history_id=history_id).first()
             if lesson is not None
             else None
         )
@@ -216,9 +216,9 @@ def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
 
 def _blocks_as_of(*, lesson_id: int, when: Any) -> dict[int, Any]:
     latest: dict[int, Any] = {}
-    for record in Block.history.filter(  # type: ignore[attr-defined]
-        lesson_id=lesson_id, history_date__lte=when
-    ).order_by("history_date", "history_id"):
+    for record in Block.history.filter(lesson_id=lesson_id, history_date__lte=when).order_by(
+        "history_date", "history_id"
+    ):
         latest[record.id] = record
     return {block_id: r for block_id, r in latest.items() if r.history_type != "-"}
 
