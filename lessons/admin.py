@@ -18,7 +18,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from learning_platform.api.errors import error_body
 from learning_platform.errors import Conflict
 from learning_platform.markdown import markdown_problems, render_markdown
-from lessons import selectors, services
+from lessons import history, services
 from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS, refusal
 from lessons.forms import BlockForm
 from lessons.models import Block, Lesson, Link, Quest, Tag
@@ -179,7 +179,7 @@ class LessonAdmin(admin.ModelAdmin):
             "opts": self.model._meta,
             "object": lesson,
             "original": lesson,
-            "versions": selectors.lesson_versions(lesson_id=lesson.pk),
+            "versions": history.lesson_versions(lesson_id=lesson.pk),
             "can_revert": self.has_change_permission(request, lesson),
             "title": f"History: {lesson.title}",
             **(extra_context or {}),
