@@ -155,3 +155,29 @@ def test_quest_and_exercise_have_history_pages(client, editor):
     assert quest_page.status_code == 200
     assert exercise_page.status_code == 200
     assert "load_curriculum" in exercise_page.content.decode()
+
+
+def test_the_list_edits_still_save_and_are_versions(client, editor):
+    lesson = LessonFactory(position=1, published=True)
+
+    response = client.post(
+        reverse("admin:lessons_lesson_changelist"),
+        {
+            "form-TOTAL_FORMS": "1",
+            "form-INITIAL_FORMS": "1",
+            "form-MIN_NUM_FORMS": "0",
+            "form-MAX_NUM_FORMS": "1000",
+            "form-0-id": str(lesson.id),
+            "form-0-position": "7",
+            "_save": "Save",
+        },
+    )
+
+    assert response.status_code == 302
+    lesson.refresh_from_db()
+    assert (lesson.position, lesson.published) == (7, False)
+    latest = client.get(reverse("admin:lessons_lesson_history", args=[lesson.id])).context[
+        "versions"
+    ][0]
+    assert {change.field for change in latest.fields} == {"position", "published"}
+    assert latest.by == editor.email
