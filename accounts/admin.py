@@ -33,6 +33,7 @@ class UserAdmin(BaseUserAdmin):
     list_display = ("email", "display_name", "is_staff", "is_active", "date_joined")
     list_filter = ("is_staff", "is_superuser", "is_active", "groups")
     search_fields = ("email", "display_name")
+    search_help_text = "Part of an e-mail address or display name."
     fieldsets = (
         (None, {"fields": ("email", "password")}),
         ("Profile", {"fields": ("display_name", "time_zone")}),

@@ -28,6 +28,7 @@ class AchievementAdmin(admin.ModelAdmin):
     )
     list_filter = ("is_active", "rule_kind")
     search_fields = ("slug", "title", "description")
+    search_help_text = "Part of an achievement's slug, title or description."
     prepopulated_fields = {"slug": ("title",)}
     raw_id_fields = ("quest",)
     readonly_fields = ("created_at", "updated_at")

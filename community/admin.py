@@ -36,6 +36,9 @@ class CommentAdmin(LargeTableAdmin):
     list_display = ("id", "excerpt", "author", "lesson_link", "parent", "created_at", "is_hidden")
     list_filter = ("is_hidden", "is_deleted", "lesson__quest")
     search_fields = ("body", "author__email", "author__display_name", "lesson__slug")
+    search_help_text = (
+        "Part of a comment's text, its author's e-mail address or name, or a lesson's slug."
+    )
     list_select_related = ("author", "lesson", "parent")
     date_hierarchy = "created_at"
     actions = ("hide_comments", "unhide_comments")
@@ -128,6 +131,9 @@ class IssueReportAdmin(admin.ModelAdmin):
         ("lesson", admin.RelatedOnlyFieldListFilter),
     )
     search_fields = ("message", "lesson__slug", "lesson__title", "reporter__email")
+    search_help_text = (
+        "Part of a report's message, its lesson's slug or title, or the reporter's e-mail address."
+    )
     list_select_related = ("lesson", "assignee", "block")
     list_per_page = 50
     date_hierarchy = "created_at"
@@ -135,6 +141,7 @@ class IssueReportAdmin(admin.ModelAdmin):
 
     class Media:
         css = {"all": ("community/admin/reports.css",)}
+        js = ("community/admin/report-resolve.js",)
 
     fields = (
         "lesson_link",
@@ -144,11 +151,13 @@ class IssueReportAdmin(admin.ModelAdmin):
         "reporter_display",
         "created_at",
         "status",
+        "on_resolve",
         "assignee",
         "internal_note",
         "resolved_at",
     )
     readonly_fields = (
+        "on_resolve",
         "lesson_link",
         "block_link",
         "kind",
@@ -191,6 +200,13 @@ class IssueReportAdmin(admin.ModelAdmin):
             label = f"#{report.block_position} (replaced)"
             return format_html('<a href="{}#blocks-group">{}</a>', url, label)
         return format_html('<a href="{}">whole lesson</a>', url)
+
+    @admin.display(description="if resolved (accepted)")
+    def on_resolve(self, report: IssueReport) -> str:
+        return format_html(
+            '<p class="lp-resolve-notice" role="note">{}</p>',
+            services.resolution_notice(report=report),
+        )
 
     @admin.display(description="reporter")
     def reporter_display(self, report: IssueReport) -> str:
@@ -241,5 +257,6 @@ class LessonSubscriptionAdmin(admin.ModelAdmin):
     list_display = ("user", "lesson", "subscribed", "updated_at")
     list_filter = ("subscribed",)
     search_fields = ("user__email", "lesson__slug")
+    search_help_text = "Part of a subscriber's e-mail address or a lesson's slug."
     list_select_related = ("user", "lesson")
     raw_id_fields = ("user", "lesson")

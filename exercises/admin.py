@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.html import format_html
+from simple_history.admin import SimpleHistoryAdmin
 
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission
 from exercises.services.grading_cache import forget_catalogue
@@ -57,11 +58,12 @@ class LessonWithExercisesAdmin(LessonAdmin):
 
 
 @admin.register(Exercise)
-class ExerciseAdmin(admin.ModelAdmin):
+class ExerciseAdmin(SimpleHistoryAdmin):
     list_display = ("title", "lesson", "kind", "rows_required", "pass_mark", "xp")
     list_select_related = ("lesson",)
     list_filter = ("kind", "lesson__quest")
     search_fields = ("title", "slug", "lesson__title", "lesson__slug")
+    search_help_text = "Part of an exercise's title or slug, or of its lesson's title or slug."
     autocomplete_fields = ("lesson",)
     prepopulated_fields = {"slug": ("title",)}
     readonly_fields = ("created_at", "updated_at")
@@ -81,6 +83,7 @@ class ModelReferenceAdmin(admin.ModelAdmin):
     list_display = ("name", "family", *REFERENCE_FIELDS)
     list_filter = ("family",)
     search_fields = ("name", "aliases", "family", "hf_repo")
+    search_help_text = "Part of a model's name, alias, family or Hugging Face repository."
     readonly_fields = ("updated_at",)
     fieldsets = (
         (None, {"fields": ("name", "aliases", "family", "hf_repo")}),

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from simple_history.models import HistoricalRecords
 
 from learning_platform.slugs import slug_validator
 
@@ -103,6 +104,7 @@ class Exercise(models.Model):
     position = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords(excluded_fields=["updated_at", "created_at"])
 
     class Meta:
         ordering = ("lesson", "position", "id")

@@ -14,7 +14,7 @@ from community.selectors import report_choice_labels
 from exercises.selectors import RECENT_SUBMISSIONS_PER_EXERCISE
 from insights import charts, selectors
 from insights.models import QuestAnalytics
-from learning_platform.admin_lists import ReadOnlyAdmin
+from learning_platform.admin_lists import ReadOnlyMixin
 from lessons.selectors import lesson_with_quest
 
 REPORT_CHART_SIZE = 15
@@ -44,11 +44,12 @@ def _share(value: float | None) -> str:
 
 
 @admin.register(QuestAnalytics)
-class QuestAnalyticsAdmin(ReadOnlyAdmin):
+class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Read-only: the list of quests, each opening its analytics page."""
 
     list_display = ("title", "analytics_link")
     search_fields = ("title", "slug")
+    search_help_text = "Part of a quest's title or slug."
 
     @admin.display(description="analytics")
     def analytics_link(self, quest: QuestAnalytics) -> str:
@@ -84,6 +85,7 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
             "title": title,
             "recent_submissions": f"{RECENT_SUBMISSIONS_PER_EXERCISE:,}",
             "cache_seconds": selectors.cache_seconds(),
+            "min_learners_for_median": selectors.MIN_LEARNERS_FOR_MEDIAN,
         }
 
     def quest_view(self, request: HttpRequest, quest_id: int) -> TemplateResponse:
@@ -147,7 +149,9 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
         return [
             {
                 **exercise,
-                "median": _duration(exercise["median_seconds"]),
+                "median": _duration(exercise["median_seconds"])
+                if exercise["passed"] >= selectors.MIN_LEARNERS_FOR_MEDIAN
+                else "too few yet",
                 "first_time_share": _share(
                     exercise["passed_first_time"] / exercise["passed"]
                     if exercise["passed"]
@@ -174,6 +178,9 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
         context = self._context(request, f"How “{lesson.title}” is doing")
         data = selectors.lesson_analytics(lesson_id=lesson.pk, refresh="refresh" in request.GET)
         row = data["lesson"]
+        if row is None:
+            context.update(lesson=lesson, draft=True)
+            return TemplateResponse(request, "admin/insights/lesson.html", context)
         quest_rows = data["quest"]["lessons"]
         previous = next((r for r in quest_rows if r["number"] == row["number"] - 1), None)
         exercises = []
@@ -183,7 +190,7 @@ class QuestAnalyticsAdmin(ReadOnlyAdmin):
                     charts.Bar(
                         c["name"],
                         (c["wrong_share"] or 0) * 100,
-                        text=f"{_share(c['wrong_share'])} of {c['checked']:,} cells",
+                        text=f"{_share(c['wrong_share'])} wrong of {c['checked']:,} cells",
                         highlight=c["name"] == exercise["hardest_column"],
                     )
                     for c in exercise["columns"]

@@ -24,7 +24,9 @@ from progress import selectors as progress_selectors
 logger = logging.getLogger(__name__)
 
 WEEKS_SHOWN = 26
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: drafts left out
+# Under this many learners a median says more about one learner than about the exercise.
+MIN_LEARNERS_FOR_MEDIAN = 5
 
 
 def cache_seconds() -> int:
@@ -76,7 +78,8 @@ def quest_analytics(*, quest_id: int, refresh: bool = False) -> dict[str, Any]:
 def _compute_quest(quest_id: int) -> dict[str, Any]:
     now = timezone.now()
     quest = lesson_selectors.quest_heading(quest_id=quest_id)
-    lessons = lesson_selectors.quest_lesson_rows(quest_id=quest_id)
+    # What learners see: drafts are neither counted nor numbered ("Lesson 12 of 94" as they read it).
+    lessons = lesson_selectors.quest_lesson_rows(quest_id=quest_id, published_only=True)
     lesson_ids = [lesson["id"] for lesson in lessons]
     exercises = exercise_selectors.exercises_with_columns(lesson_ids=lesson_ids)
     exercise_ids = [exercise["id"] for exercise in exercises]
@@ -144,7 +147,8 @@ def lesson_analytics(*, lesson_id: int, refresh: bool = False) -> dict[str, Any]
 
     own = _cached(f"insights:lesson:{lesson_id}", compute, refresh=refresh)
     lesson = next((row for row in quest["lessons"] if row["id"] == lesson_id), None)
-    if lesson is None:  # added to the quest since the quest's figures were cached
+    if lesson is None:  # published since the quest's figures were cached, or a draft
         quest = quest_analytics(quest_id=quest_id, refresh=True)
-        lesson = next(row for row in quest["lessons"] if row["id"] == lesson_id)
+        lesson = next((row for row in quest["lessons"] if row["id"] == lesson_id), None)
+    # None for a draft: learners do not see it, so it has no place in the figures.
     return {"quest": quest, "lesson": lesson, **own}

@@ -83,9 +83,9 @@ class LearnerSearchAdmin(LargeTableAdmin):
         return None
 
 
-class ReadOnlyAdmin(LearnerSearchAdmin):
-    """A learner-searched list of rows only the owning app's services write (the XP ledger,
-    completions, the editors' analytics): nothing is added, changed or deleted by hand."""
+class ReadOnlyMixin:
+    """Rows only the owning app's services write: nothing is added, changed or deleted by
+    hand."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -95,3 +95,7 @@ class ReadOnlyAdmin(LearnerSearchAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+
+class ReadOnlyAdmin(ReadOnlyMixin, LearnerSearchAdmin):
+    """A learner-searched, read-only list (the XP ledger, completions)."""

@@ -6,4 +6,9 @@ class LearningPlatformConfig(AppConfig):
     verbose_name = "Platform"
 
     def ready(self) -> None:
-        from learning_platform import checks  # noqa: F401  (registers the system check)
+        from learning_platform import (
+            checks,  # noqa: F401  (registers the system check)
+            history,
+        )
+
+        history.connect()

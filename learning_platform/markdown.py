@@ -233,14 +233,14 @@ class _StrippedMarkupFinder(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in self.tags:
             if tag in _CLEAN_CONTENT_TAGS:
-                self._add(f"<{tag}> is not allowed: it and its content will be removed")
+                self._add(f"remove <{tag}> and its content (not allowed)")
             else:
-                self._add(f"<{tag}> is not allowed: the tag will be removed (its text kept)")
+                self._add(f"remove the <{tag}> tag (not allowed; its text may stay)")
             return
         allowed = self.attributes.get(tag, set())
         for name, value in attrs:
             if name not in allowed:
-                self._add(f'the attribute "{name}" on <{tag}> will be removed')
+                self._add(f'remove the attribute "{name}" from <{tag}>')
             elif _URL_ATTRIBUTES.get(tag) == name:
                 problem = _url_problem(tag, value or "")
                 if problem:
@@ -252,18 +252,20 @@ def _url_problem(tag: str, url: str) -> str | None:
     scheme = urlsplit(compact).scheme.lower() if ":" in compact else ""
     if tag == "img":
         if not compact.lower().startswith("https://"):
-            return f"the image {url!r} must be an https:// URL; it will be removed"
+            return f"remove the image {url!r} or give it an https:// URL"
         return None
     if scheme and scheme not in URL_SCHEMES:
-        return f"the link {url!r} is not http(s) or mailto; it will be removed"
+        return f"remove the `{scheme}:` link {url!r} (links must be http(s) or mailto)"
     return None
 
 
 def markdown_problems(source: str, *, profile: Profile) -> list[str]:
-    """What the sanitizer would strip from `source` (tags, attributes, URLs), in plain words.
+    """What the sanitizer would strip from `source` (tags, attributes, URLs), each said as
+    what to do about it ("remove the `javascript:` link ...").
 
-    Empty when the rendered HTML comes through `render_markdown` unchanged in substance;
-    the admin shows these on the field so an editor learns it before learners see less.
+    Empty when the rendered HTML comes through `render_markdown` unchanged in substance.
+    A lesson block with any is refused on save (lessons.blocks); the admin's live preview
+    shows the same words, so an editor learns it while typing.
     """
     is_comment = profile == "comment"
     finder = _StrippedMarkupFinder(

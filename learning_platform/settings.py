@@ -73,7 +73,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
-    "adminsortable2",
+    "simple_history",
     "corsheaders",
     "rest_framework",
     "drf_spectacular",
@@ -109,6 +109,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "learning_platform.activity.SessionActivityMiddleware",
+    # Admin saves record who made them (django-simple-history).
+    "simple_history.middleware.HistoryRequestMiddleware",
 ]
 
 ROOT_URLCONF = "learning_platform.urls"
@@ -341,6 +343,12 @@ CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
 # Periodic jobs; each entry names a task by its registered name.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    # Lessons whose "publish at" has come (reads already show them; this makes it stick).
+    "lessons.publish_due_lessons": {
+        "task": "lessons.publish_due_lessons",
+        "schedule": timedelta(minutes=1),
+        "options": {"expires": 55},
+    },
     "learning_platform.send_unsent_tasks": {
         "task": "learning_platform.send_unsent_tasks",
         "schedule": timedelta(seconds=30),

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import functools
 import secrets
+import time
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
 
 from django.conf import settings
@@ -86,7 +88,16 @@ def cached(
                 return build(*args, **kwargs)
             value_key = f"{key(*args, **kwargs)}:f{FORMAT}"
             version_keys = list(versions(*args, **kwargs))
-            found = cache.get_many([*version_keys, value_key])
+            due_keys = [_due_key(version) for version in version_keys if version in _due_sources]
+            found = cache.get_many([*version_keys, *due_keys, value_key])
+            now = time.time()
+            fired = [k for k in version_keys if (found.get(_due_key(k)) or now + 1) <= now]
+            if fired:
+                # A due time passed (a scheduled lesson): what was built before is old now.
+                for version in fired:
+                    bump(version)
+                    reschedule(version)
+                return build(*args, **kwargs)
             tag = [found.get(version) for version in version_keys]
             entry = found.get(value_key)
             if entry is not None and None not in tag and entry[0] == tag:
@@ -100,6 +111,42 @@ def cached(
         return read
 
     return decorate
+
+
+# Per version key: functions naming the next time its data changes by itself (a lesson's
+# "publish at"), so a read from then on bumps it without waiting for a worker.
+_due_sources: dict[str, list[Callable[[], datetime | None]]] = {}
+
+
+def _due_key(key: str) -> str:
+    return f"{key}:due"
+
+
+def bump_when_due(
+    *models: type[Model], next_due: Callable[[], datetime | None], key: str = CONTENT
+) -> None:
+    """Bump `key` at the times `next_due()` names: the first read at or after that time bumps
+    it. A save of any of `models` (which may move the next time) asks `next_due` again."""
+    _due_sources.setdefault(key, []).append(next_due)
+
+    def changed(**kwargs: object) -> None:
+        # Now (this transaction sees its own write) and again once it commits, like `bump`.
+        reschedule(key)
+        if transaction.get_connection().in_atomic_block:
+            transaction.on_commit(functools.partial(reschedule, key))
+
+    for model in models:
+        post_save.connect(changed, sender=model, weak=False)
+        post_delete.connect(changed, sender=model, weak=False)
+
+
+def reschedule(key: str = CONTENT) -> None:
+    """Store the earliest time `key`'s sources name (none: forget it)."""
+    times = [when for source in _due_sources.get(key, []) if (when := source()) is not None]
+    if times:
+        cache.set(_due_key(key), min(times).timestamp(), timeout=None)
+    else:
+        cache.delete(_due_key(key))
 
 
 def _start_missing(keys: list[str], tag: list[Any]) -> bool:

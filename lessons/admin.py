@@ -2,22 +2,24 @@ import contextlib
 import json
 from typing import Any
 
-from adminsortable2.admin import SortableAdminBase, SortableInlineAdminMixin
 from django.contrib import admin, messages
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import models
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.clickjacking import xframe_options_sameorigin
+from django.views.decorators.http import require_POST
+from simple_history.admin import SimpleHistoryAdmin
 
 from learning_platform.api.errors import error_body
+from learning_platform.errors import Conflict
 from learning_platform.markdown import markdown_problems, render_markdown
-from lessons import services
-from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS
+from lessons import history, services
+from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS, refusal
 from lessons.forms import BlockForm
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.serializers import block_data
@@ -27,16 +29,27 @@ MARKDOWN_PREVIEW_MAX_CHARS = 50_000
 MARKDOWN_PREVIEW_PER_MINUTE = 240
 
 
-class BlockInline(SortableInlineAdminMixin, admin.StackedInline):
-    """Blocks open on the page, dragged into order (by their header), each showing only its
-    kind's fields (lessons/static/lessons/admin/block-editor.js swaps them on a kind change)."""
+class BlockInline(admin.StackedInline):
+    """Blocks on the page, each showing only its kind's fields, reordered by dragging their
+    handle or with move up / move down, collapsible to a one-line summary
+    (lessons/static/lessons/admin/block-editor.js). The hidden position inputs carry the order."""
 
     model = Block
     form = BlockForm
-    template = "admin/lessons/block/stacked_sortable.html"
+    template = "admin/lessons/block/stacked.html"
     extra = 0
     ordering = ("position", "id")
-    fields = ("kind", "style", "markdown", "caption", "table", "title", "language", "source")
+    fields = (
+        "kind",
+        "style",
+        "markdown",
+        "caption",
+        "table",
+        "title",
+        "language",
+        "source",
+        "position",
+    )
 
 
 class LinkInline(admin.TabularInline):
@@ -48,13 +61,14 @@ class LinkInline(admin.TabularInline):
 
 
 @admin.register(Lesson)
-class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
+class LessonAdmin(admin.ModelAdmin):
     list_display = ("title", "quest", "position", "estimated_minutes", "xp", "published", "preview")
     list_display_links = ("title",)
     list_editable = ("position", "published")
     list_filter = ("published", "quest", "tags")
     list_select_related = ("quest",)
     search_fields = ("title", "slug", "summary", "tags__slug")
+    search_help_text = "Part of a lesson's title, slug or summary, or a tag's slug."
     prepopulated_fields = {"slug": ("title",)}
     filter_horizontal = ("tags",)
     ordering = ("quest", "position", "id")
@@ -62,7 +76,16 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
     readonly_fields = ("updated_at", "preview")
     fieldsets = (
         (None, {"fields": ("quest", "title", "slug", "summary")}),
-        ("Settings", {"fields": (("estimated_minutes", "xp", "position"), "tags", "published")}),
+        (
+            "Settings",
+            {
+                "fields": (
+                    ("estimated_minutes", "xp", "position"),
+                    "tags",
+                    ("published", "publish_at"),
+                )
+            },
+        ),
         ("Status", {"fields": ("updated_at", "preview")}),
     )
     inlines = [BlockInline, LinkInline]  # exercises.admin adds its ExerciseInline
@@ -88,6 +111,7 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
                 context["analytics_url"] = reverse(
                     "admin:insights_questanalytics_lesson", args=[obj.pk]
                 )
+        context["error_summary"] = error_summary(context)
         context["block_kind_fields"] = {
             kind: ["table" if f in ("columns", "rows") else f for f in fields]
             for kind, fields in KIND_FIELDS.items()
@@ -127,7 +151,58 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
             self.admin_site.admin_view(self.markdown_preview_view),
             name="lessons_lesson_markdown_preview",
         )
-        return [preview, markdown_preview, *super().get_urls()]
+        revert = path(
+            "<int:lesson_id>/history/<int:history_id>/revert/",
+            self.admin_site.admin_view(require_POST(self.revert_view)),
+            name="lessons_lesson_revert",
+        )
+        return [preview, markdown_preview, revert, *super().get_urls()]
+
+    def save_model(self, request, obj, form, change):
+        # A changed lesson is saved after its blocks (save_related): its history record then
+        # closes a version that includes them, as the curriculum loader's writes do.
+        if not change:
+            super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        form.instance.save()
+
+    def history_view(self, request, object_id, extra_context=None):
+        """Every version of the lesson: who, when, what changed in its fields and blocks, and
+        a button to go back to it."""
+        lesson = get_object_or_404(Lesson, pk=object_id)
+        if not self.has_view_or_change_permission(request, lesson):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "object": lesson,
+            "original": lesson,
+            "versions": history.lesson_versions(lesson_id=lesson.pk),
+            "can_revert": self.has_change_permission(request, lesson),
+            "title": f"History: {lesson.title}",
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/lessons/lesson/history.html", context)
+
+    def revert_view(self, request: HttpRequest, lesson_id: int, history_id: int) -> HttpResponse:
+        lesson = get_object_or_404(Lesson, pk=lesson_id)
+        if not self.has_change_permission(request, lesson):
+            raise PermissionDenied
+        try:
+            services.revert_lesson(lesson_id=lesson_id, history_id=history_id)
+        except services.VersionNotFound:
+            raise Http404("No such version of this lesson.") from None
+        except Conflict as exc:
+            self.message_user(request, f"Not reverted: {exc}", messages.ERROR)
+        else:
+            self.message_user(
+                request,
+                "Reverted. Learners see this version now; the revert is in the history.",
+                messages.SUCCESS,
+            )
+        return redirect("admin:lessons_lesson_history", lesson_id)
 
     def preview_view(self, request, lesson_id: int):
         """The lesson as a learner will see it, drafts included (for whoever may view lessons)."""
@@ -176,8 +251,46 @@ class LessonAdmin(SortableAdminBase, admin.ModelAdmin):
             {
                 "html": render_markdown(source, profile="lesson"),
                 "problems": markdown_problems(source, profile="lesson"),
+                # What a save of this text would answer: the preview says the same.
+                "refusal": refusal(problems)
+                if (problems := markdown_problems(source, profile="lesson"))
+                else "",
             }
         )
+
+
+def error_summary(context: dict[str, Any]) -> list[dict[str, Any]]:
+    """What stops the save, one entry per failing part of the form (the lesson's fields, each
+    block, each link...), with an anchor to jump to it."""
+    entries: list[dict[str, Any]] = []
+    adminform = context.get("adminform")
+    if adminform is not None and adminform.form.errors:
+        form = adminform.form
+        for name, errors in form.errors.items():
+            label = form.fields[name].label if name in form.fields else "Lesson"
+            href = f"#id_{name}" if name in form.fields else "#content-main"
+            entries.append({"label": str(label), "href": href, "messages": list(errors)})
+    for inline in context.get("inline_admin_formsets", []):
+        formset = inline.formset
+        noun = str(inline.opts.verbose_name).capitalize()
+        for message in formset.non_form_errors():
+            entries.append(
+                {"label": noun, "href": f"#{formset.prefix}-group", "messages": [message]}
+            )
+        for index, form in enumerate(formset.forms):
+            if not form.errors:
+                continue
+            kind = form["kind"].value() if "kind" in form.fields else ""
+            label = f"{noun} {index + 1}" + (f" ({kind})" if kind else "")
+            messages_ = [
+                f"{form.fields[name].label}: {message}" if name in form.fields else message
+                for name, errors in form.errors.items()
+                for message in errors
+            ]
+            entries.append(
+                {"label": label, "href": f"#{formset.prefix}-{index}", "messages": messages_}
+            )
+    return entries
 
 
 def _preview_error(status: int, code: str, detail: str) -> JsonResponse:
@@ -194,9 +307,10 @@ def _preview_rate_exceeded(user_id: int | None) -> bool:
 
 
 @admin.register(Quest)
-class QuestAdmin(admin.ModelAdmin):
+class QuestAdmin(SimpleHistoryAdmin):
     list_display = ("title", "slug", "lesson_count")
     search_fields = ("title", "slug")
+    search_help_text = "Part of a quest's title or slug."
     prepopulated_fields = {"slug": ("title",)}
 
     @admin.display(description="Lessons")
@@ -207,3 +321,4 @@ class QuestAdmin(admin.ModelAdmin):
 @admin.register(Tag)
 class TagAdmin(admin.ModelAdmin):
     search_fields = ("slug",)
+    search_help_text = "Part of a tag's slug."

@@ -61,6 +61,11 @@ def block_html(kind: str, markdown: str) -> str:
     return render_markdown(markdown, profile="lesson") if kind in MARKDOWN_KINDS else ""
 
 
+def refusal(problems: list[str]) -> str:
+    """The message a save refused for unsafe Markdown shows (the live preview shows it too)."""
+    return "Refused: " + "; ".join(problems) + "."
+
+
 def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:
     """Return {field: problem} for a block of `kind` with `fields`; empty when it is valid."""
     errors: dict[str, str] = {}
@@ -72,7 +77,7 @@ def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:
         else:
             unsafe = markdown_problems(str(fields["markdown"]), profile="lesson")
             if unsafe:
-                errors["markdown"] = "; ".join(unsafe)
+                errors["markdown"] = refusal(unsafe)
         if kind == "callout" and fields.get("style") not in CALLOUT_STYLES:
             errors["style"] = f"callout style must be one of {', '.join(CALLOUT_STYLES)}"
     elif kind == "code":

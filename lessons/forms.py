@@ -70,8 +70,10 @@ class BlockForm(forms.ModelForm):
 
     class Meta:
         model = Block
-        fields = ("kind", "markdown", "style", "caption", "title", "language", "source")
+        fields = ("kind", "markdown", "style", "caption", "title", "language", "source", "position")
         widgets = {
+            # Set by the block editor's reordering (drag, or move up / move down).
+            "position": forms.HiddenInput(attrs={"class": "lp-block-position"}),
             "markdown": MarkdownWidget(),
             "language": forms.TextInput(attrs={"list": "lp-code-languages", "size": 16}),
             "source": forms.Textarea(attrs={"rows": 8, "class": "lp-code-source"}),

@@ -4,6 +4,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
+from simple_history.models import HistoricalRecords
 
 from accounts.models import Requester
 from learning_platform.slugs import slug_validator
@@ -17,6 +19,7 @@ class Quest(models.Model):
     title = models.CharField(max_length=200)
     description = models.TextField(blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords(excluded_fields=["updated_at"])
 
     class Meta:
         ordering = ("title", "id")
@@ -42,7 +45,8 @@ def sees_drafts(user: Requester | None) -> bool:
 
 class LessonQuerySet(models.QuerySet["Lesson"]):
     def published(self) -> LessonQuerySet:
-        return self.filter(published=True)
+        """Published, or scheduled for a time that has come (before the beat task flips it)."""
+        return self.filter(Q(published=True) | Q(publish_at__lte=timezone.now()))
 
     def visible_to(self, user: Requester | None) -> LessonQuerySet:
         return self if sees_drafts(user) else self.published()
@@ -62,8 +66,16 @@ class Lesson(models.Model):
         default=0, help_text="Order within the quest; lower comes first."
     )
     published = models.BooleanField(default=False)
+    publish_at = models.DateTimeField(
+        "publish at",
+        null=True,
+        blank=True,
+        help_text="Learners see the lesson from this time on, no editor needed. "
+        "Leave empty to publish by hand.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords(excluded_fields=["updated_at", "created_at"])
 
     objects = LessonQuerySet.as_manager()
 
@@ -78,6 +90,11 @@ class Lesson(models.Model):
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def is_published(self) -> bool:
+        """What learners get: published, or scheduled for a time that has come."""
+        return self.published or (self.publish_at is not None and self.publish_at <= timezone.now())
 
 
 class Block(models.Model):
@@ -117,6 +134,7 @@ class Block(models.Model):
     title = models.CharField(max_length=200, blank=True, help_text="Code blocks: a title.")
     language = models.CharField(max_length=30, blank=True)
     source = models.TextField(blank=True)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ("lesson", "position", "id")

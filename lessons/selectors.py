@@ -5,10 +5,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypedDict
 
 from django.db import connection
 from django.db.models import Field, Prefetch, Q, QuerySet, Subquery
+from django.utils import timezone
 
 from accounts.models import Requester
 from learning_platform.errors import NotFound
@@ -126,6 +128,25 @@ def neighbours(
     return previous, following
 
 
+def next_publish_at() -> datetime | None:
+    """When the next scheduled lesson appears (None: none is scheduled)."""
+    return (
+        Lesson.objects.filter(published=False, publish_at__gt=timezone.now())
+        .order_by("publish_at")
+        .values_list("publish_at", flat=True)
+        .first()
+    )
+
+
+def due_lesson_ids() -> list[int]:
+    """Unpublished lessons whose "publish at" has come."""
+    return list(
+        Lesson.objects.filter(published=False, publish_at__lte=timezone.now()).values_list(
+            "id", flat=True
+        )
+    )
+
+
 def quest_list() -> QuerySet[Quest]:
     return Quest.objects.order_by("title", "id")
 
@@ -146,7 +167,17 @@ def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, A
         .filter(quest=quest)
         .prefetch_related(Prefetch("tags", queryset=Tag.objects.only("slug")))
         .order_by("position", "id")
-        .only("id", "slug", "title", "estimated_minutes", "xp", "position", "published", "quest_id")
+        .only(
+            "id",
+            "slug",
+            "title",
+            "estimated_minutes",
+            "xp",
+            "position",
+            "published",
+            "publish_at",
+            "quest_id",
+        )
     )
     return {
         "slug": quest.slug,
@@ -156,7 +187,7 @@ def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, A
         "lessons_completed": None,
         "percent_complete": None,
         "lesson_ids": [lesson.id for lesson in lessons],
-        "published_lesson_ids": [lesson.id for lesson in lessons if lesson.published],
+        "published_lesson_ids": [lesson.id for lesson in lessons if lesson.is_published],
         "lessons": [
             {
                 "slug": lesson.slug,
@@ -164,7 +195,7 @@ def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, A
                 "estimated_minutes": lesson.estimated_minutes,
                 "xp": lesson.xp,
                 "tags": [tag.slug for tag in lesson.tags.all()],
-                "published": lesson.published,
+                "published": lesson.is_published,
                 "completed": None,
             }
             for lesson in lessons
@@ -196,11 +227,12 @@ class QuestLessonRow(TypedDict):
     published: bool
 
 
-def quest_lesson_rows(*, quest_id: int) -> list[QuestLessonRow]:
-    """Every lesson of the quest, drafts included, in order: id, title, position, published
-    (1 query)."""
+def quest_lesson_rows(*, quest_id: int, published_only: bool = False) -> list[QuestLessonRow]:
+    """Every lesson of the quest in order (only what learners see when `published_only`):
+    id, title, position, published (1 query)."""
+    lessons = Lesson.objects.published() if published_only else Lesson.objects.all()
     return list(
-        Lesson.objects.filter(quest_id=quest_id)
+        lessons.filter(quest_id=quest_id)
         .order_by("position", "id")
         .values("id", "title", "position", "published")
     )

@@ -94,6 +94,8 @@ class LinkSerializer(serializers.Serializer):
 
 class LessonListSerializer(serializers.ModelSerializer):
     quest = QuestRefSerializer()
+    # Scheduled and due counts as published: what learners get.
+    published = serializers.BooleanField(source="is_published", read_only=True)
     tags: serializers.SlugRelatedField[Tag] = serializers.SlugRelatedField(
         slug_field="slug", many=True, read_only=True
     )

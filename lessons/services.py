@@ -6,11 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Model
+from django.db.models import Model, Q
 
-from learning_platform import versioned
+from learning_platform import history, versioned
+from learning_platform.errors import Conflict, NotFound
 from lessons.blocks import block_html
+from lessons.history import BLOCK_HISTORY_FIELDS, LESSON_HISTORY_FIELDS
 from lessons.models import Block, Lesson, Link, Quest, Tag
+from lessons.selectors import due_lesson_ids
 
 EMPTY_BLOCK = {
     "markdown": "",
@@ -74,8 +77,10 @@ def upsert_lesson(
     tags_changed = _sync_tags(lesson, tags)
     blocks_changed = _sync_blocks(lesson, blocks)
     links_changed = _sync_links(lesson, links)
-    if not created and (changed or tags_changed or blocks_changed or links_changed):
-        lesson.save()  # also bumps updated_at when only blocks, links or tags changed
+    if changed or tags_changed or blocks_changed or links_changed:
+        # Last, after its blocks (also bumps updated_at when only they changed): a lesson's
+        # history record then closes a version that includes the blocks saved before it.
+        lesson.save()
     if created:
         return lesson, "created"
     if changed or tags_changed or blocks_changed or links_changed:
@@ -163,10 +168,79 @@ def rerender_block_html(*, batch_size: int = 500) -> int:
 
 def set_published(*, lesson_ids: list[int], published: bool) -> int:
     """Publish or unpublish lessons; returns how many changed."""
-    lessons = Lesson.objects.filter(id__in=lesson_ids).exclude(published=published)
+    lessons = Lesson.objects.filter(id__in=lesson_ids)
+    if published:
+        lessons = lessons.exclude(published=True)
+    else:
+        # A schedule that has come would show the lesson still: unpublishing drops it.
+        lessons = lessons.filter(Q(published=True) | Q(publish_at__isnull=False))
     changed = 0
     for lesson in lessons:
         lesson.published = published
-        lesson.save(update_fields=["published", "updated_at"])
+        if not published:
+            lesson.publish_at = None
+        lesson.save(update_fields=["published", "publish_at", "updated_at"])
         changed += 1
     return changed
+
+
+class VersionNotFound(NotFound):
+    pass
+
+
+def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
+    """Put the lesson and its blocks back as they were in version `history_id`.
+
+    Goes through ordinary saves, so the revert is itself a version in the history (under the
+    request's user) and the content version is bumped: learners get it at once.
+    Raises VersionNotFound, or Conflict when another lesson took the old slug since.
+    """
+    with transaction.atomic():
+        lesson = Lesson.objects.select_for_update().filter(pk=lesson_id).first()
+        record = (
+            Lesson.history.filter(id=lesson_id, history_id=history_id).first()
+            if lesson is not None
+            else None
+        )
+        if lesson is None or record is None:
+            raise VersionNotFound("No such version of this lesson.")
+        if Lesson.objects.filter(slug=record.slug).exclude(pk=lesson_id).exists():
+            raise Conflict(f"Another lesson uses the slug {record.slug!r} now.")
+        when = record.history_date
+        with history.recorded_as(f"Reverted to the version of {when:%Y-%m-%d %H:%M:%S} UTC"):
+            _restore_blocks(lesson, _blocks_as_of(lesson_id=lesson_id, when=when))
+            for name in LESSON_HISTORY_FIELDS:
+                setattr(lesson, name, getattr(record, name))
+            lesson.save()  # last: its record closes the version, as in the admin
+    return lesson
+
+
+def _blocks_as_of(*, lesson_id: int, when: Any) -> dict[int, Any]:
+    latest: dict[int, Any] = {}
+    for record in Block.history.filter(lesson_id=lesson_id, history_date__lte=when).order_by(
+        "history_date", "history_id"
+    ):
+        latest[record.id] = record
+    return {block_id: r for block_id, r in latest.items() if r.history_type != "-"}
+
+
+def _restore_blocks(lesson: Lesson, wanted: dict[int, Any]) -> None:
+    current = {block.id: block for block in lesson.blocks.all()}
+    for block_id in current.keys() - wanted.keys():
+        current[block_id].delete()
+    for block_id, old in sorted(wanted.items(), key=lambda item: item[1].position):
+        values = {name: getattr(old, name) for name in BLOCK_HISTORY_FIELDS}
+        values["html"] = block_html(values["kind"], values["markdown"])
+        block = current.get(block_id)
+        if block is None:
+            # The same id again: reports that named the block point at it once more.
+            Block(id=block_id, lesson=lesson, **values).save(force_insert=True)
+        elif _assign(block, values):
+            block.save()
+
+
+def publish_due_lessons() -> int:
+    """Publish the lessons whose "publish at" has come (learners already see them: reads
+    count a due lesson as published); returns how many. Idempotent."""
+    with history.recorded_as("publish_at"):
+        return set_published(lesson_ids=due_lesson_ids(), published=True)

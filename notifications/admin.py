@@ -13,6 +13,9 @@ class NotificationAdmin(admin.ModelAdmin):
     list_display = ("id", "recipient", "kind", "title", "created_at", "read_at", "email_state")
     list_filter = ("kind", "email_state")
     search_fields = ("recipient__email", "title", "dedupe_key")
+    search_help_text = (
+        "Part of the recipient's e-mail address, a notification's title or its dedupe key."
+    )
     list_select_related = ("recipient",)
     date_hierarchy = "created_at"
 
@@ -33,6 +36,7 @@ class EmailDeliveryAdmin(admin.ModelAdmin):
         ("failed_at", admin.EmptyFieldListFilter),
     )
     search_fields = ("to_address", "key", "subject")
+    search_help_text = "Part of the address, the delivery key or the subject."
     date_hierarchy = "created_at"
 
     def has_add_permission(self, request: HttpRequest) -> bool:

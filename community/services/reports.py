@@ -120,6 +120,38 @@ def change_report_status(
     return report
 
 
+def _resolution_words(report: IssueReport) -> tuple[str, str]:
+    return (
+        f"Thanks! Your report on “{report.lesson.title}” was resolved",
+        f"{report.get_kind_display()}: {excerpt(report.message)}",
+    )
+
+
+def resolution_notice(*, report: IssueReport) -> str:
+    """What resolving the report (accepted) will send the reporter, in the words sent: the
+    admin shows it beside the status before the editor saves."""
+    if report.status == IssueReport.Status.RESOLVED:
+        return "Already resolved: the reporter was told then; saving again sends nothing."
+    title, body = _resolution_words(report)
+    what = f"“{title}” — {body}"
+    reporter = report.reporter
+    if reporter is not None:
+        if reporter.email_notifications:
+            return (
+                f"Resolving (accepted) e-mails the reporter at {reporter.email} and notifies "
+                f"them in the app: {what}"
+            )
+        return (
+            f"Resolving (accepted) notifies the reporter in the app (they get no e-mails): {what}"
+        )
+    if report.contact_email:
+        return (
+            f"Resolving (accepted) e-mails {report.contact_email} (the address left with the "
+            f"report): {what}, with a link to the lesson."
+        )
+    return "Resolving (accepted) tells nobody: the reporter was signed out and left no address."
+
+
 def notify_report_resolved(*, report_id: int) -> None:
     """Tell the reporter their report was resolved: in-app plus e-mail when signed in (as they
     chose), e-mail to the contact address when signed out. Idempotent."""
@@ -127,8 +159,7 @@ def notify_report_resolved(*, report_id: int) -> None:
     if report is None or report.status != IssueReport.Status.RESOLVED:
         return
     lesson = report.lesson
-    title = f"Thanks! Your report on “{lesson.title}” was resolved"
-    body = f"{report.get_kind_display()}: {excerpt(report.message)}"
+    title, body = _resolution_words(report)
     reporter = report.reporter
     if reporter is not None:
         created = create_notification(

@@ -308,3 +308,39 @@ def test_editor_does_not_see_superuser_only_admin_pages(client, editor):
     assert emails.status_code == 403
     assert "Permission denied" in emails.content.decode()
     assert users.status_code == 403
+
+
+def test_the_report_form_says_before_saving_what_resolving_sends(
+    client, editor, mailoutbox, django_capture_on_commit_callbacks
+):
+    report = IssueReportFactory(
+        reporter=None, contact_email="visitor@example.org", message="GPT-2 is 768 wide."
+    )
+    url = reverse("admin:community_issuereport_change", args=[report.id])
+
+    body = client.get(url).content.decode()
+
+    assert "If resolved (accepted)" in body
+    assert "Resolving (accepted) e-mails visitor@example.org" in body
+    assert "GPT-2 is 768 wide." in body
+    assert "community/admin/report-resolve.js" in body
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"status": "resolved", "assignee": "", "internal_note": ""})
+    # What the form announced is what went out.
+    assert [m.to for m in mailoutbox] == [["visitor@example.org"]]
+    assert report.lesson.title in mailoutbox[0].subject
+    assert "saving again sends nothing" in client.get(url).content.decode()
+
+
+def test_the_notice_names_a_signed_in_reporters_address_or_the_app_only():
+    from community.services import resolution_notice
+
+    mailed = IssueReportFactory(
+        reporter=UserFactory(email="r@example.org", email_notifications=True)
+    )
+    in_app = IssueReportFactory(reporter=UserFactory(email_notifications=False))
+    nobody = IssueReportFactory(reporter=None, contact_email="")
+
+    assert "e-mails the reporter at r@example.org" in resolution_notice(report=mailed)
+    assert "in the app (they get no e-mails)" in resolution_notice(report=in_app)
+    assert "tells nobody" in resolution_notice(report=nobody)

@@ -4,6 +4,8 @@ import pytest
 from django.urls import reverse
 
 from accounts.tests.factories import UserFactory
+from insights import selectors
+from lessons.tests.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +28,41 @@ def test_editor_reads_the_quest_page_with_its_charts(client, editor, quest_figur
     assert "3 · 2 stopped" in body  # lesson 2: completed by 3, the furthest for 2
     assert "<code>d_model</code> (50%)" in body
     assert "first submission" in body  # the definition of time to pass
-    assert "5 min" in body  # the median time to pass
+    assert "too few yet <small>" in body  # a median from 2 learners is not shown
+    assert "5 min" not in body
+
+
+def test_the_median_time_to_pass_shows_from_enough_learners(
+    client, editor, quest_figures, monkeypatch
+):
+    monkeypatch.setattr(selectors, "MIN_LEARNERS_FOR_MEDIAN", 2)
+
+    body = client.get(quest_url(quest_figures["quest"]) + "?refresh=1").content.decode()
+
+    assert "5 min" in body
+    assert "too few yet <small>" not in body
+
+
+def test_drafts_are_neither_counted_nor_numbered(client, editor, quest_figures):
+    quest = quest_figures["quest"]
+    third = quest_figures["lessons"][2]
+    LessonFactory(quest=quest, position=2, title="A draft in between", published=False)
+
+    quest_body = client.get(quest_url(quest) + "?refresh=1").content.decode()
+    lesson_body = client.get(lesson_url(third)).content.decode()
+
+    assert "A draft in between" not in quest_body
+    assert "the 3 lessons" in quest_body
+    assert "<dd>3 of 3</dd>" in lesson_body
+
+
+def test_a_drafts_analytics_page_says_it_has_no_figures(client, editor, quest_figures):
+    draft = LessonFactory(quest=quest_figures["quest"], position=9, published=False)
+
+    response = client.get(lesson_url(draft))
+
+    assert response.status_code == 200
+    assert "A draft: learners do not see it yet" in response.content.decode()
 
 
 def test_editor_reads_a_lesson_page_with_the_hardest_column(client, editor, quest_figures):
@@ -36,8 +72,8 @@ def test_editor_reads_a_lesson_page_with_the_hardest_column(client, editor, ques
 
     body = response.content.decode()
     assert response.status_code == 200
-    assert "Learners get <code>d_model</code> wrong most (50% of its cells)" in body
-    assert "50% of 4 cells" in body
+    assert "Learners get <code>d_model</code> wrong most (50% of its cells wrong)" in body
+    assert "50% wrong of 4 cells" in body
     assert "2 learners passed, 50% of them with their first submission" in body
     assert "<td>Typo</td><td>New</td>" in body  # its open reports, kinds and states by label
     assert "Kept from the lesson before" in body

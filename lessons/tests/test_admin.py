@@ -241,38 +241,24 @@ def test_editor_adds_an_exercise_on_the_lesson_page(client, editor):
 # --- The block editor ---------------------------------------------------------------------
 
 
-def test_blocks_render_open_sortable_and_anchored(client, editor):
+def test_blocks_render_open_reorderable_and_anchored(client, editor):
     lesson = LessonFactory()
-    block = ProseBlockFactory(lesson=lesson)
+    block = ProseBlockFactory(lesson=lesson, position=1)
 
     body = client.get(reverse("admin:lessons_lesson_change", args=[lesson.id])).content.decode()
 
     blocks_group = body[body.index('id="blocks-group"') : body.index('id="links-group"')]
     assert "<details>" not in blocks_group
-    assert "sortable" in blocks_group
     assert f'id="block-{block.id}"' in blocks_group
-    assert 'class="_reorder_"' in blocks_group
-    assert "adminsortable2/js/adminsortable2" in body
+    # The order travels in hidden position inputs the block editor renumbers.
+    assert 'name="blocks-0-position"' in blocks_group
+    assert 'class="lp-block-position"' in blocks_group
+    assert "lp-collapse-all" in blocks_group
+    assert 'aria-live="polite"' in blocks_group
+    assert "adminsortable2" not in body
     assert "lessons/admin/block-editor.js" in body
     assert "lessons/admin/block-editor.css" in body
     assert 'id="lp-block-kind-fields"' in body
-
-
-def test_the_blocks_hold_no_live_table_so_sortable_treats_them_as_stacked(client, editor):
-    import re
-
-    lesson = LessonFactory()
-    TableBlockFactory(lesson=lesson)
-    ProseBlockFactory(lesson=lesson, markdown="| a | b |\n|---|---|\n| 1 | 2 |")
-
-    body = client.get(reverse("admin:lessons_lesson_change", args=[lesson.id])).content.decode()
-
-    # django-admin-sortable2 takes an inline holding a "table tbody" for a tabular one (and
-    # then drags nothing): grids and previews stay inside inert <template>s until "load".
-    blocks_group = body[body.index('id="blocks-group"') : body.index('id="links-group"')]
-    live = re.sub(r"<template.*?</template>", "", blocks_group, flags=re.DOTALL)
-    assert "<table" in blocks_group
-    assert "<table" not in live
 
 
 def test_a_table_block_is_edited_as_tab_separated_text_with_a_grid(client, editor):
@@ -359,17 +345,17 @@ def _field_errors(response, field: str, prefix: str = "blocks") -> list[str]:
         (
             {"kind": "prose", "markdown": "Hi <script>alert(1)</script>"},
             "markdown",
-            "<script> is not allowed",
+            "Refused: remove <script> and its content (not allowed).",
         ),
         (
             {"kind": "callout", "style": "tip", "markdown": "[click](javascript:alert(1))"},
             "markdown",
-            "is not http(s) or mailto",
+            "Refused: remove the `javascript:` link 'javascript:alert(1)'",
         ),
         (
             {"kind": "prose", "markdown": '<a href="https://x.org" onclick="steal()">x</a>'},
             "markdown",
-            'the attribute "onclick" on <a> will be removed',
+            'Refused: remove the attribute "onclick" from <a>.',
         ),
     ],
     ids=["ragged-table", "unknown-language", "script", "javascript-link", "event-handler"],
@@ -451,9 +437,11 @@ def test_markdown_preview_renders_with_the_lesson_renderer_and_names_what_it_str
     assert "script" not in body["html"]
     assert "javascript" not in body["html"]
     assert body["problems"] == [
-        "<script> is not allowed: it and its content will be removed",
-        "the link 'javascript:y' is not http(s) or mailto; it will be removed",
+        "remove <script> and its content (not allowed)",
+        "remove the `javascript:` link 'javascript:y' (links must be http(s) or mailto)",
     ]
+    # The words a save of this text answers with: the preview and the save agree.
+    assert body["refusal"] == "Refused: " + "; ".join(body["problems"]) + "."
 
 
 def test_markdown_preview_refuses_a_post_without_the_csrf_token(editor):

@@ -3,7 +3,12 @@
  * - a table is pasted (TSV from a spreadsheet, or CSV) and shown back as an editable grid;
  * - Markdown fields get a live preview from the platform's own renderer (admin endpoint);
  * - the lesson's preview can sit beside the form;
- * - #block-<id> (where issue reports link) scrolls to and highlights that block.
+ * - #block-<id> (where issue reports link) scrolls to and highlights that block;
+ * - blocks are reordered by dragging their handle (pointer events: mouse, pen, touch) or with
+ *   move up / move down (keyboard), which keep the focus on the moved block; the hidden
+ *   position inputs are renumbered 1..n after every move;
+ * - each block collapses to a one-line summary (kind, first words); what is collapsed is
+ *   remembered for the page (sessionStorage), so it survives a save that comes back.
  * The server stays the judge: it parses the table text and validates everything again. */
 "use strict";
 (function () {
@@ -283,11 +288,12 @@
           }
           // The HTML comes from the platform's sanitizer (the same one learners get).
           html.innerHTML = result.body.html;
-          result.body.problems.forEach(function (p) {
+          // The very words a save would answer with (it refuses unsafe Markdown).
+          if (result.body.refusal) {
             const item = document.createElement("div");
-            item.textContent = "⚠ " + p;
+            item.textContent = "⚠ If saved now: " + result.body.refusal;
             problems.appendChild(item);
-          });
+          }
         })
         .catch(function (error) {
           if (error.name !== "AbortError") {
@@ -330,6 +336,243 @@
     });
   }
 
+
+  /* --- order ---------------------------------------------------------------------------- */
+
+  function group() {
+    return document.getElementById("blocks-group");
+  }
+
+  function blockList() {
+    const g = group();
+    if (!g) return [];
+    return Array.from(g.querySelectorAll(".inline-related")).filter(function (b) {
+      return !b.id.endsWith("-empty");
+    });
+  }
+
+  function renumber() {
+    blockList().forEach(function (block, index) {
+      const input = block.querySelector("input.lp-block-position");
+      if (input) input.value = String(index + 1);
+      const number = block.querySelector(".lp-block-number");
+      if (number) number.textContent = String(index + 1);
+    });
+  }
+
+  function announce(block) {
+    const live = document.querySelector("#blocks-group .lp-announce");
+    const list = blockList();
+    if (live) live.textContent = "Block moved to position " + (list.indexOf(block) + 1) + " of " + list.length + ".";
+  }
+
+  function move(block, direction) {
+    const list = blockList();
+    const index = list.indexOf(block);
+    const target = list[index + direction];
+    if (!target) return false;
+    if (direction < 0) target.before(block);
+    else target.after(block);
+    renumber();
+    announce(block);
+    return true;
+  }
+
+  function initMoveButtons(block, tools) {
+    [["Move up", -1, "lp-move-up", "↑"], ["Move down", 1, "lp-move-down", "↓"]].forEach(function (spec) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "lp-tool " + spec[2];
+      button.textContent = spec[3];
+      button.setAttribute("aria-label", spec[0]);
+      button.title = spec[0];
+      button.addEventListener("click", function () {
+        if (move(block, spec[1])) {
+          // Moving the node can drop the focus: put it back on the same button of the block.
+          button.focus();
+          block.scrollIntoView({ block: "nearest" });
+        }
+      });
+      tools.appendChild(button);
+    });
+  }
+
+  function initDrag(block, handle) {
+    // The moves and the release are followed on the document, not by pointer capture on the
+    // handle: moving the block in the DOM detaches the handle for an instant, which releases a
+    // capture, and the release would then land elsewhere unseen.
+    const moveTo = function (event) {
+      // Near the window's top or bottom edge the page scrolls, so a long lesson can be crossed.
+      const edge = 48;
+      if (event.clientY < edge) window.scrollBy(0, -24);
+      else if (event.clientY > window.innerHeight - edge) window.scrollBy(0, 24);
+      // The block goes before the first other block whose middle is below the pointer.
+      const others = blockList().filter(function (b) {
+        return b !== block;
+      });
+      const before = others.find(function (other) {
+        const box = other.getBoundingClientRect();
+        return event.clientY < box.top + box.height / 2;
+      });
+      if (before) {
+        if (block.nextElementSibling !== before) before.before(block);
+      } else if (others.length && others[others.length - 1].nextElementSibling !== block) {
+        others[others.length - 1].after(block);
+      }
+    };
+    const end = function () {
+      document.removeEventListener("pointermove", moveTo);
+      document.removeEventListener("pointerup", end);
+      document.removeEventListener("pointercancel", end);
+      block.classList.remove("lp-dragging");
+      document.body.classList.remove("lp-drag-active");
+      renumber();
+      announce(block);
+      handle.focus();
+    };
+    handle.addEventListener("pointerdown", function (event) {
+      if (event.button !== 0) return;
+      event.preventDefault();
+      block.classList.add("lp-dragging");
+      document.body.classList.add("lp-drag-active");
+      document.addEventListener("pointermove", moveTo);
+      document.addEventListener("pointerup", end);
+      document.addEventListener("pointercancel", end);
+    });
+    // Keyboard users of the handle: arrows move the block.
+    handle.addEventListener("keydown", function (event) {
+      const direction = event.key === "ArrowUp" ? -1 : event.key === "ArrowDown" ? 1 : 0;
+      if (!direction) return;
+      event.preventDefault();
+      if (move(block, direction)) handle.focus();
+    });
+  }
+
+  /* --- collapsing and summaries ----------------------------------------------------------- */
+
+  const COLLAPSED_KEY = "lp-collapsed-blocks:" + window.location.pathname;
+
+  function collapsedIds() {
+    try {
+      return new Set(JSON.parse(sessionStorage.getItem(COLLAPSED_KEY) || "[]"));
+    } catch (e) {
+      return new Set();
+    }
+  }
+
+  function blockKey(block) {
+    const anchor = block.querySelector(".lp-block-anchor");
+    return anchor ? anchor.id : null;
+  }
+
+  function rememberCollapsed() {
+    const ids = blockList()
+      .filter(function (b) {
+        return b.classList.contains("lp-collapsed");
+      })
+      .map(blockKey)
+      .filter(Boolean);
+    try {
+      sessionStorage.setItem(COLLAPSED_KEY, JSON.stringify(ids));
+    } catch (e) {
+      /* private mode: not remembered */
+    }
+  }
+
+  function summaryText(block) {
+    const select = block.querySelector('select[name$="-kind"]');
+    const kind = select && select.value ? select.options[select.selectedIndex].text : "New block";
+    const value = function (suffix) {
+      const field = block.querySelector('[name$="-' + suffix + '"]');
+      return field ? field.value : "";
+    };
+    const text = [value("title"), value("caption"), value("markdown"), value("table"), value("source")]
+      .join(" ")
+      .replace(/[#*_`>|\t\r\n]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+    const words = text.split(" ").slice(0, 10).join(" ");
+    return kind + (words ? " — " + words + (text.length > words.length ? "…" : "") : "");
+  }
+
+  function setCollapsed(block, collapsed) {
+    block.classList.toggle("lp-collapsed", collapsed);
+    const toggle = block.querySelector(".lp-collapse");
+    if (toggle) {
+      toggle.setAttribute("aria-expanded", String(!collapsed));
+      toggle.textContent = collapsed ? "Expand" : "Collapse";
+    }
+  }
+
+  function initBlockTools(block) {
+    const header = block.querySelector("h3");
+    if (!header || header.querySelector(".lp-block-toolbar")) return;
+    const tools = document.createElement("span");
+    tools.className = "lp-block-toolbar";
+    const handle = document.createElement("button");
+    handle.type = "button";
+    handle.className = "lp-tool lp-drag-handle";
+    handle.textContent = "⠿";
+    handle.setAttribute("aria-label", "Drag to reorder (or use the arrow keys)");
+    handle.title = "Drag to reorder";
+    tools.appendChild(handle);
+    const number = document.createElement("span");
+    number.className = "lp-block-number";
+    tools.appendChild(number);
+    initMoveButtons(block, tools);
+    const toggle = document.createElement("button");
+    toggle.type = "button";
+    toggle.className = "lp-tool lp-collapse";
+    toggle.setAttribute("aria-expanded", "true");
+    toggle.textContent = "Collapse";
+    toggle.addEventListener("click", function () {
+      setCollapsed(block, !block.classList.contains("lp-collapsed"));
+      rememberCollapsed();
+    });
+    tools.appendChild(toggle);
+    const summary = document.createElement("span");
+    summary.className = "lp-block-summary";
+    summary.textContent = summaryText(block);
+    block.addEventListener("input", function () {
+      summary.textContent = summaryText(block);
+    });
+    block.addEventListener("change", function () {
+      summary.textContent = summaryText(block);
+    });
+    header.prepend(tools);
+    header.appendChild(summary);
+    initDrag(block, handle);
+    // A block with an error stays open, whatever was remembered.
+    const key = blockKey(block);
+    if (key && collapsedIds().has(key) && !block.querySelector(".errorlist")) setCollapsed(block, true);
+  }
+
+  function initGroupTools() {
+    const g = group();
+    if (!g) return;
+    const all = function (collapsed) {
+      blockList().forEach(function (b) {
+        setCollapsed(b, collapsed);
+      });
+      rememberCollapsed();
+    };
+    const collapse = g.querySelector(".lp-collapse-all");
+    const expand = g.querySelector(".lp-expand-all");
+    if (collapse) collapse.addEventListener("click", function () { all(true); });
+    if (expand) expand.addEventListener("click", function () { all(false); });
+    const form = g.closest("form");
+    if (form) form.addEventListener("submit", renumber);
+    // The error summary's links open a collapsed block before jumping to it.
+    document.querySelectorAll(".lp-error-link").forEach(function (link) {
+      link.addEventListener("click", function () {
+        const target = document.querySelector(link.getAttribute("href"));
+        const block = target && target.closest(".inline-related");
+        if (block) setCollapsed(block, false);
+      });
+    });
+    renumber();
+  }
+
   /* --- anchors ------------------------------------------------------------------------------ */
 
   function highlightAnchoredBlock() {
@@ -339,12 +582,15 @@
     if (!anchor) return;
     const block = anchor.closest(".inline-related");
     block.classList.add("lp-reported");
+    setCollapsed(block, false);
     block.scrollIntoView({ block: "start" });
   }
 
   function initBlock(block) {
     initKindSwitch(block);
+    initBlockTools(block);
     initEditors(block);
+    renumber();
   }
 
   function initEditors(block) {
@@ -353,20 +599,18 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("#blocks-group .inline-related").forEach(function (block) {
-      if (!block.id.endsWith("-empty")) initKindSwitch(block);
+    blockList().forEach(function (block) {
+      initKindSwitch(block);
+      initBlockTools(block);
     });
+    initGroupTools();
+    const summary = document.getElementById("lp-error-summary");
+    if (summary) summary.focus();
   });
-  // After every "load" listener: django-admin-sortable2 decides at "load" whether an inline is
-  // tabular by looking for a <table> in it, so the grids and previews (tables) come after.
   window.addEventListener("load", function () {
-    setTimeout(function () {
-      document.querySelectorAll("#blocks-group .inline-related").forEach(function (block) {
-        if (!block.id.endsWith("-empty")) initEditors(block);
-      });
-      initPreviewToggle();
-      highlightAnchoredBlock();
-    }, 0);
+    blockList().forEach(initEditors);
+    initPreviewToggle();
+    highlightAnchoredBlock();
   });
   document.addEventListener("formset:added", function (event) {
     if (event.detail && event.detail.formsetName === "blocks") initBlock(event.target);
