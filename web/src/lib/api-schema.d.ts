@@ -1171,8 +1171,7 @@ export interface components {
             /** Format: double */
             score?: number | null;
             passed?: boolean;
-            /** Format: int64 */
-            xp_awarded?: number;
+            readonly xp_awarded: number;
             summary?: string;
             /** Format: date-time */
             readonly created_at: string;
@@ -1205,8 +1204,7 @@ export interface components {
             /** Format: double */
             score?: number | null;
             passed?: boolean;
-            /** Format: int64 */
-            xp_awarded?: number;
+            readonly xp_awarded: number;
             summary?: string;
             /** Format: date-time */
             readonly created_at: string;
