@@ -89,7 +89,7 @@ class SubmissionListItemSerializer(serializers.ModelSerializer):
     exercise = serializers.IntegerField(source="exercise_id")
     # Declared, not derived from the model: the derived maximum is the database's integer range
     # (32 bits on PostgreSQL, 64 on SQLite), and the schema must not depend on the database.
-    xp_awarded = serializers.IntegerField(read_only=True, min_value=0)
+    xp_awarded = serializers.IntegerField(min_value=0, required=False)
 
     class Meta:
         model = Submission

@@ -1171,7 +1171,7 @@ export interface components {
             /** Format: double */
             score?: number | null;
             passed?: boolean;
-            readonly xp_awarded: number;
+            xp_awarded?: number;
             summary?: string;
             /** Format: date-time */
             readonly created_at: string;
@@ -1204,7 +1204,7 @@ export interface components {
             /** Format: double */
             score?: number | null;
             passed?: boolean;
-            readonly xp_awarded: number;
+            xp_awarded?: number;
             summary?: string;
             /** Format: date-time */
             readonly created_at: string;
