@@ -9,7 +9,7 @@ a later day begins only once real time allows it."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 
@@ -31,8 +31,9 @@ def streak_runs(
 
 
 def day_start(day: date, zone: ZoneInfo) -> datetime:
-    """The instant `day` begins in `zone` (its first midnight, or the end of a gap that skips it)."""
-    return datetime.combine(day, time(), tzinfo=zone)
+    """The instant `day` begins in `zone` (its first midnight, or the end of a gap that skips it),
+    in UTC: arithmetic on datetimes of one zone is wall-clock time, blind to the zone's changes."""
+    return datetime.combine(day, time(), tzinfo=zone).astimezone(UTC)
 
 
 def day_of_activity(

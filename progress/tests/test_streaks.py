@@ -1,0 +1,91 @@
+"""The streak rule under any time zones: a day cannot be counted twice by changing zone, and a
+learner who keeps their zone gets every local day (issue 25)."""
+
+import zoneinfo
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+import time_machine
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from accounts.models import User
+from accounts.tests.factories import UserFactory
+from progress import services
+from progress.models import LearnerStats
+from progress.streaks import day_start
+
+pytestmark = pytest.mark.django_db
+
+ZONES = sorted(zoneinfo.available_timezones())
+# Zones whose clocks change: DST either way, a 2-hour DST (Troll), 3-hour changes (Casey in the
+# early 2020s), Samoa's DST until 2021 (the date line).
+CHANGING = [
+    "America/New_York",
+    "Europe/London",
+    "Pacific/Apia",
+    "Antarctica/Troll",
+    "Antarctica/Casey",
+    "Australia/Lord_Howe",
+    "Pacific/Kiritimati",
+    "Etc/GMT+12",
+]
+# Days around clock changes: US and EU spring/autumn 2024, Samoa's last DST end (2021-04-04).
+NEAR_CHANGES = [date(2024, 3, 8), date(2024, 3, 29), date(2024, 10, 25), date(2024, 11, 1),
+                date(2021, 4, 2), date(2021, 3, 12), date(2020, 10, 2)]  # fmt: skip
+# The shortest day any zone had since 2020 (Antarctica/Casey, 21 hours): a real run of n days
+# takes at least n - 1 of them.
+SHORTEST_DAY = timedelta(hours=21)
+
+zones = st.one_of(st.sampled_from(CHANGING), st.sampled_from(ZONES))
+instants = st.datetimes(
+    min_value=datetime(2020, 1, 1), max_value=datetime(2026, 12, 31), timezones=st.just(UTC)
+)
+first_days = st.one_of(
+    st.sampled_from(NEAR_CHANGES), st.dates(min_value=date(2020, 1, 1), max_value=date(2026, 12, 1))
+)
+# Seconds to the next activity: mostly within the hour (zone hops), sometimes a day or more.
+advances = st.one_of(st.integers(0, 3600), st.integers(0, 30 * 3600))
+
+
+def active(user: User, zone: str, at: datetime, source_id: int) -> services.StandingAfterAward:
+    User.objects.filter(pk=user.pk).update(time_zone=zone)
+    with time_machine.travel(at, tick=False):
+        award = services.Award(user.id, "exercise", source_id, 5)
+        return services.award_xp(awards=[award])[award.key]
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(start=instants, steps=st.lists(st.tuples(zones, advances), min_size=2, max_size=8))
+def test_changing_zone_never_makes_a_streak_longer_than_real_time_allows(start, steps):
+    user = UserFactory()
+    first_zone = zoneinfo.ZoneInfo(steps[0][0])
+    # The run's first day began at its midnight: from there n days take n - 1 shortest days.
+    began = day_start(start.astimezone(first_zone).date(), first_zone)
+    at = start
+    for source_id, (zone, advance) in enumerate(steps):
+        at += timedelta(seconds=advance)
+        active(user, zone, at, source_id)
+
+    stats = LearnerStats.objects.get(pk=user.pk)
+    assert stats.streak_best <= 1 + (at - began) // SHORTEST_DAY
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(
+    zone=zones,
+    first=first_days,
+    times_of_day=st.lists(st.floats(min_value=0, max_value=1, exclude_max=True), min_size=2,
+                          max_size=6),
+)  # fmt: skip
+def test_a_learner_who_keeps_their_zone_gets_every_local_day(zone, first, times_of_day):
+    user = UserFactory()
+    tz = zoneinfo.ZoneInfo(zone)
+    for n, fraction in enumerate(times_of_day):
+        day = first + timedelta(days=n)
+        begins, ends = day_start(day, tz), day_start(day + timedelta(days=1), tz)
+        # Any instant of the local day, at its very start or end included.
+        at = begins + (ends - begins - timedelta(microseconds=1)) * fraction
+        standing = active(user, zone, at, n)
+
+        assert standing.streak_current == n + 1
