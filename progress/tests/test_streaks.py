@@ -89,3 +89,19 @@ def test_a_learner_who_keeps_their_zone_gets_every_local_day(zone, first, times_
         standing = active(user, zone, at, n)
 
         assert standing.streak_current == n + 1
+
+
+@pytest.mark.parametrize(
+    "hops",
+    [
+        ["Etc/GMT+12", "UTC", "Pacific/Kiritimati"],  # Jan 9, Jan 10, Jan 11 at 11:00 UTC
+        ["Pacific/Kiritimati", "Etc/GMT+12", "UTC"],  # the latest day first, then the others
+    ],
+)
+def test_three_dates_reachable_at_once_make_one_day(hops):
+    user = UserFactory()
+    for n, zone in enumerate(hops):
+        active(user, zone, datetime(2024, 1, 10, 11, n, tzinfo=UTC), n)
+
+    stats = LearnerStats.objects.get(pk=user.pk)
+    assert (stats.streak_current, stats.streak_best) == (1, 1)
