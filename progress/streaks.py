@@ -49,7 +49,7 @@ def day_of_activity(
     After a move east it may not have: the activity counts on the latest day real time allows,
     for a hop within one real day `last` itself, so no new day. The new day begins at its
     midnight, or later if real time says so (a day never begins before the previous one did plus
-    its length). A date before `last` (a move west, or offline activity synced late) counts on
+    its length): after a move east the days keep the old zone's bounds until the run breaks. A date before `last` (a move west, or offline activity synced late) counts on
     that date only if `at` is before `last_start`, when it did happen before the last day
     began; otherwise on `last`.
     """
@@ -61,6 +61,12 @@ def day_of_activity(
     if d == last or at < last_start:
         return last, last_start
     base = day_start(last, zone)
+    if (
+        d - last > timedelta(days=1)
+        and last_start + (day_start(last + timedelta(days=2), zone) - base) <= at
+    ):
+        # The run is broken whichever day this counts on: a new one begins with this zone's days.
+        return d, day_start(d, zone)
     # Walks back at most a day or two: a zone's offset differs from another's by under 27 hours.
     while d > last and last_start + (day_start(d, zone) - base) > at:
         d -= timedelta(days=1)

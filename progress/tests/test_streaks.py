@@ -105,3 +105,30 @@ def test_three_dates_reachable_at_once_make_one_day(hops):
 
     stats = LearnerStats.objects.get(pk=user.pk)
     assert (stats.streak_current, stats.streak_best) == (1, 1)
+
+
+def test_after_a_move_east_the_run_goes_on_and_a_new_one_takes_the_new_zones_days():
+    user = UserFactory()
+    new_york, tokyo = zoneinfo.ZoneInfo("America/New_York"), zoneinfo.ZoneInfo("Asia/Tokyo")
+    for n in range(3):  # Jan 1-3, 20:00 in New York
+        active(
+            user,
+            "America/New_York",
+            day_start(date(2024, 1, 1 + n), new_york) + timedelta(hours=20),
+            n,
+        )
+    # Mornings in Tokyo (Jan 5-7, 09:00) are still the evenings before in New York: the run goes
+    # on, each morning on the day before.
+    for n in range(3):
+        standing = active(
+            user, "Asia/Tokyo", day_start(date(2024, 1, 5 + n), tokyo) + timedelta(hours=9), 10 + n
+        )
+    assert standing.streak_current == 6
+    assert LearnerStats.objects.get(pk=user.pk).last_active_day == date(2024, 1, 6)
+    # A day missed breaks the run; the next one counts on Tokyo's day, and so on.
+    for n in range(2):
+        standing = active(
+            user, "Asia/Tokyo", day_start(date(2024, 1, 9 + n), tokyo) + timedelta(hours=9), 20 + n
+        )
+    assert standing.streak_current == 2
+    assert LearnerStats.objects.get(pk=user.pk).last_active_day == date(2024, 1, 10)
