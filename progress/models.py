@@ -79,6 +79,10 @@ class LearnerStats(models.Model):
     )
     streak_best = models.PositiveIntegerField(default=0)
     last_active_day = models.DateField(null=True, blank=True)
+    # When the last active day began: its midnight in the time zone the learner had then (or
+    # later, when a change of zone moved it; see progress.streaks). A later day may begin only
+    # once real time has run on from here; null (rows from before this field) sets no limit.
+    last_active_day_start = models.DateTimeField(null=True, blank=True)
     # Ledger rows of source "exercise": the exercises whose first pass was paid. Counted here,
     # under the row's lock, so a pass knows the learner's count without reading it again. The
     # database default serves rows inserted by code that does not name the column (the previous

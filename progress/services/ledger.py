@@ -24,7 +24,7 @@ from django.utils import timezone
 from learning_platform.db import insert_ignoring_conflicts, update_rows
 from progress import boards, summary_cache
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
-from progress.streaks import streak_runs
+from progress.streaks import day_of_activity, streak_runs
 
 # Streaks count only days the server could witness: activity that reached it within this long
 # of when it happened. Older offline history still counts for lessons and XP, not for the
@@ -100,7 +100,7 @@ class _LearnerWriter:
             raise RuntimeError("_LearnerWriter needs an open transaction.")
         self.now = timezone.now()
         self.stats = _lock_stats(user_ids=sorted(set(user_ids)), now=self.now)
-        self._days: dict[int, set[date]] = defaultdict(set)
+        self._active_at: dict[int, list[datetime]] = defaultdict(list)
         self._xp_by_day: dict[int, dict[date, int]] = defaultdict(lambda: defaultdict(int))
         self._changed: set[int] = set()
         self._witnessed_since = self.now - STREAK_WITNESS_WINDOW
@@ -213,6 +213,7 @@ class _LearnerWriter:
             "streak_current",
             "streak_best",
             "last_active_day",
+            "last_active_day_start",
             "sync_seq",
             "updated_at",
         )
@@ -227,16 +228,27 @@ class _LearnerWriter:
             transaction.on_commit(
                 partial(boards.record_awards_of_learners, xp_by_learner=xp_by_learner)
             )
-        self._days.clear()
+        self._active_at.clear()
         self._xp_by_day.clear()
         self._changed.clear()
 
     def _note_active(self, user_id: int, times: Iterable[datetime]) -> None:
-        """Days of activity the server witnessed count for the streak (STREAK_WITNESS_WINDOW)."""
-        tzinfo = zoneinfo.ZoneInfo(self.stats[user_id].time_zone)
-        self._days[user_id].update(
-            timezone.localtime(at, tzinfo).date() for at in times if at >= self._witnessed_since
-        )
+        """Activity the server witnessed counts for the streak (STREAK_WITNESS_WINDOW)."""
+        self._active_at[user_id].extend(at for at in times if at >= self._witnessed_since)
+
+    def _active_days(self, user_id: int) -> set[date]:
+        """The days the learner's activity counts on (`progress.streaks.day_of_activity`, in
+        the order it happened); moves the stats' last active day start along with them."""
+        stats = self.stats[user_id]
+        zone = zoneinfo.ZoneInfo(stats.time_zone)
+        last, start = stats.last_active_day, stats.last_active_day_start
+        days = set()
+        for at in sorted(self._active_at[user_id]):
+            day, start = day_of_activity(at, zone=zone, last=last, last_start=start)
+            days.add(day)
+            last = day if last is None else max(last, day)
+        stats.last_active_day_start = start
+        return days
 
     def _count_days(self) -> None:
         """Store the new active days (one statement for every learner) and count the runs
@@ -244,8 +256,8 @@ class _LearnerWriter:
         can join or bridge runs, so that learner's runs are counted again from all their days."""
         candidates = [
             (user_id, day)
-            for user_id, days in sorted(self._days.items())
-            for day in sorted(days)
+            for user_id in sorted(self._active_at)
+            for day in sorted(self._active_days(user_id))
             if day != self.stats[user_id].last_active_day
         ]
         if not candidates:
@@ -289,6 +301,7 @@ class _Stats:
     streak_current: int
     streak_best: int
     last_active_day: date | None
+    last_active_day_start: datetime | None
     sync_seq: int
     time_zone: str
 
@@ -300,7 +313,7 @@ _LOCK_SQL = """INSERT INTO {stats} AS s (user_id, xp_total, exercises_passed, st
 VALUES {rows}
 ON CONFLICT (user_id) DO UPDATE SET updated_at = s.updated_at
 RETURNING user_id, xp_total, exercises_passed, streak_current, streak_best, last_active_day,
-    sync_seq, (SELECT u.time_zone FROM {user} AS u WHERE u.id = user_id)"""
+    last_active_day_start, sync_seq, (SELECT u.time_zone FROM {user} AS u WHERE u.id = user_id)"""
 
 
 def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
@@ -317,6 +330,7 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
         cursor.execute(sql, [value for u in user_ids for value in (u, stamp)])
         rows = cursor.fetchall()
     as_date = LearnerStats._meta.get_field("last_active_day").to_python
+    as_datetime = LearnerStats._meta.get_field("last_active_day_start").to_python
     return {
         user_id: _Stats(
             user_id=user_id,
@@ -325,6 +339,7 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
             streak_current=streak_current,
             streak_best=streak_best,
             last_active_day=as_date(last_active_day),
+            last_active_day_start=_aware(as_datetime(last_active_day_start)),
             sync_seq=sync_seq,
             time_zone=time_zone,
         )
@@ -335,7 +350,13 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
             streak_current,
             streak_best,
             last_active_day,
+            last_active_day_start,
             sync_seq,
             time_zone,
         ) in rows
     }
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    """A datetime read by a raw query: SQLite hands back a naive one, in UTC."""
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value

@@ -1,7 +1,8 @@
 import uuid
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.db.models import Sum
 from django.utils import timezone
@@ -216,6 +217,25 @@ def test_progress_reads_the_streak_in_the_learners_time_zone(user_client, user, 
     user_client.post(COMPLETE.format(demo_lessons[0].slug))
 
     assert user_client.get(PROGRESS).json()["streak"] == {"current": 1, "best": 1}
+
+
+def test_changing_time_zone_does_not_count_a_streak_day_twice(user_client, user, demo_lessons):
+    # Issue 25: at 11:00 UTC it is already tomorrow in Pacific/Kiritimati (UTC+14); a lesson in
+    # UTC, a switch, another lesson made a streak of 2 within seconds.
+    with time_machine.travel(datetime(2024, 1, 10, 11, tzinfo=UTC), tick=False):
+        assert user_client.post(COMPLETE.format(demo_lessons[0].slug)).status_code == 201
+        response = user_client.patch(
+            "/api/v1/me/", {"time_zone": "Pacific/Kiritimati"}, format="json"
+        )
+        assert response.status_code == 200
+        assert user_client.post(COMPLETE.format(demo_lessons[1].slug)).status_code == 201
+
+        assert user_client.get(PROGRESS).json()["streak"] == {"current": 1, "best": 1}
+    # The next real day counts in the new zone: Jan 11 began in UTC 24 hours after Jan 10.
+    with time_machine.travel(datetime(2024, 1, 11, 11, tzinfo=UTC), tick=False):
+        assert user_client.post(COMPLETE.format(demo_lessons[2].slug)).status_code == 201
+
+        assert user_client.get(PROGRESS).json()["streak"] == {"current": 2, "best": 2}
 
 
 def test_progress_needs_a_signed_in_learner(api_client):

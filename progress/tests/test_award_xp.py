@@ -60,12 +60,31 @@ def test_a_day_before_the_last_active_one_counts_the_runs_again(user):
     user.time_zone = "America/Los_Angeles"
     user.save()
 
-    # Jan 10 in Los Angeles: before the last active day, and next to it
-    standing = award_at(user, datetime(2024, 1, 10, 20, tzinfo=UTC), source_id=2)
+    # Offline activity synced late: Jan 10 in Los Angeles, before Jan 11 began in Tokyo (15:00
+    # UTC), so before the last active day and next to it
+    with time_machine.travel(datetime(2024, 1, 10, 20, tzinfo=UTC), tick=False):
+        award = services.Award(user.id, "exercise", 2, 10, datetime(2024, 1, 10, 14, tzinfo=UTC))
+        standing = services.award_xp(awards=[award])[award.key]
 
     assert standing.streak_current == 2
     stats = LearnerStats.objects.get(pk=user.pk)
     assert (stats.streak_best, stats.last_active_day) == (2, date(2024, 1, 11))
+
+
+def test_a_move_west_after_the_last_day_began_adds_no_earlier_day(user):
+    user.time_zone = "Asia/Tokyo"
+    user.save()
+    award_at(user, datetime(2024, 1, 10, 15, 30, tzinfo=UTC), source_id=1)  # Jan 11 in Tokyo
+    user.time_zone = "America/Los_Angeles"
+    user.save()
+
+    # Jan 10 in Los Angeles, but after Jan 11 began in Tokyo: it counts on Jan 11 again
+    standing = award_at(user, datetime(2024, 1, 10, 20, tzinfo=UTC), source_id=2)
+
+    assert standing.streak_current == 1
+    assert list(ActivityDay.objects.filter(user=user).values_list("day", flat=True)) == [
+        date(2024, 1, 11)
+    ]
 
 
 def test_only_exercise_sources_count_as_exercises_passed_and_the_rollup_follows(user):
