@@ -453,5 +453,10 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        # A grading batch revokes its members' messages; with no result backend, Celery warns
+        # once per revoked id that it cannot store the state, which no one needs.
+        "celery.worker.control": {"level": "ERROR"},
+    },
 }
