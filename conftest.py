@@ -301,7 +301,10 @@ class LiveWorker:
         """The e-mails the worker sent (Django's file e-mail backend writes one file per batch)."""
         if not self.mail_dir.exists():
             return []
-        return [p.read_text() for p in sorted(self.mail_dir.iterdir())]
+        # A file still being written is left out: the backend ends each message with a line
+        # of dashes, and a reader that raced the writer saw an empty e-mail.
+        texts = [p.read_text() for p in sorted(self.mail_dir.iterdir())]
+        return [text for text in texts if text.rstrip("\n").endswith("-" * 79)]
 
     env: dict
 
