@@ -24,6 +24,15 @@ VENV_BIN = Path(sys.executable).parent
 # --- A TCP proxy that can be cut -------------------------------------------------------------
 
 
+def listening_socket(port: int, *, backlog: int) -> socket.socket:
+    """A TCP listener on 127.0.0.1:`port`, reusable at once after a cut."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
+    listener.listen(backlog)
+    return listener
+
+
 class Proxy:
     """Forwards 127.0.0.1:port to a backend; `cut()` drops every connection and refuses new
     ones until `restore()`."""
@@ -38,11 +47,7 @@ class Proxy:
         threading.Thread(target=self._accept_loop, daemon=True).start()
 
     def _listen(self) -> None:
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
-        listener.listen(256)
-        self._listener = listener
+        self._listener = listening_socket(self.port, backlog=256)
 
     def _accept_loop(self) -> None:
         while True:
@@ -185,11 +190,7 @@ class SmtpSink:
         threading.Thread(target=self._accept_loop, daemon=True).start()
 
     def start(self) -> None:
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self.port))
-        listener.listen(64)
-        self._listener = listener
+        self._listener = listening_socket(self.port, backlog=64)
 
     def stop(self) -> None:
         listener, self._listener = self._listener, None

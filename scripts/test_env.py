@@ -17,6 +17,7 @@ import os
 import shlex
 import socket
 import sys
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/learning_platform_test"
@@ -79,29 +80,51 @@ def redis_answers(url: str) -> bool:
 def choose(environ: dict[str, str]) -> tuple[dict[str, str], str]:
     """The variables to export, and the line that says what the suite runs on."""
     chosen: dict[str, str] = {}
-    database = environ.get("DATABASE_URL", "")
-    if database:
-        database_note = f"{masked(database)} (DATABASE_URL)"
-    else:
-        probe = environ.get("TEST_DATABASE_URL", DEFAULT_DATABASE_URL)
-        if probe != "none" and postgres_answers(probe):
-            chosen["DATABASE_URL"] = probe
-            database_note = f"PostgreSQL at {masked(probe)}"
-        else:
-            why = "probe off" if probe == "none" else f"no PostgreSQL at {masked(probe)}"
-            database_note = f"SQLite ({why})"
-    redis_url = environ.get("REDIS_URL", "")
-    if redis_url:
-        redis_note = f"{masked(redis_url)} (REDIS_URL)"
-    else:
-        probe = environ.get("TEST_REDIS_URL", DEFAULT_REDIS_URL)
-        if probe != "none" and redis_answers(probe):
-            chosen["REDIS_URL"] = probe
-            redis_note = f"Redis at {masked(probe)}"
-        else:
-            why = "probe off" if probe == "none" else f"no Redis at {masked(probe)}"
-            redis_note = f"none: local-memory cache, in-process tasks ({why})"
+    database_note = _pick(
+        environ,
+        chosen,
+        "DATABASE_URL",
+        DEFAULT_DATABASE_URL,
+        postgres_answers,
+        found="PostgreSQL at {}",
+        missing="SQLite (no PostgreSQL at {})",
+        off="SQLite (probe off)",
+    )
+    redis_note = _pick(
+        environ,
+        chosen,
+        "REDIS_URL",
+        DEFAULT_REDIS_URL,
+        redis_answers,
+        found="Redis at {}",
+        missing="none: local-memory cache, in-process tasks (no Redis at {})",
+        off="none: local-memory cache, in-process tasks (probe off)",
+    )
     return chosen, f"make test: database {database_note}; cache and broker {redis_note}"
+
+
+def _pick(
+    environ: dict[str, str],
+    chosen: dict[str, str],
+    name: str,
+    default: str,
+    answers: Callable[[str], bool],
+    *,
+    found: str,
+    missing: str,
+    off: str,
+) -> str:
+    """`name` as set, else the TEST_ probe's URL when it answers (added to `chosen`): its note."""
+    given = environ.get(name, "")
+    if given:
+        return f"{masked(given)} ({name})"
+    probe = environ.get(f"TEST_{name}", default)
+    if probe == "none":
+        return off
+    if answers(probe):
+        chosen[name] = probe
+        return found.format(masked(probe))
+    return missing.format(masked(probe))
 
 
 def main() -> int:
