@@ -125,7 +125,7 @@ def session_token_for(user, *, engine: str = "django.contrib.sessions.backends.c
     session[BACKEND_SESSION_KEY] = "accounts.backends.AuthenticationBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
-    return session.session_key
+    return f"{user.pk}.{session.session_key}"  # as accounts.session_tokens names it
 
 
 def sync_learners(count: int) -> list[str]:

@@ -74,6 +74,8 @@ class RedisCache(django_redis.RedisCache):
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = ReusedClient  # Django's hook for a custom client class
         self.paused_until = 0.0  # Django keeps one backend per thread: no lock needed
+        # Values fetched by `read_ahead`, each served once, until the request ends.
+        self._ahead: dict[str, Any] = {}
         # Shared by the threads of a process (LocMemCache locks): one limit per process.
         self.fallback: BaseCache = LocMemCache(
             f"fallback:{server}:{params.get('KEY_PREFIX', '')}", {"OPTIONS": {"MAX_ENTRIES": 10000}}
@@ -115,7 +117,24 @@ class RedisCache(django_redis.RedisCache):
         self.paused_until = 0.0
         return self._try(lambda: bool(self._cache.get_client(write=True).ping()), False)
 
+    def read_ahead(self, keys: list[str]) -> None:
+        """Fetch `keys` in one round trip for the `get`s this request is about to make.
+
+        A signed-in request reads its session, then its user: two round trips where one does
+        (accounts.session_tokens). Each value is served once, and all are forgotten on any
+        write and when the request ends (Django closes its caches then).
+        """
+        found = self.get_many(keys)
+        self._ahead = {key: found.get(key) for key in keys} if found else {}
+
+    def close(self, **kwargs: Any) -> None:
+        self._ahead = {}
+        super().close(**kwargs)
+
     def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+        if version is None and key in self._ahead:
+            value = self._ahead.pop(key)
+            return default if value is None else value
         if self._kept_here(key):
             return self._try_or_fallback(
                 key,
@@ -137,6 +156,7 @@ class RedisCache(django_redis.RedisCache):
         timeout: float | None = DEFAULT_TIMEOUT,
         version: int | None = None,
     ) -> None:
+        self._ahead.clear()
         if self._kept_here(key):
             self._try_or_fallback(
                 key,
@@ -153,6 +173,7 @@ class RedisCache(django_redis.RedisCache):
         timeout: float | None = DEFAULT_TIMEOUT,
         version: int | None = None,
     ) -> bool:
+        self._ahead.clear()
         if self._kept_here(key):
             return self._try_or_fallback(
                 key,
@@ -167,14 +188,17 @@ class RedisCache(django_redis.RedisCache):
         timeout: float | None = DEFAULT_TIMEOUT,
         version: int | None = None,
     ) -> list[str]:
+        self._ahead.clear()
         return self._try(lambda: super(RedisCache, self).set_many(data, timeout, version), [])
 
     def touch(
         self, key: str, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None
     ) -> bool:
+        self._ahead.clear()
         return self._try(lambda: super(RedisCache, self).touch(key, timeout, version), False)
 
     def delete(self, key: str, version: int | None = None) -> bool:
+        self._ahead.clear()
         if self._kept_here(key):
             return self._try_or_fallback(
                 key,
@@ -184,9 +208,11 @@ class RedisCache(django_redis.RedisCache):
         return self._try(lambda: super(RedisCache, self).delete(key, version), False)
 
     def delete_many(self, keys: Iterable[str], version: int | None = None) -> None:
+        self._ahead.clear()
         self._try(lambda: super(RedisCache, self).delete_many(keys, version), None)
 
     def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
+        self._ahead.clear()
         if not self.is_paused():
             try:
                 return super().incr(key, delta, version)
@@ -195,4 +221,5 @@ class RedisCache(django_redis.RedisCache):
         raise ValueError("The cache is unavailable.")
 
     def clear(self) -> None:
+        self._ahead.clear()
         self._try(lambda: super(RedisCache, self).clear(), None)
