@@ -249,10 +249,6 @@ def _unlock_many(*, user_id: int, achievements: list[Achievement]) -> list[Achie
     return newly
 
 
-def _unlock(*, user_id: int, achievement: Achievement) -> bool:
-    return bool(_unlock_many(user_id=user_id, achievements=[achievement]))
-
-
 def _summary(achievement: Achievement | ActiveAchievement) -> UnlockedAchievement:
     return {"slug": achievement.slug, "title": achievement.title, "xp_bonus": achievement.xp_bonus}
 

@@ -167,11 +167,6 @@ def _boards_counting(day: date, today: date) -> list[str]:
     ]
 
 
-def record_awards(*, user_id: int, xp_by_day: dict[date, int]) -> None:
-    """Add one learner's committed awards to the boards (one round trip)."""
-    record_awards_of_learners(xp_by_learner={user_id: xp_by_day})
-
-
 def record_awards_of_learners(*, xp_by_learner: dict[int, dict[date, int]]) -> None:
     """Add committed awards (learner -> day -> XP) to the boards, in one round trip. Never
     raises: Redis being down leaves the boards short until the next rebuild; the ledger keeps

@@ -106,7 +106,7 @@ def test_an_unlock_that_already_exists_is_neither_recorded_nor_paid_again(user):
     achievement = _rule(RuleKind.COMMENTS_POSTED, xp_bonus=15)
     AchievementUnlockFactory(user=user, achievement=achievement)
 
-    assert services._unlock(user_id=user.id, achievement=achievement) is False
+    assert services._unlock_many(user_id=user.id, achievements=[achievement]) == []
     assert not XPAward.objects.filter(user=user).exists()
 
 
