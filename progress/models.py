@@ -3,6 +3,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+# The daily goals a learner can choose, in XP.
+DAILY_GOALS = (10, 20, 30, 50)
+
 
 class Level(models.Model):
     """One step of the level curve. Edited in the admin; read on every request, never cached
@@ -90,11 +93,23 @@ class LearnerStats(models.Model):
     exercises_passed = models.PositiveIntegerField(default=0, db_default=0)
     # Bumped by every write that changes completions; the sync cursor is a value of it.
     sync_seq = models.PositiveBigIntegerField(default=0)
+    # XP a day the learner aims for (null: not chosen yet), and the XP that counted on the last
+    # active day: today's progress toward the goal, without summing the ledger on every read.
+    daily_goal = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=[(xp, f"{xp} XP a day") for xp in DAILY_GOALS]
+    )
+    day_xp = models.PositiveIntegerField(default=0, db_default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         verbose_name_plural = "learner stats"
         indexes = [models.Index(fields=["-xp_total"], name="progress_stats_xp_desc")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(daily_goal__isnull=True) | Q(daily_goal__in=DAILY_GOALS),
+                name="progress_stats_daily_goal_valid",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.xp_total} XP"
@@ -105,6 +120,8 @@ class ActivityDay(models.Model):
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     day = models.DateField()
+    # Set once, by the award that made the day's XP reach the goal the learner had then.
+    goal_met = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ("user", "day")

@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from learning_platform.api.fields import StrictCharField
 from learning_platform.api.query import QuerySerializer
+from progress.models import DAILY_GOALS
 from progress.selectors import LEADERBOARD_PERIODS
 from progress.sync_events import MAX_SYNC_EVENTS, SyncEventSerializer
 
@@ -37,6 +38,41 @@ class StreakSerializer(serializers.Serializer):
     best = serializers.IntegerField()
 
 
+class DailyGoalSerializer(serializers.Serializer):
+    xp = serializers.IntegerField(
+        allow_null=True, help_text="XP a day the learner aims for; null until they choose."
+    )
+    xp_today = serializers.IntegerField(help_text="XP earned today, in the learner's time zone.")
+    met = serializers.BooleanField(help_text="Whether today's XP reached the goal.")
+
+
+class DailyGoalInputSerializer(serializers.Serializer):
+    xp = serializers.ChoiceField(
+        choices=DAILY_GOALS,
+        allow_null=True,
+        help_text="XP a day: " + ", ".join(map(str, DAILY_GOALS)) + "; null clears the goal.",
+        error_messages={
+            "invalid_choice": "Choose a daily goal of "
+            + ", ".join(map(str, DAILY_GOALS[:-1]))
+            + f" or {DAILY_GOALS[-1]} XP."
+        },
+    )
+
+
+class CalendarDaySerializer(serializers.Serializer):
+    day = serializers.DateField()
+    xp = serializers.IntegerField(help_text="XP earned that day, in the learner's time zone.")
+    goal_met = serializers.BooleanField(help_text="Whether the day's XP reached the goal.")
+
+
+class CalendarSerializer(serializers.Serializer):
+    first_day = serializers.DateField(help_text="The calendar's first day (a 12-week window).")
+    last_day = serializers.DateField(help_text="Today, in the learner's time zone.")
+    days = CalendarDaySerializer(
+        many=True, help_text="Days with XP or a goal met, oldest first; the others had none."
+    )
+
+
 class ProgressSummarySerializer(serializers.Serializer):
     quest = serializers.CharField(help_text="Slug of the quest the lesson counts are about.")
     level = LevelSerializer()
@@ -53,6 +89,7 @@ class ProgressSummarySerializer(serializers.Serializer):
     achievements_unlocked = serializers.IntegerField()
     achievements_total = serializers.IntegerField()
     streak = StreakSerializer()
+    daily_goal = DailyGoalSerializer()
     completed_lessons = serializers.ListField(
         child=serializers.CharField(), help_text="Slugs of the completed lessons, in quest order."
     )

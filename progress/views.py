@@ -17,7 +17,9 @@ from learning_platform.api.conditional import (
 from progress import selectors, services, summary_cache
 from progress.cursors import InvalidCursor, decode_cursor
 from progress.serializers import (
+    CalendarSerializer,
     CompletionOutputSerializer,
+    DailyGoalInputSerializer,
     LeaderboardOutputSerializer,
     LeaderboardQuerySerializer,
     LevelCurveSerializer,
@@ -191,3 +193,42 @@ class LeaderboardView(APIView):
         # The selector builds the documented body (plain ints, strings and booleans) but for
         # `since`; 50 entries through nested serializers cost more than the board's reads.
         return Response({**board, "since": _SINCE.to_representation(board["since"])})
+
+
+class DailyGoalView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["progress"],
+        operation_id="me_daily_goal_update",
+        request=DailyGoalInputSerializer,
+        responses={200: DailyGoalInputSerializer},
+        description="Choose the XP a day to aim for (10, 20, 30 or 50; null clears it). Progress "
+        "toward it shows in `/me/progress` as `daily_goal`, counted in the learner's time zone.",
+    )
+    def put(self, request: SignedInRequest) -> Response:
+        goal = DailyGoalInputSerializer(data=request.data)
+        goal.is_valid(raise_exception=True)
+        services.set_daily_goal(
+            user_id=request.user.pk,
+            time_zone=request.user.time_zone,
+            xp=goal.validated_data["xp"],
+        )
+        return Response({"xp": goal.validated_data["xp"]})
+
+
+class CalendarView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        tags=["progress"],
+        operation_id="me_calendar_retrieve",
+        responses={200: CalendarSerializer},
+        description=f"The learner's last {selectors.CALENDAR_WEEKS} weeks of activity, for a "
+        "heatmap: XP per day and whether the daily goal was met, in the learner's time zone.",
+    )
+    def get(self, request: SignedInRequest) -> Response:
+        calendar = selectors.activity_calendar(
+            user_id=request.user.pk, time_zone=request.user.time_zone
+        )
+        return Response(CalendarSerializer(calendar).data)

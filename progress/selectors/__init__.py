@@ -6,6 +6,7 @@ from progress.selectors.analytics import (
     completions_by_week,
     furthest_lesson_counts,
 )
+from progress.selectors.calendar import CALENDAR_WEEKS, activity_calendar
 from progress.selectors.leaderboards import (
     LEADERBOARD_MARGIN,
     LEADERBOARD_PERIODS,
@@ -36,12 +37,14 @@ from progress.selectors.summary import (
 )
 
 __all__ = [
+    "CALENDAR_WEEKS",
     "LEADERBOARD_MARGIN",
     "LEADERBOARD_PERIODS",
     "LEADERBOARD_SIZE",
     "LevelStep",
     "ProgressSummary",
     "QuestNotFound",
+    "activity_calendar",
     "completed_lesson_ids",
     "completed_lesson_ids_by_user",
     "completion_counts",

@@ -69,6 +69,15 @@ def _streak(
     return {"current": current if alive else 0, "best": best}
 
 
+def daily_goal(
+    *, goal: int | None, day_xp: int, last_active_day: date | None, today: date
+) -> dict[str, Any]:
+    """{"xp": the goal or None, "xp_today", "met"}: the XP of the last active day counts while
+    that day is today (or later: a day begun in a zone east of the learner's)."""
+    xp_today = day_xp if last_active_day is not None and last_active_day >= today else 0
+    return {"xp": goal, "xp_today": xp_today, "met": goal is not None and xp_today >= goal}
+
+
 def standing_for_user(*, user_id: int) -> dict[str, Any]:
     """{"xp_total", "streak": {"current", "best"}} in one query: what rules measure most."""
     row = (

@@ -17,6 +17,7 @@ from progress.models import LearnerStats, LessonCompletion
 from progress.selectors.learners import (
     _streak,
     completions_changed_by_other_devices,
+    daily_goal,
     percent_complete,
     today_in,
 )
@@ -57,6 +58,7 @@ def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSum
     slugs = [slug for slug, _ in rows]
     completed = [slug for slug, done in rows if done]
     xp = stats["xp_total"]
+    today = today_in(user.tzinfo)
     body = {
         "quest": slug,
         **level_progress(xp=xp, curve=curve),
@@ -72,7 +74,13 @@ def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSum
             current=stats["streak_current"],
             best=stats["streak_best"],
             last_active_day=stats["last_active_day"],
-            today=today_in(user.tzinfo),
+            today=today,
+        ),
+        "daily_goal": daily_goal(
+            goal=stats["daily_goal"],
+            day_xp=stats["day_xp"],
+            last_active_day=stats["last_active_day"],
+            today=today,
         ),
         "completed_lessons": completed,
     }
@@ -87,13 +95,15 @@ _NO_STATS: dict[str, Any] = {
     "streak_best": 0,
     "last_active_day": None,
     "sync_seq": 0,
+    "daily_goal": None,
+    "day_xp": 0,
 }
 
 
 # Placeholders are table and column names from the models' _meta (lessons' from its
 # selectors); values always go as parameters.
 _STATS_SQL = (
-    "SELECT xp_total, streak_current, streak_best, last_active_day, sync_seq "
+    "SELECT xp_total, streak_current, streak_best, last_active_day, sync_seq, daily_goal, day_xp "
     "FROM {stats} WHERE user_id = %s"
 )
 _LESSONS_SQL = (

@@ -8,6 +8,7 @@ from progress.services.completions import (
     note_progress_changed,
     note_progress_changed_of_learners,
 )
+from progress.services.goals import set_daily_goal
 from progress.services.ledger import (
     STREAK_WITNESS_WINDOW,
     Award,
@@ -43,6 +44,7 @@ __all__ = [
     "complete_lesson",
     "note_progress_changed",
     "note_progress_changed_of_learners",
+    "set_daily_goal",
     "streak_runs",
     "sync_progress",
 ]

@@ -15,10 +15,11 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-from functools import partial
+from functools import partial, reduce
+from operator import or_
 
 from django.db import connection, transaction
-from django.db.models import Case, DateTimeField, Value, When
+from django.db.models import Case, DateTimeField, Q, Value, When
 from django.utils import timezone
 
 from learning_platform.db import insert_ignoring_conflicts, update_rows
@@ -100,7 +101,8 @@ class _LearnerWriter:
             raise RuntimeError("_LearnerWriter needs an open transaction.")
         self.now = timezone.now()
         self.stats = _lock_stats(user_ids=sorted(set(user_ids)), now=self.now)
-        self._active_at: dict[int, list[datetime]] = defaultdict(list)
+        # Per learner: (when, XP) of the activity that counts for the streak and the daily goal.
+        self._active_at: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
         self._xp_by_day: dict[int, dict[date, int]] = defaultdict(lambda: defaultdict(int))
         self._changed: set[int] = set()
         self._witnessed_since = self.now - STREAK_WITNESS_WINDOW
@@ -136,7 +138,7 @@ class _LearnerWriter:
             stats.xp_total += a.amount
             stats.exercises_passed += a.source_type == XPAward.Source.EXERCISE
             self._xp_by_day[a.user_id][a.awarded_at.astimezone(UTC).date()] += a.amount
-            self._note_active(a.user_id, [a.awarded_at])
+            self._note_active(a.user_id, [(a.awarded_at, a.amount)])
         return inserted
 
     def complete_lessons(
@@ -198,7 +200,7 @@ class _LearnerWriter:
         if created or earlier:
             self.stats[user_id].sync_seq = seq
             self._changed.add(user_id)
-            self._note_active(user_id, [times[i] for i in created | earlier.keys()])
+            self._note_active(user_id, [(times[i], 0) for i in created | earlier.keys()])
         return created
 
     def flush(self) -> None:
@@ -214,6 +216,7 @@ class _LearnerWriter:
             "streak_best",
             "last_active_day",
             "last_active_day_start",
+            "day_xp",
             "sync_seq",
             "updated_at",
         )
@@ -232,20 +235,22 @@ class _LearnerWriter:
         self._xp_by_day.clear()
         self._changed.clear()
 
-    def _note_active(self, user_id: int, times: Iterable[datetime]) -> None:
-        """Activity the server witnessed counts for the streak (STREAK_WITNESS_WINDOW)."""
-        self._active_at[user_id].extend(at for at in times if at >= self._witnessed_since)
+    def _note_active(self, user_id: int, activity: Iterable[tuple[datetime, int]]) -> None:
+        """Activity the server witnessed counts for the streak and the daily goal
+        (STREAK_WITNESS_WINDOW)."""
+        self._active_at[user_id].extend(a for a in activity if a[0] >= self._witnessed_since)
 
-    def _active_days(self, user_id: int) -> set[date]:
+    def _active_days(self, user_id: int) -> dict[date, int]:
         """The days the learner's activity counts on (`progress.streaks.day_of_activity`, in
-        the order it happened); moves the stats' last active day start along with them."""
+        the order it happened), with the XP each gained; moves the stats' last active day start
+        along with them."""
         stats = self.stats[user_id]
         zone = zoneinfo.ZoneInfo(stats.time_zone)
         last, start = stats.last_active_day, stats.last_active_day_start
-        days = set()
-        for at in sorted(self._active_at[user_id]):
+        days: dict[date, int] = defaultdict(int)
+        for at, xp in sorted(self._active_at[user_id]):
             day, start = day_of_activity(at, zone=zone, last=last, last_start=start)
-            days.add(day)
+            days[day] += xp
             last = day if last is None else max(last, day)
         stats.last_active_day_start = start
         return days
@@ -253,15 +258,41 @@ class _LearnerWriter:
     def _count_days(self) -> None:
         """Store the new active days (one statement for every learner) and count the runs
         (`progress.streaks`): days after the last active one go on from it; a day before it
-        can join or bridge runs, so that learner's runs are counted again from all their days."""
+        can join or bridge runs, so that learner's runs are counted again from all their days.
+        The XP of the last active day grows, and a day whose XP reaches the learner's daily
+        goal is marked (one more statement, on the award that reaches it)."""
+        active = {user_id: self._active_days(user_id) for user_id in sorted(self._active_at)}
+        goals_met = [self._add_day_xp(user_id, days) for user_id, days in active.items()]
         candidates = [
             (user_id, day)
-            for user_id in sorted(self._active_at)
-            for day in sorted(self._active_days(user_id))
+            for user_id, days in active.items()
+            for day in sorted(days)
             if day != self.stats[user_id].last_active_day
         ]
-        if not candidates:
-            return
+        if candidates:
+            self._insert_days(candidates)
+        reached = [Q(user_id=user_id, day=day) for user_id, day in filter(None, goals_met)]
+        if reached:
+            ActivityDay.objects.filter(reduce(or_, reached)).update(goal_met=True)
+
+    def _add_day_xp(self, user_id: int, days: dict[date, int]) -> tuple[int, date] | None:
+        """Add the XP of the learner's last active day (as it will be once `days` are in) to
+        `day_xp`; (learner, day) when it reaches their daily goal now."""
+        if not days:
+            return None
+        stats = self.stats[user_id]
+        last = stats.last_active_day
+        newest = max(days)
+        if last is not None and newest <= last:
+            before, newest = stats.day_xp, last
+        else:
+            before = 0
+        stats.day_xp = before + days.get(newest, 0)
+        self._changed.add(user_id)
+        goal = stats.daily_goal
+        return (user_id, newest) if goal and before < goal <= stats.day_xp else None
+
+    def _insert_days(self, candidates: list[tuple[int, date]]) -> None:
         new_days: dict[int, list[date]] = defaultdict(list)
         as_date = ActivityDay._meta.get_field("day").to_python
         for user_id, day in insert_ignoring_conflicts(
@@ -304,6 +335,8 @@ class _Stats:
     last_active_day_start: datetime | None
     sync_seq: int
     time_zone: str
+    daily_goal: int | None
+    day_xp: int
 
 
 # Creates the rows that are missing, takes every row's lock (ON CONFLICT DO UPDATE locks the row
@@ -313,7 +346,8 @@ _LOCK_SQL = """INSERT INTO {stats} AS s (user_id, xp_total, exercises_passed, st
 VALUES {rows}
 ON CONFLICT (user_id) DO UPDATE SET updated_at = s.updated_at
 RETURNING user_id, xp_total, exercises_passed, streak_current, streak_best, last_active_day,
-    last_active_day_start, sync_seq, (SELECT u.time_zone FROM {user} AS u WHERE u.id = user_id)"""
+    last_active_day_start, sync_seq, (SELECT u.time_zone FROM {user} AS u WHERE u.id = user_id),
+    daily_goal, day_xp"""
 
 
 def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
@@ -342,6 +376,8 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
             last_active_day_start=_aware(as_datetime(last_active_day_start)),
             sync_seq=sync_seq,
             time_zone=time_zone,
+            daily_goal=daily_goal,
+            day_xp=day_xp,
         )
         for (
             user_id,
@@ -353,6 +389,8 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
             last_active_day_start,
             sync_seq,
             time_zone,
+            daily_goal,
+            day_xp,
         ) in rows
     }
 

@@ -265,6 +265,40 @@ export interface paths {
         patch: operations["me_update"];
         trace?: never;
     };
+    "/api/v1/me/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The learner's last 12 weeks of activity, for a heatmap: XP per day and whether the daily goal was met, in the learner's time zone. */
+        get: operations["me_calendar_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/daily-goal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Choose the XP a day to aim for (10, 20, 30 or 50; null clears it). Progress toward it shows in `/me/progress` as `daily_goal`, counted in the learner's time zone. */
+        put: operations["me_daily_goal_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/notifications/": {
         parameters: {
             query?: never;
@@ -536,6 +570,28 @@ export interface components {
             docs: string;
         };
         Block: components["schemas"]["ProseBlock"] | components["schemas"]["CalloutBlock"] | components["schemas"]["TableBlock"] | components["schemas"]["CodeBlock"];
+        Calendar: {
+            /**
+             * Format: date
+             * @description The calendar's first day (a 12-week window).
+             */
+            first_day: string;
+            /**
+             * Format: date
+             * @description Today, in the learner's time zone.
+             */
+            last_day: string;
+            /** @description Days with XP or a goal met, oldest first; the others had none. */
+            days: components["schemas"]["CalendarDay"][];
+        };
+        CalendarDay: {
+            /** Format: date */
+            day: string;
+            /** @description XP earned that day, in the learner's time zone. */
+            xp: number;
+            /** @description Whether the day's XP reached the goal. */
+            goal_met: boolean;
+        };
         CalloutBlock: {
             id: number;
             /**
@@ -640,6 +696,36 @@ export interface components {
             level_up: boolean;
             /** @description Achievements this call unlocked (their bonus is in `xp`). */
             new_achievements: components["schemas"]["NewAchievement"][];
+        };
+        DailyGoal: {
+            /** @description XP a day the learner aims for; null until they choose. */
+            xp: number | null;
+            /** @description XP earned today, in the learner's time zone. */
+            xp_today: number;
+            /** @description Whether today's XP reached the goal. */
+            met: boolean;
+        };
+        DailyGoalInput: {
+            /**
+             * @description XP a day: 10, 20, 30, 50; null clears the goal.
+             *
+             *     * `10` - 10
+             *     * `20` - 20
+             *     * `30` - 30
+             *     * `50` - 50
+             */
+            xp: (components["schemas"]["XpEnum"] | components["schemas"]["NullEnum"]) | null;
+        };
+        DailyGoalInputRequest: {
+            /**
+             * @description XP a day: 10, 20, 30, 50; null clears the goal.
+             *
+             *     * `10` - 10
+             *     * `20` - 20
+             *     * `30` - 30
+             *     * `50` - 50
+             */
+            xp: (components["schemas"]["XpEnum"] | components["schemas"]["NullEnum"]) | null;
         };
         Error: {
             /** @description A stable, machine-readable code. */
@@ -837,6 +923,8 @@ export interface components {
             read_at: string | null;
             readonly is_read: boolean;
         };
+        /** @enum {unknown} */
+        NullEnum: null;
         OutlineLesson: {
             slug: string;
             title: string;
@@ -1008,6 +1096,7 @@ export interface components {
             achievements_unlocked: number;
             achievements_total: number;
             streak: components["schemas"]["Streak"];
+            daily_goal: components["schemas"]["DailyGoal"];
             /** @description Slugs of the completed lessons, in quest order. */
             completed_lessons: string[];
         };
@@ -1281,6 +1370,7 @@ export interface components {
             achievements_unlocked: number;
             achievements_total: number;
             streak: components["schemas"]["Streak"];
+            daily_goal: components["schemas"]["DailyGoal"];
             /** @description Slugs of the completed lessons, in quest order. */
             completed_lessons: string[];
             rejected: components["schemas"]["RejectedEvent"][];
@@ -1921,6 +2011,14 @@ export interface components {
          * @enum {string}
          */
         VerdictEnum: "correct" | "incorrect" | "missing" | "unparseable" | "unchecked";
+        /**
+         * @description * `10` - 10
+         *     * `20` - 20
+         *     * `30` - 30
+         *     * `50` - 50
+         * @enum {integer}
+         */
+        XpEnum: 10 | 20 | 30 | 50;
     };
     responses: never;
     parameters: never;
@@ -3536,6 +3634,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProfileOutput"];
+                };
+            };
+            /** @description Invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_calendar_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Calendar"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_daily_goal_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DailyGoalInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailyGoalInput"];
                 };
             };
             /** @description Invalid input. */

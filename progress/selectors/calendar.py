@@ -1,0 +1,59 @@
+"""The learner's activity calendar: XP per day, goal met, for the last weeks."""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import date, timedelta
+from typing import TypedDict
+
+from django.db.models import Sum
+from django.db.models.functions import TruncDate
+
+from progress.models import ActivityDay, XPAward
+from progress.selectors.learners import today_in
+from progress.streaks import day_start
+
+CALENDAR_WEEKS = 12
+
+
+class CalendarDay(TypedDict):
+    day: date
+    xp: int
+    goal_met: bool
+
+
+class Calendar(TypedDict):
+    first_day: date
+    last_day: date
+    days: list[CalendarDay]
+
+
+def activity_calendar(*, user_id: int, time_zone: str) -> Calendar:
+    """The days of the last CALENDAR_WEEKS weeks (today included, in the learner's zone) on
+    which the learner earned XP or met their goal, oldest first (2 queries)."""
+    zone = zoneinfo.ZoneInfo(time_zone)
+    last_day = today_in(zone)
+    first_day = last_day - timedelta(weeks=CALENDAR_WEEKS) + timedelta(days=1)
+    xp_by_day = dict(
+        XPAward.objects.filter(user_id=user_id, awarded_at__gte=day_start(first_day, zone))
+        .annotate(day=TruncDate("awarded_at", tzinfo=zone))
+        .values("day")
+        .annotate(xp=Sum("amount"))
+        .order_by()
+        .values_list("day", "xp")
+    )
+    goal_met = set(
+        ActivityDay.objects.filter(user_id=user_id, day__gte=first_day, goal_met=True).values_list(
+            "day", flat=True
+        )
+    )
+    days = sorted((xp_by_day.keys() | goal_met) & _days_between(first_day, last_day))
+    return {
+        "first_day": first_day,
+        "last_day": last_day,
+        "days": [{"day": d, "xp": xp_by_day.get(d, 0), "goal_met": d in goal_met} for d in days],
+    }
+
+
+def _days_between(first: date, last: date) -> set[date]:
+    return {first + timedelta(days=n) for n in range((last - first).days + 1)}

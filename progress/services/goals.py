@@ -1,0 +1,30 @@
+"""The learner's daily goal: how much XP a day they aim for."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from progress import summary_cache
+from progress.models import ActivityDay, LearnerStats
+from progress.selectors.learners import today_in
+
+
+def set_daily_goal(*, user_id: int, time_zone: str, xp: int | None) -> None:
+    """Set (or with None, clear) the learner's daily goal, one of `models.DAILY_GOALS`. A goal
+    at or below what today already earned is met today: the day is marked as any award
+    reaching it would mark it."""
+    with transaction.atomic():
+        stats, _ = LearnerStats.objects.select_for_update().get_or_create(user_id=user_id)
+        stats.daily_goal = xp
+        stats.save(update_fields=["daily_goal", "updated_at"])
+        today = today_in(time_zone)
+        if (
+            xp is not None
+            and stats.last_active_day is not None
+            and stats.last_active_day >= today
+            and stats.day_xp >= xp
+        ):
+            ActivityDay.objects.filter(user_id=user_id, day=stats.last_active_day).update(
+                goal_met=True
+            )
+        summary_cache.note_learner_changed(user_id)
