@@ -1,12 +1,25 @@
 from types import SimpleNamespace
+from typing import Any
 from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 
+from accounts.reset_keys import bind_to_address
+
 
 class AccountAdapter(DefaultAccountAdapter):
     """Sends allauth's e-mails (verification, password reset) from a Celery worker."""
+
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        # Sign-up with the address another account was started with and never confirmed
+        # (accounts.signup.SignupForm).
+        "email_unconfirmed": (
+            "An account was started with this address but never confirmed. "
+            "Reset the password to claim it."
+        ),
+    }
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         from accounts import services
@@ -25,6 +38,16 @@ class AccountAdapter(DefaultAccountAdapter):
                 None,
             ),
         )
+
+    def send_password_reset_mail(self, user: Any, email: str, context: dict[str, Any]) -> None:
+        """The key carries the address it is sent to: completing the reset proves that address
+        (accounts.reset_keys, accounts.services.claim_account_by_reset)."""
+        key = bind_to_address(context["key"], user_pk=user.pk, email=email)
+        context["key"] = key
+        context["password_reset_url"] = self.get_reset_password_from_key_url(
+            f"{context['uid']}-{key}"
+        )
+        super().send_password_reset_mail(user, email, context)
 
     def clean_email(self, email: str) -> str:
         """Every form that looks an address up (sign-up, reset request, adding an address)

@@ -105,6 +105,10 @@ class UserManager(BaseUserManager["User"]):
 class User(AbstractBaseUser, PermissionsMixin):
     """A learner or staff member. Signs in with an e-mail address."""
 
+    # Not a column: the address a password-reset key being used was sent to, once the key
+    # checked out (accounts.reset_keys); its completion proves that address.
+    reset_through_email: str | None = None
+
     email = models.EmailField("e-mail address", unique=True)
     display_name = models.CharField(max_length=60, blank=True, validators=[validate_display_name])
     # The display name's skeleton (accounts.display_names): unique, so no two learners show

@@ -4,6 +4,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 
 from accounts.display_names import TAKEN_MESSAGE
 from accounts.models import User
@@ -41,6 +42,51 @@ def release_unverified_address(*, email: str, keep_user_id: object = None) -> in
         held = held.exclude(user_id=keep_user_id)
     deleted: int = held.delete()[0]
     return deleted
+
+
+def claim_account_by_reset(*, user: User, email: str) -> list[str]:
+    """A password reset completed by a key sent to `email` proves the address: it becomes the
+    account's verified own address, and every other address is detached (the returned list),
+    the owner told by e-mail.
+
+    Those addresses were added by whoever held the account before: an attacker who signed up
+    with someone else's address, never confirmed it, and added one of their own could else
+    reset their way back in after the owner claimed the account (issue 25). The new password
+    ends every other session.
+    """
+    from allauth.account.adapter import get_adapter
+    from allauth.account.models import EmailAddress
+
+    email = email.lower()
+    with transaction.atomic():
+        others = EmailAddress.objects.filter(user=user).exclude(email__iexact=email)
+        detached = sorted(others.values_list("email", flat=True))
+        others.delete()
+        EmailAddress.objects.update_or_create(
+            user=user,
+            email__iexact=email,
+            defaults={"email": email, "verified": True, "primary": True},
+        )
+        if user.email.lower() != email:
+            user.email = email
+            user.save(update_fields=["email"])
+        if detached:
+            get_adapter().send_mail(
+                "account/email/addresses_detached",
+                email,
+                {"email": email, "detached": detached},
+            )
+    return detached
+
+
+def is_unconfirmed_signup_address(*, email: str) -> bool:
+    """Whether `email` is the own address an account was started with and never verified."""
+    from allauth.account.models import EmailAddress
+
+    verified = EmailAddress.objects.filter(
+        user_id=OuterRef("pk"), email__iexact=email, verified=True
+    )
+    return User.objects.filter(email__iexact=email).exclude(Exists(verified)).exists()
 
 
 def may_sign_in_with(*, user: User, email: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -173,6 +174,12 @@ def for_vendor(*, postgresql: _T, sqlite: _T, using: str = "default") -> _T:
     use: apps write both where the two speak differently, and only this module asks which one
     it is talking to."""
     return postgresql if connections[using].vendor == "postgresql" else sqlite
+
+
+def aware_datetime(value: datetime | None) -> datetime | None:
+    """A datetime read by a raw query (after the field's `to_python`): SQLite hands back a naive
+    one, in UTC."""
+    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value
 
 
 def estimated_row_count(model: type[models.Model], *, using: str = "default") -> int:

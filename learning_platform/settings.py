@@ -215,6 +215,9 @@ ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="opti
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.signup.SignupForm"
+# Reset keys carry the address they were sent to: completing one proves it (issue 25).
+ACCOUNT_PASSWORD_RESET_TOKEN_GENERATOR = "accounts.reset_keys.AddressBoundTokenGenerator"  # noqa: S105
 ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 ACCOUNT_RATE_LIMITS = {} if TESTING else {"login_failed": "10/m/ip,5/5m/key"}
 HEADLESS_ONLY = True

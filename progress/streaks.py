@@ -5,7 +5,8 @@ a run still stands today. A new rule (a streak freeze, a weekly streak) is a cha
 Days are the learner's local days, and a change of time zone must not make a day twice: in
 Pacific/Kiritimati (UTC+14) it is often already tomorrow, so completing a lesson in UTC and
 another after switching would count two days within seconds. `day_of_activity` holds the rule:
-a later day begins only once real time allows it."""
+a later day begins only once real time allows it, and `run_stands` asks the same rule
+whether a run is still alive."""
 
 from __future__ import annotations
 
@@ -73,3 +74,15 @@ def day_of_activity(
     if d == last:
         return last, last_start
     return d, max(day_start(d, zone), last_start + (day_start(d, zone) - base))
+
+
+def run_stands(
+    at: datetime, *, zone: ZoneInfo, last: date | None, last_start: datetime | None
+) -> bool:
+    """Whether the run whose last active day was `last` (begun at `last_start`) still stands at
+    the instant `at`: activity then would count on that day or carry the run on. What the reads
+    show, so that a learner who moved zone sees the run the next activity would continue."""
+    if last is None:
+        return False
+    day, _ = day_of_activity(at, zone=zone, last=last, last_start=last_start)
+    return day <= last or continues_run(last, day)

@@ -4,7 +4,7 @@ learner or a batch."""
 from __future__ import annotations
 
 import zoneinfo
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime
 from typing import Any, TypedDict
 
 from django.db.models import Count, Exists, OuterRef, QuerySet
@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from lessons import selectors as lessons
 from progress.models import LearnerStats, LessonCompletion
-from progress.streaks import continues_run
+from progress.streaks import day_of_activity, run_stands
 
 
 def completed_lesson_ids(
@@ -60,59 +60,82 @@ def _completion_of(*, user_id: int) -> QuerySet[LessonCompletion]:
 
 
 def _streak(
-    *, current: int, best: int, last_active_day: date | None, today: date
+    *,
+    current: int,
+    best: int,
+    last_active_day: date | None,
+    last_active_day_start: datetime | None,
+    time_zone: str | zoneinfo.ZoneInfo,
 ) -> dict[str, int]:
-    # A run still stands while activity today would carry it on (today may yet count).
-    alive = last_active_day is not None and (
-        last_active_day >= today or continues_run(last_active_day, today)
+    # A run still stands while activity now would carry it on (today may yet count), by the
+    # writes' own rule: after a move east the next activity may count on the day before today.
+    alive = run_stands(
+        timezone.now(),
+        zone=_zone(time_zone),
+        last=last_active_day,
+        last_start=last_active_day_start,
     )
     return {"current": current if alive else 0, "best": best}
 
 
 def daily_goal(
-    *, goal: int | None, day_xp: int, last_active_day: date | None, today: date
+    *,
+    goal: int | None,
+    day_xp: int,
+    last_active_day: date | None,
+    last_active_day_start: datetime | None,
+    time_zone: str | zoneinfo.ZoneInfo,
 ) -> dict[str, Any]:
     """{"xp": the goal or None, "xp_today", "met"}: the XP of the last active day counts while
-    that day is today (or later: a day begun in a zone east of the learner's)."""
-    xp_today = day_xp if last_active_day is not None and last_active_day >= today else 0
+    activity now would still count on that day (the writes' rule, `day_of_activity`)."""
+    xp_today = 0
+    if last_active_day is not None:
+        day, _ = day_of_activity(
+            timezone.now(),
+            zone=_zone(time_zone),
+            last=last_active_day,
+            last_start=last_active_day_start,
+        )
+        xp_today = day_xp if day <= last_active_day else 0
     return {"xp": goal, "xp_today": xp_today, "met": goal is not None and xp_today >= goal}
 
 
-def standing_for_user(*, user_id: int) -> dict[str, Any]:
-    """{"xp_total", "streak": {"current", "best"}} in one query: what rules measure most."""
-    row = (
-        LearnerStats.objects.filter(pk=user_id)
-        .values("xp_total", "streak_current", "streak_best", "last_active_day", "user__time_zone")
-        .first()
-    )
-    if row is None:
-        return {"xp_total": 0, "streak": {"current": 0, "best": 0}}
+_STANDING_FIELDS = (
+    "xp_total",
+    "streak_current",
+    "streak_best",
+    "last_active_day",
+    "last_active_day_start",
+    "user__time_zone",
+)
+
+
+def _standing(row: dict[str, Any]) -> dict[str, Any]:
     streak = _streak(
         current=row["streak_current"],
         best=row["streak_best"],
         last_active_day=row["last_active_day"],
-        today=today_in(row["user__time_zone"]),
+        last_active_day_start=row["last_active_day_start"],
+        time_zone=row["user__time_zone"],
     )
     return {"xp_total": row["xp_total"], "streak": streak}
 
 
+def standing_for_user(*, user_id: int) -> dict[str, Any]:
+    """{"xp_total", "streak": {"current", "best"}} in one query: what rules measure most."""
+    row = LearnerStats.objects.filter(pk=user_id).values(*_STANDING_FIELDS).first()
+    if row is None:
+        return {"xp_total": 0, "streak": {"current": 0, "best": 0}}
+    return _standing(row)
+
+
 def standings_for_users(*, user_ids: list[int]) -> dict[int, dict[str, Any]]:
     """standing_for_user for many learners in one query; learners without stats stand at 0."""
-    rows = LearnerStats.objects.filter(user_id__in=user_ids).values(
-        "user_id", "xp_total", "streak_current", "streak_best", "last_active_day", "user__time_zone"
-    )
+    rows = LearnerStats.objects.filter(user_id__in=user_ids).values("user_id", *_STANDING_FIELDS)
     zero = {"xp_total": 0, "streak": {"current": 0, "best": 0}}
     standings = dict.fromkeys(user_ids, zero)
     for row in rows:
-        standings[row["user_id"]] = {
-            "xp_total": row["xp_total"],
-            "streak": _streak(
-                current=row["streak_current"],
-                best=row["streak_best"],
-                last_active_day=row["last_active_day"],
-                today=today_in(row["user__time_zone"]),
-            ),
-        }
+        standings[row["user_id"]] = _standing(row)
     return standings
 
 
@@ -149,11 +172,14 @@ def completed_lesson_ids_by_user(
     return completed
 
 
-def today_in(time_zone: str | tzinfo) -> date:
+def today_in(time_zone: str | zoneinfo.ZoneInfo) -> date:
     """Today's date where the learner is: streaks and cached headers turn over at their
     midnight."""
-    zone = zoneinfo.ZoneInfo(time_zone) if isinstance(time_zone, str) else time_zone
-    return timezone.localtime(timezone.now(), zone).date()
+    return timezone.localtime(timezone.now(), _zone(time_zone)).date()
+
+
+def _zone(time_zone: str | zoneinfo.ZoneInfo) -> zoneinfo.ZoneInfo:
+    return zoneinfo.ZoneInfo(time_zone) if isinstance(time_zone, str) else time_zone
 
 
 class ChangedCompletion(TypedDict):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from django.conf import settings
 from django.db import connection
 
+from learning_platform.db import aware_datetime
 from learning_platform.errors import NotFound
 from lessons import selectors as lessons
 from progress import events
@@ -19,7 +19,6 @@ from progress.selectors.learners import (
     completions_changed_by_other_devices,
     daily_goal,
     percent_complete,
-    today_in,
 )
 from progress.selectors.levels import LevelStep, level_curve, level_progress
 
@@ -58,7 +57,6 @@ def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSum
     slugs = [slug for slug, _ in rows]
     completed = [slug for slug, done in rows if done]
     xp = stats["xp_total"]
-    today = today_in(user.tzinfo)
     body = {
         "quest": slug,
         **level_progress(xp=xp, curve=curve),
@@ -74,13 +72,15 @@ def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSum
             current=stats["streak_current"],
             best=stats["streak_best"],
             last_active_day=stats["last_active_day"],
-            today=today,
+            last_active_day_start=stats["last_active_day_start"],
+            time_zone=user.tzinfo,
         ),
         "daily_goal": daily_goal(
             goal=stats["daily_goal"],
             day_xp=stats["day_xp"],
             last_active_day=stats["last_active_day"],
-            today=today,
+            last_active_day_start=stats["last_active_day_start"],
+            time_zone=user.tzinfo,
         ),
         "completed_lessons": completed,
     }
@@ -94,6 +94,7 @@ _NO_STATS: dict[str, Any] = {
     "streak_current": 0,
     "streak_best": 0,
     "last_active_day": None,
+    "last_active_day_start": None,
     "sync_seq": 0,
     "daily_goal": None,
     "day_xp": 0,
@@ -103,7 +104,8 @@ _NO_STATS: dict[str, Any] = {
 # Placeholders are table and column names from the models' _meta (lessons' from its
 # selectors); values always go as parameters.
 _STATS_SQL = (
-    "SELECT xp_total, streak_current, streak_best, last_active_day, sync_seq, daily_goal, day_xp "
+    "SELECT xp_total, streak_current, streak_best, last_active_day, last_active_day_start, "
+    "sync_seq, daily_goal, day_xp "
     "FROM {stats} WHERE user_id = %s"
 )
 _LESSONS_SQL = (
@@ -133,12 +135,19 @@ def _summary_rows(
         cursor.execute(_STATS_SQL.format(**tables), [user_id])
         row = cursor.fetchone()
         stats = dict(zip(_NO_STATS, row, strict=True)) if row else dict(_NO_STATS)
-        if isinstance(stats["last_active_day"], str):  # SQLite answers dates as text
-            stats["last_active_day"] = date.fromisoformat(stats["last_active_day"])
+        # SQLite answers dates and datetimes as text, datetimes naive (in UTC).
+        stats["last_active_day"] = _field("last_active_day").to_python(stats["last_active_day"])
+        stats["last_active_day_start"] = aware_datetime(
+            _field("last_active_day_start").to_python(stats["last_active_day_start"])
+        )
         curve = level_curve()
         cursor.execute(_LESSONS_SQL.format(**tables), [user_id, quest_slug])
         rows = [(lesson_slug, bool(done)) for lesson_slug, done in cursor.fetchall()]
     return stats, curve, rows
+
+
+def _field(name: str) -> Any:
+    return LearnerStats._meta.get_field(name)
 
 
 def state_after_sync(

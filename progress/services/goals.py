@@ -6,7 +6,7 @@ from django.db import transaction
 
 from progress import summary_cache
 from progress.models import ActivityDay, LearnerStats
-from progress.selectors.learners import today_in
+from progress.selectors.learners import daily_goal
 
 
 def set_daily_goal(*, user_id: int, time_zone: str, xp: int | None) -> None:
@@ -17,13 +17,14 @@ def set_daily_goal(*, user_id: int, time_zone: str, xp: int | None) -> None:
         stats, _ = LearnerStats.objects.select_for_update().get_or_create(user_id=user_id)
         stats.daily_goal = xp
         stats.save(update_fields=["daily_goal", "updated_at"])
-        today = today_in(time_zone)
-        if (
-            xp is not None
-            and stats.last_active_day is not None
-            and stats.last_active_day >= today
-            and stats.day_xp >= xp
-        ):
+        today = daily_goal(
+            goal=xp,
+            day_xp=stats.day_xp,
+            last_active_day=stats.last_active_day,
+            last_active_day_start=stats.last_active_day_start,
+            time_zone=time_zone,
+        )
+        if today["met"]:
             ActivityDay.objects.filter(user_id=user_id, day=stats.last_active_day).update(
                 goal_met=True
             )

@@ -22,7 +22,7 @@ from django.db import connection, transaction
 from django.db.models import Case, DateTimeField, Q, Value, When
 from django.utils import timezone
 
-from learning_platform.db import insert_ignoring_conflicts, update_rows
+from learning_platform.db import aware_datetime, insert_ignoring_conflicts, update_rows
 from progress import boards, summary_cache
 from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
 from progress.streaks import day_of_activity, streak_runs
@@ -373,7 +373,7 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
             streak_current=streak_current,
             streak_best=streak_best,
             last_active_day=as_date(last_active_day),
-            last_active_day_start=_aware(as_datetime(last_active_day_start)),
+            last_active_day_start=aware_datetime(as_datetime(last_active_day_start)),
             sync_seq=sync_seq,
             time_zone=time_zone,
             daily_goal=daily_goal,
@@ -393,8 +393,3 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
             day_xp,
         ) in rows
     }
-
-
-def _aware(value: datetime | None) -> datetime | None:
-    """A datetime read by a raw query: SQLite hands back a naive one, in UTC."""
-    return value.replace(tzinfo=UTC) if value is not None and value.tzinfo is None else value

@@ -239,6 +239,42 @@ def test_changing_time_zone_does_not_count_a_streak_day_twice(user_client, user,
         assert user_client.get(PROGRESS).json()["streak"] == {"current": 2, "best": 2}
 
 
+@pytest.mark.parametrize(
+    ("at", "shown", "after"),
+    [
+        # Jan 11, 11:00 UTC is already Jan 12, 01:00 in Pacific/Kiritimati: by the calendar
+        # there a day was missed, but in real time only one day began since Jan 10, and a
+        # lesson now counts on it.
+        (
+            datetime(2024, 1, 11, 11, tzinfo=UTC),
+            {"current": 1, "best": 1},
+            {"current": 2, "best": 2},
+        ),
+        # Jan 12, 01:00 UTC: two days began since Jan 10 in real time, none of them active.
+        (
+            datetime(2024, 1, 12, 1, tzinfo=UTC),
+            {"current": 0, "best": 1},
+            {"current": 1, "best": 1},
+        ),
+    ],
+    ids=["run-alive", "run-broken"],
+)
+def test_after_a_move_east_the_progress_shows_the_streak_the_next_lesson_continues(
+    user_client, user, demo_lessons, at, shown, after
+):
+    with time_machine.travel(datetime(2024, 1, 10, 11, tzinfo=UTC), tick=False):
+        assert user_client.post(COMPLETE.format(demo_lessons[0].slug)).status_code == 201
+        response = user_client.patch(
+            "/api/v1/me/", {"time_zone": "Pacific/Kiritimati"}, format="json"
+        )
+        assert response.status_code == 200
+
+    with time_machine.travel(at, tick=False):
+        assert user_client.get(PROGRESS).json()["streak"] == shown
+        assert user_client.post(COMPLETE.format(demo_lessons[1].slug)).status_code == 201
+        assert user_client.get(PROGRESS).json()["streak"] == after
+
+
 def test_progress_needs_a_signed_in_learner(api_client):
     assert api_client.get(PROGRESS).status_code in (401, 403)
 

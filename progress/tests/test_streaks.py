@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from accounts.tests.factories import UserFactory
-from progress import services
+from progress import selectors, services
 from progress.models import LearnerStats
 from progress.streaks import day_start
 
@@ -132,3 +132,30 @@ def test_after_a_move_east_the_run_goes_on_and_a_new_one_takes_the_new_zones_day
         )
     assert standing.streak_current == 2
     assert LearnerStats.objects.get(pk=user.pk).last_active_day == date(2024, 1, 10)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(
+    start=instants,
+    steps=st.lists(st.tuples(zones, advances), min_size=1, max_size=6),
+    move=st.tuples(zones, st.integers(0, 60 * 3600)),
+)
+def test_the_streak_shown_after_any_zone_change_is_the_one_the_next_activity_continues(
+    start, steps, move
+):
+    user = UserFactory()
+    at = start
+    for source_id, (zone, advance) in enumerate(steps):
+        at += timedelta(seconds=advance)
+        active(user, zone, at, source_id)
+    last_before = LearnerStats.objects.get(pk=user.pk).last_active_day
+    zone, advance = move
+    at += timedelta(seconds=advance)
+
+    User.objects.filter(pk=user.pk).update(time_zone=zone)
+    with time_machine.travel(at, tick=False):
+        shown = selectors.standing_for_user(user_id=user.pk)["streak"]["current"]
+    standing = active(user, zone, at, len(steps))
+
+    new_day = LearnerStats.objects.get(pk=user.pk).last_active_day != last_before
+    assert standing.streak_current == (shown + new_day if shown else 1)
