@@ -3,7 +3,7 @@ from django.db.models import Q
 
 from learning_platform.admin_lists import ReadOnlyAdmin
 from lessons import selectors as lessons
-from progress.models import LearnerStats, LessonCompletion, Level, XPAward
+from progress.models import LearnerStats, LessonCompletion, Level, PlatformOutage, XPAward
 
 
 @admin.register(Level)
@@ -45,3 +45,12 @@ class LearnerStatsAdmin(ReadOnlyAdmin):
     list_display = ("user", "xp_total", "streak_current", "streak_best", "last_active_day")
     list_select_related = ("user",)
     ordering = ("-xp_total", "user_id")
+
+
+@admin.register(PlatformOutage)
+class PlatformOutageAdmin(admin.ModelAdmin):
+    """Operators record when the platform could not take learners' activity: a learner's day
+    that overlaps an outage never breaks their streak (progress.streaks)."""
+
+    list_display = ("starts_at", "ends_at", "reason")
+    date_hierarchy = "starts_at"

@@ -3,6 +3,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from progress.streaks import MAX_FREEZES
+
 # The daily goals a learner can choose, in XP.
 DAILY_GOALS = (10, 20, 30, 50)
 
@@ -99,6 +101,8 @@ class LearnerStats(models.Model):
         null=True, blank=True, choices=[(xp, f"{xp} XP a day") for xp in DAILY_GOALS]
     )
     day_xp = models.PositiveIntegerField(default=0, db_default=0)
+    # Streak freezes held (progress.streaks: earned by runs, used on missed days).
+    freezes_held = models.PositiveSmallIntegerField(default=0, db_default=0)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -108,6 +112,9 @@ class LearnerStats(models.Model):
             models.CheckConstraint(
                 condition=Q(daily_goal__isnull=True) | Q(daily_goal__in=DAILY_GOALS),
                 name="progress_stats_daily_goal_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(freezes_held__lte=MAX_FREEZES), name="progress_stats_freezes_at_most"
             ),
         ]
 
@@ -131,6 +138,42 @@ class ActivityDay(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} active on {self.day}"
+
+
+class FrozenDay(models.Model):
+    """A day the learner missed that a streak freeze forgave (used automatically, once)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+
+    class Meta:
+        ordering = ("user", "day")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "day"], name="progress_frozenday_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} frozen on {self.day}"
+
+
+class PlatformOutage(models.Model):
+    """A time the platform could not take learners' activity, recorded by operators: a day
+    that overlaps it (in the learner's time zone) never breaks a streak."""
+
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    reason = models.CharField(max_length=200, help_text="What happened, for the other operators.")
+
+    class Meta:
+        ordering = ("-starts_at",)
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_at__gt=models.F("starts_at")), name="progress_outage_ends_after"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Outage {self.starts_at:%Y-%m-%d %H:%M} to {self.ends_at:%Y-%m-%d %H:%M} UTC"
 
 
 class LessonCompletion(models.Model):

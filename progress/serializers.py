@@ -33,9 +33,19 @@ class LevelCurveSerializer(serializers.Serializer):
 
 class StreakSerializer(serializers.Serializer):
     current = serializers.IntegerField(
-        help_text="Consecutive active days up to today or yesterday."
+        help_text="Consecutive active days up to today or yesterday, over days forgiven by a "
+        "streak freeze or a platform outage."
     )
     best = serializers.IntegerField()
+    today = serializers.ChoiceField(
+        choices=["done", "to_do", "frozen", "none"],
+        help_text="done: active today; to_do: activity today carries the run on; frozen: it "
+        "does by using freezes held on the days missed; none: no run stands.",
+    )
+    freezes = serializers.IntegerField(
+        help_text="Streak freezes held: one earned per 7 days of a run, at most 2, used "
+        "automatically on missed days."
+    )
 
 
 class DailyGoalSerializer(serializers.Serializer):
@@ -63,13 +73,15 @@ class CalendarDaySerializer(serializers.Serializer):
     day = serializers.DateField()
     xp = serializers.IntegerField(help_text="XP earned that day, in the learner's time zone.")
     goal_met = serializers.BooleanField(help_text="Whether the day's XP reached the goal.")
+    frozen = serializers.BooleanField(help_text="Whether a streak freeze forgave the day.")
 
 
 class CalendarSerializer(serializers.Serializer):
     first_day = serializers.DateField(help_text="The calendar's first day (a 12-week window).")
     last_day = serializers.DateField(help_text="Today, in the learner's time zone.")
     days = CalendarDaySerializer(
-        many=True, help_text="Days with XP or a goal met, oldest first; the others had none."
+        many=True,
+        help_text="Days with XP, a goal met or a freeze used, oldest first; the others had none.",
     )
 
 

@@ -1,34 +1,84 @@
 """The streak rule: when a day of activity carries a run of active days on. The writes
 (`progress.services`) count runs with it; the reads (`progress.selectors`) say with it whether
-a run still stands today. A new rule (a streak freeze, a weekly streak) is a change here.
+a run still stands today. A new rule (a weekly streak, another way to forgive) is a change here.
+
+A run goes on from one active day to the next, and over days missed between them when each is
+forgiven: a day the platform itself was down (`PlatformOutage`, recorded by operators), or a
+day covered by a streak freeze the learner held. Freezes are earned, one for each
+`FREEZE_EVERY` days a run reaches, at most `MAX_FREEZES` held, and used automatically: all the
+missed days of a gap or none (a gap too long for the freezes held breaks the run, and keeps
+them).
 
 Days are the learner's local days, and a change of time zone must not make a day twice: in
 Pacific/Kiritimati (UTC+14) it is often already tomorrow, so completing a lesson in UTC and
 another after switching would count two days within seconds. `day_of_activity` holds the rule:
-a later day begins only once real time allows it, and `run_stands` asks the same rule
+a later day begins only once real time allows it, and `streak_state` asks the same rule
 whether a run is still alive."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+FREEZE_EVERY = 7
+MAX_FREEZES = 2
 
-def continues_run(previous: date, day: date) -> bool:
-    """Whether activity on `day` carries on the run whose last active day was `previous`."""
-    return day - previous == timedelta(days=1)
+
+def missed_days(previous: date, day: date, *, forgiven: Collection[date] = ()) -> list[date]:
+    """The days between `previous` and `day` (both active) that nothing forgives."""
+    between = (previous + timedelta(days=n) for n in range(1, (day - previous).days))
+    return [d for d in between if d not in forgiven]
+
+
+def continues_run(
+    previous: date, day: date, *, forgiven: Collection[date] = (), freezes: int = 0
+) -> bool:
+    """Whether activity on `day` carries on the run whose last active day was `previous`: the
+    days missed between them are forgiven, or few enough for the `freezes` held."""
+    return day > previous and len(missed_days(previous, day, forgiven=forgiven)) <= freezes
+
+
+@dataclass
+class Run:
+    """A learner's run after some active days: its length, the longest, the freezes held and
+    the days on which freezes were used now."""
+
+    current: int = 0
+    best: int = 0
+    freezes: int = 0
+    frozen: list[date] = field(default_factory=list)
+
+
+def extend_run(
+    days: list[date], *, previous: date | None, run: Run, forgiven: Collection[date] = ()
+) -> Run:
+    """`run` (which ended on `previous`) carried over the sorted distinct active `days`, all
+    after `previous`: freezes used on the days they forgive, and earned."""
+    current, best, freezes, frozen = run.current, run.best, run.freezes, list(run.frozen)
+    for d in days:
+        if previous is not None and continues_run(previous, d, forgiven=forgiven, freezes=freezes):
+            used = missed_days(previous, d, forgiven=forgiven)
+            freezes -= len(used)
+            frozen += used
+            current += 1
+        else:
+            current = 1
+        if current % FREEZE_EVERY == 0:
+            freezes = min(MAX_FREEZES, freezes + 1)
+        best = max(best, current)
+        previous = d
+    return Run(current=current, best=best, freezes=freezes, frozen=frozen)
 
 
 def streak_runs(
     days: list[date], *, current: int = 0, best: int = 0, previous: date | None = None
 ) -> tuple[int, int]:
     """(length of the run ending on the last day, longest run) of sorted distinct active days,
-    continuing runs that stood at `current`/`best` after the day `previous`."""
-    for d in days:
-        current = current + 1 if previous is not None and continues_run(previous, d) else 1
-        best = max(best, current)
-        previous = d
-    return current, best
+    continuing runs that stood at `current`/`best` after the day `previous`, no day forgiven."""
+    run = extend_run(days, previous=previous, run=Run(current=current, best=best))
+    return run.current, run.best
 
 
 def day_start(day: date, zone: ZoneInfo) -> datetime:
@@ -76,13 +126,28 @@ def day_of_activity(
     return d, max(day_start(d, zone), last_start + (day_start(d, zone) - base))
 
 
-def run_stands(
-    at: datetime, *, zone: ZoneInfo, last: date | None, last_start: datetime | None
-) -> bool:
-    """Whether the run whose last active day was `last` (begun at `last_start`) still stands at
-    the instant `at`: activity then would count on that day or carry the run on. What the reads
-    show, so that a learner who moved zone sees the run the next activity would continue."""
+def streak_state(
+    at: datetime,
+    *,
+    zone: ZoneInfo,
+    last: date | None,
+    last_start: datetime | None,
+    freezes: int = 0,
+    forgiven_between: Callable[[date, date], Collection[date]] = lambda first, last: (),
+) -> str:
+    """Where the run whose last active day was `last` (begun at `last_start`) stands at the
+    instant `at`, by the writes' rule (after a move east the next activity may count on the day
+    before today): "done" (activity now counts on the last active day), "to_do" (activity now
+    carries the run on), "frozen" (it would, by using freezes held on the days missed), "none"
+    (no run stands). `forgiven_between(first, last)`: the outage days in that range, asked
+    only when days were missed."""
     if last is None:
-        return False
+        return "none"
     day, _ = day_of_activity(at, zone=zone, last=last, last_start=last_start)
-    return day <= last or continues_run(last, day)
+    if day <= last:
+        return "done"
+    gap = (day - last).days > 1
+    forgiven = forgiven_between(last + timedelta(days=1), day - timedelta(days=1)) if gap else ()
+    if not continues_run(last, day, forgiven=forgiven, freezes=freezes):
+        return "none"
+    return "frozen" if missed_days(last, day, forgiven=forgiven) else "to_do"

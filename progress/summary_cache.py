@@ -4,7 +4,7 @@ learner's cache version that other apps' learner pages use too.
 The header changes only when the learner's own progress does (the learner's version, bumped
 after every committed progress write), when content it counts changes (the content version)
 or at the learner's midnight (the streak: the learner's date is part of the key). After a move
-east a run breaks at a midnight of the zone it was begun in (progress.streaks.run_stands), which
+east a run breaks at a midnight of the zone it was begun in (progress.streaks.streak_state), which
 the key does not know: such a header may show the run alive until its entry expires
 (versioned.DEFAULT_TIMEOUT, 10 minutes) or the learner's midnight comes.
 """

@@ -1,4 +1,4 @@
-"""The learner's activity calendar: XP per day, goal met, for the last weeks."""
+"""The learner's activity calendar: XP per day, goal met, freeze used, for the last weeks."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import TypedDict
 from django.db.models import Sum
 from django.db.models.functions import TruncDate
 
-from progress.models import ActivityDay, XPAward
+from progress.models import ActivityDay, FrozenDay, XPAward
 from progress.selectors.learners import today_in
 from progress.streaks import day_start
 
@@ -20,6 +20,7 @@ class CalendarDay(TypedDict):
     day: date
     xp: int
     goal_met: bool
+    frozen: bool
 
 
 class Calendar(TypedDict):
@@ -30,7 +31,8 @@ class Calendar(TypedDict):
 
 def activity_calendar(*, user_id: int, time_zone: str) -> Calendar:
     """The days of the last CALENDAR_WEEKS weeks (today included, in the learner's zone) on
-    which the learner earned XP or met their goal, oldest first (2 queries)."""
+    which the learner earned XP, met their goal or had a streak freeze used, oldest first
+    (3 queries)."""
     zone = zoneinfo.ZoneInfo(time_zone)
     last_day = today_in(zone)
     first_day = last_day - timedelta(weeks=CALENDAR_WEEKS) + timedelta(days=1)
@@ -47,11 +49,17 @@ def activity_calendar(*, user_id: int, time_zone: str) -> Calendar:
             "day", flat=True
         )
     )
-    days = sorted((xp_by_day.keys() | goal_met) & _days_between(first_day, last_day))
+    frozen = set(
+        FrozenDay.objects.filter(user_id=user_id, day__gte=first_day).values_list("day", flat=True)
+    )
+    days = sorted((xp_by_day.keys() | goal_met | frozen) & _days_between(first_day, last_day))
     return {
         "first_day": first_day,
         "last_day": last_day,
-        "days": [{"day": d, "xp": xp_by_day.get(d, 0), "goal_met": d in goal_met} for d in days],
+        "days": [
+            {"day": d, "xp": xp_by_day.get(d, 0), "goal_met": d in goal_met, "frozen": d in frozen}
+            for d in days
+        ],
     }
 
 

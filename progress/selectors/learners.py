@@ -4,15 +4,15 @@ learner or a batch."""
 from __future__ import annotations
 
 import zoneinfo
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any, TypedDict
 
 from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from lessons import selectors as lessons
-from progress.models import LearnerStats, LessonCompletion
-from progress.streaks import day_of_activity, run_stands
+from progress.models import LearnerStats, LessonCompletion, PlatformOutage
+from progress.streaks import day_of_activity, day_start, streak_state
 
 
 def completed_lesson_ids(
@@ -66,16 +66,25 @@ def _streak(
     last_active_day: date | None,
     last_active_day_start: datetime | None,
     time_zone: str | zoneinfo.ZoneInfo,
-) -> dict[str, int]:
-    # A run still stands while activity now would carry it on (today may yet count), by the
-    # writes' own rule: after a move east the next activity may count on the day before today.
-    alive = run_stands(
+    freezes: int = 0,
+) -> dict[str, Any]:
+    """{"current", "best", "today", "freezes"}: the run shows while it still stands
+    (`progress.streaks.streak_state`, today's state)."""
+    zone = _zone(time_zone)
+    state = streak_state(
         timezone.now(),
-        zone=_zone(time_zone),
+        zone=zone,
         last=last_active_day,
         last_start=last_active_day_start,
+        freezes=freezes,
+        forgiven_between=lambda first, last: outage_days(zone=zone, first=first, last=last),
     )
-    return {"current": current if alive else 0, "best": best}
+    return {
+        "current": current if state != "none" else 0,
+        "best": best,
+        "today": state,
+        "freezes": freezes,
+    }
 
 
 def daily_goal(
@@ -106,6 +115,7 @@ _STANDING_FIELDS = (
     "streak_best",
     "last_active_day",
     "last_active_day_start",
+    "freezes_held",
     "user__time_zone",
 )
 
@@ -117,22 +127,40 @@ def _standing(row: dict[str, Any]) -> dict[str, Any]:
         last_active_day=row["last_active_day"],
         last_active_day_start=row["last_active_day_start"],
         time_zone=row["user__time_zone"],
+        freezes=row["freezes_held"],
     )
     return {"xp_total": row["xp_total"], "streak": streak}
+
+
+NO_STREAK = {"current": 0, "best": 0, "today": "none", "freezes": 0}
+
+
+def outage_days(*, zone: zoneinfo.ZoneInfo, first: date, last: date) -> set[date]:
+    """The days from `first` to `last` (in `zone`) that overlap a platform outage (1 query)."""
+    begins, ends = day_start(first, zone), day_start(last + timedelta(days=1), zone)
+    days: set[date] = set()
+    for starts_at, ends_at in PlatformOutage.objects.filter(
+        starts_at__lt=ends, ends_at__gt=begins
+    ).values_list("starts_at", "ends_at"):
+        day = max(first, starts_at.astimezone(zone).date())
+        while day <= last and day_start(day, zone) < ends_at:
+            days.add(day)
+            day += timedelta(days=1)
+    return days
 
 
 def standing_for_user(*, user_id: int) -> dict[str, Any]:
     """{"xp_total", "streak": {"current", "best"}} in one query: what rules measure most."""
     row = LearnerStats.objects.filter(pk=user_id).values(*_STANDING_FIELDS).first()
     if row is None:
-        return {"xp_total": 0, "streak": {"current": 0, "best": 0}}
+        return {"xp_total": 0, "streak": NO_STREAK}
     return _standing(row)
 
 
 def standings_for_users(*, user_ids: list[int]) -> dict[int, dict[str, Any]]:
     """standing_for_user for many learners in one query; learners without stats stand at 0."""
     rows = LearnerStats.objects.filter(user_id__in=user_ids).values("user_id", *_STANDING_FIELDS)
-    zero = {"xp_total": 0, "streak": {"current": 0, "best": 0}}
+    zero = {"xp_total": 0, "streak": NO_STREAK}
     standings = dict.fromkeys(user_ids, zero)
     for row in rows:
         standings[row["user_id"]] = _standing(row)

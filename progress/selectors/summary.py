@@ -74,6 +74,7 @@ def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSum
             last_active_day=stats["last_active_day"],
             last_active_day_start=stats["last_active_day_start"],
             time_zone=user.tzinfo,
+            freezes=stats["freezes_held"],
         ),
         "daily_goal": daily_goal(
             goal=stats["daily_goal"],
@@ -98,6 +99,7 @@ _NO_STATS: dict[str, Any] = {
     "sync_seq": 0,
     "daily_goal": None,
     "day_xp": 0,
+    "freezes_held": 0,
 }
 
 
@@ -105,7 +107,7 @@ _NO_STATS: dict[str, Any] = {
 # selectors); values always go as parameters.
 _STATS_SQL = (
     "SELECT xp_total, streak_current, streak_best, last_active_day, last_active_day_start, "
-    "sync_seq, daily_goal, day_xp "
+    "sync_seq, daily_goal, day_xp, freezes_held "
     "FROM {stats} WHERE user_id = %s"
 )
 _LESSONS_SQL = (

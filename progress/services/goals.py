@@ -24,7 +24,7 @@ def set_daily_goal(*, user_id: int, time_zone: str, xp: int | None) -> None:
             last_active_day_start=stats.last_active_day_start,
             time_zone=time_zone,
         )
-        if today["met"]:
+        if today["met"] and stats.last_active_day is not None:
             ActivityDay.objects.filter(user_id=user_id, day=stats.last_active_day).update(
                 goal_met=True
             )

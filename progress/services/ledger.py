@@ -24,8 +24,9 @@ from django.utils import timezone
 
 from learning_platform.db import aware_datetime, insert_ignoring_conflicts, update_rows
 from progress import boards, summary_cache
-from progress.models import ActivityDay, LearnerStats, LessonCompletion, XPAward
-from progress.streaks import day_of_activity, streak_runs
+from progress.models import ActivityDay, FrozenDay, LearnerStats, LessonCompletion, XPAward
+from progress.selectors.learners import outage_days
+from progress.streaks import Run, day_of_activity, extend_run
 
 # Streaks count only days the server could witness: activity that reached it within this long
 # of when it happened. Older offline history still counts for lessons and XP, not for the
@@ -217,6 +218,7 @@ class _LearnerWriter:
             "last_active_day",
             "last_active_day_start",
             "day_xp",
+            "freezes_held",
             "sync_seq",
             "updated_at",
         )
@@ -303,23 +305,42 @@ class _LearnerWriter:
             returning=("user", "day"),
         ):
             new_days[user_id].append(as_date(day))
+        frozen: list[FrozenDay] = []
         for user_id, days in new_days.items():
             stats = self.stats[user_id]
             last = stats.last_active_day
-            if last is not None and min(days) < last:
+            days.sort()
+            if last is not None and days[0] < last:
+                # A day before the last: count the runs again from every day, over the days
+                # forgiven already (no freeze is used or earned again).
                 days = list(
                     ActivityDay.objects.filter(user_id=user_id)
                     .order_by("day")
                     .values_list("day", flat=True)
                 )
-                stats.streak_current, stats.streak_best = streak_runs(days)
-            else:
-                days.sort()
-                stats.streak_current, stats.streak_best = streak_runs(
-                    days, current=stats.streak_current, best=stats.streak_best, previous=last
+                forgiven = self._forgiven(stats, days[0], days[-1]) | set(
+                    FrozenDay.objects.filter(user_id=user_id).values_list("day", flat=True)
                 )
+                run = extend_run(days, previous=None, run=Run(), forgiven=forgiven)
+            else:
+                gaps = last is not None and (days[-1] - last).days > len(days)
+                run = extend_run(
+                    days,
+                    previous=last,
+                    run=Run(stats.streak_current, stats.streak_best, stats.freezes_held),
+                    forgiven=self._forgiven(stats, last, days[-1]) if gaps and last else (),
+                )
+                stats.freezes_held = run.freezes
+                frozen += [FrozenDay(user_id=user_id, day=day) for day in run.frozen]
+            stats.streak_current, stats.streak_best = run.current, run.best
             stats.last_active_day = days[-1]
             self._changed.add(user_id)
+        if frozen:
+            FrozenDay.objects.bulk_create(frozen, ignore_conflicts=True)
+
+    def _forgiven(self, stats: _Stats, first: date, last: date) -> set[date]:
+        """The days from `first` to `last` the platform's outages forgive (1 query)."""
+        return outage_days(zone=zoneinfo.ZoneInfo(stats.time_zone), first=first, last=last)
 
 
 @dataclass
@@ -337,6 +358,7 @@ class _Stats:
     time_zone: str
     daily_goal: int | None
     day_xp: int
+    freezes_held: int
 
 
 # Creates the rows that are missing, takes every row's lock (ON CONFLICT DO UPDATE locks the row
@@ -347,7 +369,7 @@ VALUES {rows}
 ON CONFLICT (user_id) DO UPDATE SET updated_at = s.updated_at
 RETURNING user_id, xp_total, exercises_passed, streak_current, streak_best, last_active_day,
     last_active_day_start, sync_seq, (SELECT u.time_zone FROM {user} AS u WHERE u.id = user_id),
-    daily_goal, day_xp"""
+    daily_goal, day_xp, freezes_held"""
 
 
 def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
@@ -378,6 +400,7 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
             time_zone=time_zone,
             daily_goal=daily_goal,
             day_xp=day_xp,
+            freezes_held=freezes_held,
         )
         for (
             user_id,
@@ -391,5 +414,6 @@ def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
             time_zone,
             daily_goal,
             day_xp,
+            freezes_held,
         ) in rows
     }

@@ -5,7 +5,8 @@ from progress import selectors
 
 def streak_for_user(*, user_id: int) -> dict[str, int]:
     """{"current", "best"} in the learner's time zone."""
-    return selectors.standing_for_user(user_id=user_id)["streak"]
+    streak = selectors.standing_for_user(user_id=user_id)["streak"]
+    return {"current": streak["current"], "best": streak["best"]}
 
 
 def level_for_user(*, user_id: int) -> dict:

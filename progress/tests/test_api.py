@@ -32,6 +32,10 @@ def lesson(db):
     return LessonFactory(xp=40)
 
 
+def _run(body: dict) -> dict:
+    return {"current": body["streak"]["current"], "best": body["streak"]["best"]}
+
+
 def event(lesson_slug: str, *, at=None, **overrides) -> dict:
     return {
         "id": str(uuid.uuid4()),
@@ -144,7 +148,7 @@ def test_progress_of_a_new_learner_on_the_demo_quest(user_client, demo_lessons):
         "percent_complete": 0,
         "achievements_unlocked": 0,
         "achievements_total": 10,
-        "streak": {"current": 0, "best": 0},
+        "streak": {"current": 0, "best": 0, "today": "none", "freezes": 0},
         "daily_goal": {"xp": None, "xp_today": 0, "met": False},
         "completed_lessons": [],
     }
@@ -165,7 +169,7 @@ def test_progress_after_completing_lessons(user_client, demo_lessons):
     assert body["xp_into_level"] == 40
     assert body["xp_to_go"] == 120
     assert body["achievements_unlocked"] == 1
-    assert body["streak"] == {"current": 1, "best": 1}
+    assert body["streak"] == {"current": 1, "best": 1, "today": "done", "freezes": 0}
 
 
 def test_progress_counts_only_published_lessons(user_client, user, demo_lessons):
@@ -217,7 +221,7 @@ def test_progress_reads_the_streak_in_the_learners_time_zone(user_client, user, 
     user.save()
     user_client.post(COMPLETE.format(demo_lessons[0].slug))
 
-    assert user_client.get(PROGRESS).json()["streak"] == {"current": 1, "best": 1}
+    assert _run(user_client.get(PROGRESS).json()) == {"current": 1, "best": 1}
 
 
 def test_changing_time_zone_does_not_count_a_streak_day_twice(user_client, user, demo_lessons):
@@ -231,12 +235,12 @@ def test_changing_time_zone_does_not_count_a_streak_day_twice(user_client, user,
         assert response.status_code == 200
         assert user_client.post(COMPLETE.format(demo_lessons[1].slug)).status_code == 201
 
-        assert user_client.get(PROGRESS).json()["streak"] == {"current": 1, "best": 1}
+        assert _run(user_client.get(PROGRESS).json()) == {"current": 1, "best": 1}
     # The next real day counts in the new zone: Jan 11 began in UTC 24 hours after Jan 10.
     with time_machine.travel(datetime(2024, 1, 11, 11, tzinfo=UTC), tick=False):
         assert user_client.post(COMPLETE.format(demo_lessons[2].slug)).status_code == 201
 
-        assert user_client.get(PROGRESS).json()["streak"] == {"current": 2, "best": 2}
+        assert _run(user_client.get(PROGRESS).json()) == {"current": 2, "best": 2}
 
 
 @pytest.mark.parametrize(
@@ -270,9 +274,9 @@ def test_after_a_move_east_the_progress_shows_the_streak_the_next_lesson_continu
         assert response.status_code == 200
 
     with time_machine.travel(at, tick=False):
-        assert user_client.get(PROGRESS).json()["streak"] == shown
+        assert _run(user_client.get(PROGRESS).json()) == shown
         assert user_client.post(COMPLETE.format(demo_lessons[1].slug)).status_code == 201
-        assert user_client.get(PROGRESS).json()["streak"] == after
+        assert _run(user_client.get(PROGRESS).json()) == after
 
 
 def test_progress_needs_a_signed_in_learner(api_client):
@@ -730,7 +734,7 @@ def test_a_new_account_cannot_sync_a_forged_streak_but_keeps_the_xp(user_client,
 
     body = sync(user_client, events).json()
 
-    assert body["streak"] == {"current": 2, "best": 2}
+    assert _run(body) == {"current": 2, "best": 2}
     assert LessonCompletion.objects.filter(user=user).count() == 41
     assert body["xp"] >= 410
     assert not AchievementUnlock.objects.filter(

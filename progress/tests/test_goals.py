@@ -119,15 +119,15 @@ def test_the_calendar_lists_each_days_xp_and_goal_in_the_learners_zone(user_clie
     assert calendar["last_day"] == "2026-03-03"
     assert calendar["first_day"] == "2025-12-10"
     assert calendar["days"] == [
-        {"day": "2026-03-01", "xp": 20, "goal_met": False},
-        {"day": "2026-03-03", "xp": 30, "goal_met": True},
+        {"day": "2026-03-01", "xp": 20, "goal_met": False, "frozen": False},
+        {"day": "2026-03-03", "xp": 30, "goal_met": True, "frozen": False},
     ]
 
 
-def test_the_calendar_runs_two_queries(user_client, user, lessons, django_assert_num_queries):
+def test_the_calendar_runs_three_queries(user_client, user, lessons, django_assert_num_queries):
     _complete(user_client, lessons[0])
 
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         assert user_client.get(CALENDAR).status_code == 200
 
 

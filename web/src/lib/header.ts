@@ -51,7 +51,7 @@ export function computeLocalHeader({ quest, lessons, completed, curve, achieveme
     // Achievements are the server's to award; a device on its own has unlocked none.
     achievements_unlocked: 0,
     achievements_total: achievementsTotal,
-    streak: { current: 0, best: 0 },
+    streak: { current: 0, best: 0, today: 'none', freezes: 0 },
     // A daily goal is an account setting: signed out there is none.
     daily_goal: { xp: null, xp_today: 0, met: false },
     completed_lessons: inQuest.map((lesson) => lesson.slug),
