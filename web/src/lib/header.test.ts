@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { levels, quest } from '@/test/fixtures';
 import { computeLocalHeader, levelFor, levelLabel, percent } from './header';
+import sharedVectors from './header-vectors.json';
 
 const input = (completed: string[]) => ({ quest: 'transformers', lessons: quest.lessons, completed, curve: levels.results, achievementsTotal: 10 });
 
@@ -47,4 +48,22 @@ describe('signed-out header', () => {
     expect(percent(94, 94)).toBe(100);
     expect(percent(0, 0)).toBe(0);
   });
+});
+
+// The same vectors as the server's progress/tests/test_header_vectors.py: the level rule written
+// here cannot drift from Python's.
+describe('signed-out header on the shared vectors', () => {
+  for (const vector of sharedVectors.vectors) {
+    it(vector.name, () => {
+      const lessons = vector.lesson_xp.map((xp, i) => ({ ...quest.lessons[0], slug: `lesson-${i}`, xp }));
+      const header = computeLocalHeader({
+        quest: 'transformers',
+        lessons,
+        completed: vector.completed.map((i) => `lesson-${i}`),
+        curve: vector.curve,
+        achievementsTotal: 10,
+      });
+      expect(header).toMatchObject(vector.expected);
+    });
+  }
 });
