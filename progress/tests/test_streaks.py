@@ -159,3 +159,41 @@ def test_the_streak_shown_after_any_zone_change_is_the_one_the_next_activity_con
 
     new_day = LearnerStats.objects.get(pk=user.pk).last_active_day != last_before
     assert standing.streak_current == (shown + new_day if shown else 1)
+
+
+# --- The daily goal, by the same days -----------------------------------------------------------
+
+
+def _day_xp_read_at(user: User, at: datetime) -> dict:
+    user.refresh_from_db()
+    with time_machine.travel(at, tick=False):
+        return selectors.progress_summary(user=user).body["daily_goal"]
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(
+    zone=zones,
+    first=first_days,
+    fractions=st.lists(st.floats(min_value=0, max_value=1, exclude_max=True), min_size=1,
+                       max_size=5),
+    days_apart=st.lists(st.integers(0, 2), min_size=5, max_size=5),
+)  # fmt: skip
+def test_todays_xp_is_what_the_learners_local_day_earned(zone, first, fractions, days_apart):
+    user = UserFactory()
+    LearnerStats.objects.create(user=user, daily_goal=10)
+    tz = zoneinfo.ZoneInfo(zone)
+    day, earned = first, {}
+    for n, fraction in enumerate(fractions):
+        day += timedelta(days=days_apart[n])
+        begins, ends = day_start(day, tz), day_start(day + timedelta(days=1), tz)
+        at = begins + (ends - begins - timedelta(microseconds=1)) * fraction
+        active(user, zone, at, n)
+        earned[day] = earned.get(day, 0) + 5
+
+        # Read within the day it counted on, and at the very start of the next one.
+        assert _day_xp_read_at(user, at) == {
+            "xp": 10,
+            "xp_today": earned[day],
+            "met": earned[day] >= 10,
+        }
+        assert _day_xp_read_at(user, ends)["xp_today"] == 0
