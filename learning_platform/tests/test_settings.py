@@ -228,3 +228,22 @@ def test_the_deployment_checklist_sees_an_insecure_setting():
     codes = sorted(w.split(":")[0] for w in deployment_warnings(**insecure))
 
     assert codes == ["security.W012", "security.W016"]  # the session and the CSRF cookie
+
+
+@pytest.mark.parametrize("name", ["FRONTEND_URL", "PUBLIC_API_URL"])
+def test_the_deployment_checklist_warns_when_email_links_keep_the_development_default(name):
+    production = {k: v for k, v in PRODUCTION_ENV.items() if k != name}
+
+    warnings = deployment_warnings(**production)
+
+    assert [w.split(":")[0] for w in warnings] == ["learning_platform.W001"]
+    assert f"{name} is http://127.0.0.1:8000" in warnings[0]
+
+
+def test_the_deployment_checklist_warns_when_email_links_point_at_localhost():
+    local = {**PRODUCTION_ENV, "FRONTEND_URL": "http://localhost:8011"}
+
+    warnings = deployment_warnings(**local)
+
+    assert [w.split(":")[0] for w in warnings] == ["learning_platform.W001"]
+    assert "FRONTEND_URL" in warnings[0]
