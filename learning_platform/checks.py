@@ -13,13 +13,11 @@ worker starts (learning_platform/celery.py), which then refuses to start.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from django.apps import AppConfig, apps
+from django.apps import AppConfig
 from django.conf import settings
 from django.core.checks import Error, Tags, register
 from django.core.checks import Warning as CheckWarning
@@ -29,19 +27,12 @@ CELERY_DEFAULT_BACKOFF_MAX = 600
 CELERY_DEFAULT_RETRY_DELAY = 180
 
 
-def _import_task_modules() -> None:
-    for config in apps.get_app_configs():
-        module = f"{config.name}.tasks"
-        if importlib.util.find_spec(module) is not None:
-            importlib.import_module(module)
-
-
 def delay_errors() -> list[str]:
     """Each task or periodic entry whose longest wait in the broker, plus its time limit,
     reaches the visibility timeout."""
-    from learning_platform.celery import app
+    from learning_platform.celery import app, import_task_modules
 
-    _import_task_modules()
+    import_task_modules()
     visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
     default_limit = settings.CELERY_TASK_TIME_LIMIT or 0
     errors = []

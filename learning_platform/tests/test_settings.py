@@ -247,3 +247,19 @@ def test_the_deployment_checklist_warns_when_email_links_point_at_localhost():
 
     assert [w.split(":")[0] for w in warnings] == ["learning_platform.W001"]
     assert "FRONTEND_URL" in warnings[0]
+
+
+def test_the_embedded_default_runs_its_periodic_jobs_in_the_server():
+    assert load_settings(DEBUG="1").EMBEDDED_SCHEDULER is True
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"REDIS_URL": "redis://127.0.0.1:6379/0"},
+        {"BROKER_URL": "redis://b:6379/0"},
+        {"TESTING": "1"},
+    ],
+)
+def test_no_embedded_scheduler_with_a_broker_or_under_tests(env):
+    assert load_settings(DEBUG="1", **env).EMBEDDED_SCHEDULER is False
