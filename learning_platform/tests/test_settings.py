@@ -263,3 +263,16 @@ def test_the_embedded_default_runs_its_periodic_jobs_in_the_server():
 )
 def test_no_embedded_scheduler_with_a_broker_or_under_tests(env):
     assert load_settings(DEBUG="1", **env).EMBEDDED_SCHEDULER is False
+
+
+def test_passwords_are_hashed_with_argon2_and_older_hashes_still_sign_in():
+    hashers = load_settings(**PRODUCTION_ENV).PASSWORD_HASHERS
+
+    assert hashers[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
+    assert "django.contrib.auth.hashers.PBKDF2PasswordHasher" in hashers
+
+
+def test_the_suite_hashes_with_md5_to_stay_fast():
+    assert load_settings(TESTING="1").PASSWORD_HASHERS == [
+        "django.contrib.auth.hashers.MD5PasswordHasher"
+    ]
