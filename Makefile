@@ -39,19 +39,8 @@ venv:  ## create .venv and install requirements/dev.txt (only when the lock chan
 web: venv  ## regenerate the web app's API types from the schema, build it into web/dist (npm ci first when web/package-lock.json changed)
 	@scripts/web.sh build
 
-run: venv web  ## build the web app, migrate, load the demo curriculum, serve on 127.0.0.1:8000
-	DEBUG=1 $(PY) manage.py migrate --noinput
-	DEBUG=1 $(PY) manage.py load_curriculum content/
-	@echo
-	@echo "learning-platform is starting on http://$(HOST):$(PORT)/"
-	@echo "  App:     http://$(HOST):$(PORT)/  (a lesson: http://$(HOST):$(PORT)/lessons/embedding-dimension)"
-	@echo "  API:     http://$(HOST):$(PORT)/api/v1/"
-	@echo "  Docs:    http://$(HOST):$(PORT)/api/docs/  (Redoc: /api/redoc/, schema: /api/schema/)"
-	@echo "  Auth:    http://$(HOST):$(PORT)/_allauth/  (headless allauth; spec: /_allauth/openapi.html)"
-	@echo "  Admin:   http://$(HOST):$(PORT)/admin/"
-	@DEBUG=1 $(PY) scripts/ensure_demo_admin.py
-	@echo
-	DEBUG=1 exec $(PY) manage.py runserver $(HOST):$(PORT)
+run: venv web  ## build the web app, migrate, load the demo curriculum, serve on $(HOST):$(PORT) (e-mail links too)
+	@HOST=$(HOST) PORT=$(PORT) PY=$(PY) scripts/run.sh
 
 test: venv  ## the Python suite and the web app's unit tests, on PostgreSQL + Redis when they answer
 	@exports="$$($(PY) scripts/test_env.py)"; eval "$$exports"; \

@@ -37,7 +37,7 @@ def forget_cached_users(user_ids: list[Any]) -> None:
     transaction.on_commit(lambda: cache.delete_many(keys))
 
 
-class CachedModelBackend(ModelBackend):
+class CachedUserLookup(ModelBackend):
     def get_user(self, user_id: Any) -> Any:
         key = user_cache_key(user_id)
         user = cache.get(key)
@@ -48,7 +48,21 @@ class CachedModelBackend(ModelBackend):
         return user if user is not None and self.user_can_authenticate(user) else None
 
 
-class AuthenticationBackend(CachedModelBackend, AllauthBackend):
+class CachedModelBackend(CachedUserLookup):
+    """Loads the user of the sessions that name this backend; signs nobody in.
+
+    As Django's ModelBackend it also checked every sign-in's password (the user model's
+    USERNAME_FIELD is the e-mail), so a wrong password was hashed twice, here and again in
+    AuthenticationBackend: twice as slow as a right one. It stays listed, by this path, for
+    the sessions it signed in."""
+
+    def authenticate(
+        self, request: Any, username: Any = None, password: Any = None, **kwargs: Any
+    ) -> None:
+        return None
+
+
+class AuthenticationBackend(CachedUserLookup, AllauthBackend):
     """allauth's backend (e-mail sign-in), with the cached per-request lookup.
 
     Signs in by an account's own address or a verified secondary one only: allauth also

@@ -3,11 +3,14 @@
 Workers: `celery -A learning_platform worker`; beat: `celery -A learning_platform beat`.
 """
 
+import importlib
+import importlib.util
 import os
 from typing import Any, ParamSpec, TypeVar
 
 from celery import Celery, signals
 from celery.contrib.django.task import DjangoTask
+from django.apps import apps
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "learning_platform.settings")
 
@@ -40,6 +43,15 @@ class Task(DjangoTask[_P, _R]):
 app = Celery("learning_platform", task_cls=Task)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def import_task_modules() -> None:
+    """Register every app's tasks now (autodiscovery is lazy), for code that looks them up
+    by name outside a worker: the delay check, the embedded scheduler."""
+    for config in apps.get_app_configs():
+        module = f"{config.name}.tasks"
+        if importlib.util.find_spec(module) is not None:
+            importlib.import_module(module)
 
 
 @signals.worker_init.connect

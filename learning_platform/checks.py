@@ -1,4 +1,7 @@
-"""Start-up check: no task may wait in the broker longer than its visibility timeout.
+"""System checks: no task may wait in the broker longer than its visibility timeout, and (with
+`check --deploy`) e-mail links built from a public origin.
+
+Delays:
 
 Redis hands a message that is not acknowledged within `visibility_timeout` to a worker
 again. A task published with a countdown or ETA is held unacknowledged until it is due and
@@ -10,33 +13,26 @@ worker starts (learning_platform/celery.py), which then refuses to start.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
-from django.apps import AppConfig, apps
+from django.apps import AppConfig
 from django.conf import settings
-from django.core.checks import Error, register
+from django.core.checks import Error, Tags, register
+from django.core.checks import Warning as CheckWarning
 
 # Celery's defaults when a task sets retry_backoff without a maximum, or no backoff at all.
 CELERY_DEFAULT_BACKOFF_MAX = 600
 CELERY_DEFAULT_RETRY_DELAY = 180
 
 
-def _import_task_modules() -> None:
-    for config in apps.get_app_configs():
-        module = f"{config.name}.tasks"
-        if importlib.util.find_spec(module) is not None:
-            importlib.import_module(module)
-
-
 def delay_errors() -> list[str]:
     """Each task or periodic entry whose longest wait in the broker, plus its time limit,
     reaches the visibility timeout."""
-    from learning_platform.celery import app
+    from learning_platform.celery import app, import_task_modules
 
-    _import_task_modules()
+    import_task_modules()
     visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
     default_limit = settings.CELERY_TASK_TIME_LIMIT or 0
     errors = []
@@ -77,3 +73,33 @@ def check_task_delays(app_configs: Sequence[AppConfig] | None = None, **kwargs: 
               id="learning_platform.E001")
         for message in delay_errors()
     ]  # fmt: skip
+
+
+# Hosts that name the machine the server runs on: from anywhere else a link to them is dead.
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0", ""})  # noqa: S104
+
+
+def local_link_settings() -> list[str]:
+    """The settings e-mail links are built from that still point at this machine (their
+    development default, http://127.0.0.1:8000, or any other loopback address)."""
+    return [
+        name
+        for name in ("FRONTEND_URL", "PUBLIC_API_URL")
+        if (urlsplit(getattr(settings, name)).hostname or "") in LOOPBACK_HOSTS
+    ]
+
+
+@register(Tags.security, deploy=True)
+def check_public_link_origins(
+    app_configs: Sequence[AppConfig] | None = None, **kwargs: Any
+) -> list[CheckWarning]:
+    return [
+        CheckWarning(
+            f"{name} is {getattr(settings, name)}: every link in e-mails (verification, "
+            "password reset, replies, unsubscribe) would point at the server's own machine, "
+            "dead for the learners who get them.",
+            hint=f"Set {name} to the public origin learners reach, e.g. https://app.example.com.",
+            id="learning_platform.W001",
+        )
+        for name in local_link_settings()
+    ]

@@ -275,3 +275,36 @@ def markdown_problems(source: str, *, profile: Profile) -> list[str]:
     finder.feed(_unsanitized_html(source, profile=profile))
     finder.close()
     return finder.problems
+
+
+# Elements that end a run of text: their text is kept apart from the next one's by a space.
+_TEXT_BREAKS = frozenset(
+    {"p", "br", "li", "ul", "ol", "pre", "blockquote", "h1", "h2", "h3", "h4", "h5", "h6", "hr",
+     "table", "tr", "td", "th", "div"}
+)  # fmt: skip
+
+
+class _TextCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _TEXT_BREAKS:
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _TEXT_BREAKS:
+            self.parts.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def markdown_as_text(source: str, *, profile: Profile = "comment") -> str:
+    """Markdown as the plain text its reader sees, on one line: no `**`, `#` or backticks,
+    a link as its text, an image as its description. For previews (notifications, e-mails)."""
+    collector = _TextCollector()
+    collector.feed(render_markdown(source, profile=profile))
+    collector.close()
+    return " ".join("".join(collector.parts).split())

@@ -72,6 +72,8 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Before staticfiles, whose runserver it extends: the embedded default's periodic jobs.
+    "learning_platform.devserver",
     "django.contrib.staticfiles",
     "simple_history",
     "corsheaders",
@@ -196,6 +198,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Argon2 (Django's recommendation) for new and changed passwords; a PBKDF2 hash still signs
+# in and is rehashed with Argon2 then. Under tests, MD5: a strong hash per sign-up would make
+# the suite slow.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
 if TESTING:
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -344,6 +355,9 @@ OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=12)
 # honour CONN_MAX_AGE and health checks, as for web requests.
 CELERY_DB_REUSE_MAX = 1000
 CELERY_TIMEZONE = "UTC"
+# Without a broker nobody runs beat: the development server (runserver, as `make run` starts
+# it) then runs this schedule itself, in one thread per process (learning_platform/scheduler.py).
+EMBEDDED_SCHEDULER = env.bool("EMBEDDED_SCHEDULER", default=not BROKER_URL and not TESTING)
 # Periodic jobs; each entry names a task by its registered name.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # Lessons whose "publish at" has come (reads already show them; this makes it stick).

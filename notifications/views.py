@@ -85,7 +85,13 @@ class UnsubscribePageRenderer(renderers.BaseRenderer):
         request = (renderer_context or {}).get("request")
         return render_to_string(
             "notifications/unsubscribe.html",
-            {"data": data or {}, "action": request.get_full_path() if request else ""},
+            {
+                "data": data or {},
+                "action": request.get_full_path() if request else "",
+                # Not a dead end: the way back to the app, and to where e-mails are set.
+                "app_url": services.absolute_frontend_url("/"),
+                "settings_url": services.absolute_frontend_url("/settings"),
+            },
         )
 
 

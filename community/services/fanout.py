@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from community import selectors
 from community.models import Comment
+from learning_platform.markdown import markdown_as_text
 from notifications.services import NewNotification, create_notifications
 
 EXCERPT_LENGTH = 200
@@ -38,7 +39,7 @@ def notify_about_comment(*, comment_id: int) -> list[int]:
     ).exclude(pk=comment.author_id)
     thread_id = comment.parent_id or comment.id
     lesson = comment.lesson
-    body = excerpt(comment.body)
+    body = excerpt(comment.body, markdown=True)
     url = f"/lessons/{lesson.slug}#comment-{comment.id}"
     # `lesson_id` is also what the digest offers to stop following (FOLLOWED_TOPIC_KEY).
     data = {
@@ -77,7 +78,9 @@ def notify_about_comment(*, comment_id: int) -> list[int]:
     return emailed
 
 
-def excerpt(text: str) -> str:
-    """The start of a learner's text, on one line, for a notification."""
-    text = " ".join(text.split())
+def excerpt(text: str, *, markdown: bool) -> str:
+    """The start of a learner's text as plain text on one line, for a notification and the
+    e-mail that carries it: Markdown (a comment) as its reader sees it, without `**` or
+    backticks; other text as written."""
+    text = markdown_as_text(text) if markdown else " ".join(text.split())
     return text if len(text) <= EXCERPT_LENGTH else text[: EXCERPT_LENGTH - 1] + "…"

@@ -123,7 +123,7 @@ def change_report_status(
 def _resolution_words(report: IssueReport) -> tuple[str, str]:
     return (
         f"Thanks! Your report on “{report.lesson.title}” was resolved",
-        f"{report.get_kind_display()}: {excerpt(report.message)}",
+        f"{report.get_kind_display()}: {excerpt(report.message, markdown=False)}",
     )
 
 

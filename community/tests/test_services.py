@@ -35,6 +35,26 @@ def test_reply_notifies_the_parent_author_and_never_the_replier():
     assert _notified(reply) == {top.author_id: "comment_reply"}
 
 
+def test_a_reply_notification_shows_the_comment_as_plain_text_not_markdown():
+    top = CommentFactory()
+    reply = ReplyFactory(
+        parent=top, body="**Bold** claim: `d_model` is [the width](https://example.com/w)."
+    )
+
+    services.notify_about_comment(comment_id=reply.id)
+
+    assert Notification.objects.get().body == "Bold claim: d_model is the width."
+
+
+def test_a_report_resolution_quotes_the_report_as_written(user, django_capture_on_commit_callbacks):
+    report = IssueReportFactory(reporter=user, message="Step **2** of 3 is off")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resolve_report(report=report)
+
+    assert Notification.objects.get().body.endswith("Step **2** of 3 is off")
+
+
 def test_reply_to_a_reply_notifies_its_author_as_a_reply():
     top = CommentFactory()
     first = ReplyFactory(parent=top)

@@ -245,3 +245,19 @@ def test_the_periodic_sweep_sends_a_digest_once_its_window_has_passed(settings, 
         notification_tasks.send_overdue_emails()
     assert len(mailoutbox) == 1
     assert mailoutbox[0].to == [reply.parent.author.email]
+
+
+@pytest.mark.django_db
+def test_a_reply_email_previews_the_reply_as_plain_text(
+    mailoutbox, django_capture_on_commit_callbacks
+):
+    reply = ReplyFactory(parent=CommentFactory(), body="I *really* think `n_inner` is **null**.")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.notify_about_comment(reply.id)
+    notification_tasks.send_notification_emails(reply.parent.author_id)
+
+    [email] = mailoutbox
+    assert "I really think n_inner is null." in email.body
+    assert "**" not in email.body
+    assert "`" not in email.body

@@ -228,3 +228,51 @@ def test_the_deployment_checklist_sees_an_insecure_setting():
     codes = sorted(w.split(":")[0] for w in deployment_warnings(**insecure))
 
     assert codes == ["security.W012", "security.W016"]  # the session and the CSRF cookie
+
+
+@pytest.mark.parametrize("name", ["FRONTEND_URL", "PUBLIC_API_URL"])
+def test_the_deployment_checklist_warns_when_email_links_keep_the_development_default(name):
+    production = {k: v for k, v in PRODUCTION_ENV.items() if k != name}
+
+    warnings = deployment_warnings(**production)
+
+    assert [w.split(":")[0] for w in warnings] == ["learning_platform.W001"]
+    assert f"{name} is http://127.0.0.1:8000" in warnings[0]
+
+
+def test_the_deployment_checklist_warns_when_email_links_point_at_localhost():
+    local = {**PRODUCTION_ENV, "FRONTEND_URL": "http://localhost:8011"}
+
+    warnings = deployment_warnings(**local)
+
+    assert [w.split(":")[0] for w in warnings] == ["learning_platform.W001"]
+    assert "FRONTEND_URL" in warnings[0]
+
+
+def test_the_embedded_default_runs_its_periodic_jobs_in_the_server():
+    assert load_settings(DEBUG="1").EMBEDDED_SCHEDULER is True
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"REDIS_URL": "redis://127.0.0.1:6379/0"},
+        {"BROKER_URL": "redis://b:6379/0"},
+        {"TESTING": "1"},
+    ],
+)
+def test_no_embedded_scheduler_with_a_broker_or_under_tests(env):
+    assert load_settings(DEBUG="1", **env).EMBEDDED_SCHEDULER is False
+
+
+def test_passwords_are_hashed_with_argon2_and_older_hashes_still_sign_in():
+    hashers = load_settings(**PRODUCTION_ENV).PASSWORD_HASHERS
+
+    assert hashers[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
+    assert "django.contrib.auth.hashers.PBKDF2PasswordHasher" in hashers
+
+
+def test_the_suite_hashes_with_md5_to_stay_fast():
+    assert load_settings(TESTING="1").PASSWORD_HASHERS == [
+        "django.contrib.auth.hashers.MD5PasswordHasher"
+    ]

@@ -126,3 +126,20 @@ def test_an_unsubscribe_link_that_names_nothing_is_404_for_either_method(api_cli
 
     assert response.status_code == 404
     assert response.json()["type"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("method", "valid"), [("get", True), ("post", True), ("get", False)]
+)  # fmt: skip
+def test_every_unsubscribe_page_links_back_to_the_app_and_its_settings(
+    api_client, user, settings, method, valid
+):
+    from notifications.services import make_unsubscribe_token
+
+    token = make_unsubscribe_token(user_id=user.id) if valid else "not-a-token"
+
+    response = getattr(api_client, method)(f"/api/v1/unsubscribe/{token}", HTTP_ACCEPT="text/html")
+
+    page = response.content.decode()
+    assert f'<a href="{settings.FRONTEND_URL}/">Back to Learning Platform</a>' in page
+    assert f'<a href="{settings.FRONTEND_URL}/settings">Notification settings</a>' in page
