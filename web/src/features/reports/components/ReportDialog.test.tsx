@@ -17,8 +17,8 @@ describe('report an issue', () => {
     await user.click(await screen.findByRole('button', { name: 'Report an issue' }));
     const dialog = screen.getByRole('dialog', { name: 'Report an issue' });
     await user.click(within(dialog).getByLabelText('Broken link'));
-    await user.selectOptions(within(dialog).getByLabelText('Where (optional)'), within(dialog).getByRole('option', { name: /table: Width and depth/ }));
-    await user.type(within(dialog).getByLabelText('Details'), 'The arXiv link 404s.');
+    await user.selectOptions(within(dialog).getByLabelText('Where (optional)'), within(dialog).getByRole('option', { name: /Table: Width and depth/ }));
+    await user.type(within(dialog).getByLabelText(/^Details/), 'The arXiv link 404s.');
     await user.type(within(dialog).getByLabelText(/Your e-mail/), 'me@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
     expect(await screen.findByText('Thanks — your report was sent.')).toBeInTheDocument();
@@ -41,7 +41,7 @@ describe('report an issue', () => {
     renderApp('/lessons/embedding-dimension');
     await user.click(await screen.findByRole('button', { name: 'Report an issue' }));
     const dialog = screen.getByRole('dialog', { name: 'Report an issue' });
-    await user.type(within(dialog).getByLabelText('Details'), 'Typo in the callout.');
+    await user.type(within(dialog).getByLabelText(/^Details/), 'Typo in the callout.');
     await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Too many requests — try again in 42 s.');
     expect(screen.getByRole('dialog')).toBeInTheDocument();
