@@ -1,5 +1,7 @@
 from django.contrib import admin, messages
+from django.db import models
 from django.db.models import Q
+from django.forms import Textarea
 from django.urls import reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
@@ -17,7 +19,9 @@ class ExerciseColumnInline(admin.TabularInline):
     model = ExerciseColumn
     extra = 0
     ordering = ("position", "id")
-    fields = ("position", "name", "reference_field", "synonyms", "tolerance")
+    fields = ("position", "name", "reference_field", "synonyms", "tolerance", "hint")
+    # A hint is a sentence or two: a small box keeps the table of columns readable.
+    formfield_overrides = {models.TextField: {"widget": Textarea(attrs={"rows": 2, "cols": 40})}}
 
 
 class ExerciseInline(admin.StackedInline):

@@ -144,6 +144,12 @@ class ExerciseColumn(models.Model):
         validators=[MinValueValidator(0)],
         help_text="Largest accepted difference from the reference figure (0: exact).",
     )
+    hint = models.TextField(
+        blank=True,
+        max_length=500,
+        help_text="Shown beside a learner's cell in this column when it is missing, "
+        "unreadable or wrong, e.g. where a config.json keeps the figure under another name.",
+    )
 
     class Meta:
         ordering = ("exercise", "position", "id")

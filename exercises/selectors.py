@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TypedDict
 
@@ -9,11 +10,15 @@ from django.db import connection
 from django.db.models import Count, Prefetch, QuerySet
 
 from accounts.models import Requester
+from exercises.grading import INCORRECT, MISSING, UNPARSEABLE
 from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission, SubmissionStatus
-from exercises.specs import plain_number
+from exercises.specs import column_spec
 from learning_platform import db
 from learning_platform.errors import NotFound
 from lessons.selectors import sees_drafts
+
+# Verdicts of a cell the learner should look at again; its column's hint is shown beside them.
+HINTED_VERDICTS = frozenset({INCORRECT, MISSING, UNPARSEABLE})
 
 
 class ExerciseNotFound(NotFound):
@@ -91,21 +96,70 @@ def has_passed(*, user_id: int, exercise_id: int) -> bool:
     return Submission.objects.filter(user_id=user_id, exercise_id=exercise_id, passed=True).exists()
 
 
-def reveals_expected_values(*, submission: Submission) -> bool:
+def reveals_expected_values(*, submission: Submission, learner_passed: bool | None = None) -> bool:
     """Expected values show on a graded submission once its learner passed the exercise (with
-    this submission or another): before that they would hand out the answers."""
-    return bool(submission.passed) or (
-        submission.status == SubmissionStatus.GRADED
-        and has_passed(user_id=submission.user_id, exercise_id=submission.exercise_id)
+    this submission or another): before that they would hand out the answers.
+
+    `learner_passed`, when the caller knows it (a list of one learner's attempts), saves the
+    query that asks.
+    """
+    if submission.passed:
+        return True
+    if submission.status != SubmissionStatus.GRADED:
+        return False
+    if learner_passed is None:
+        return has_passed(user_id=submission.user_id, exercise_id=submission.exercise_id)
+    return learner_passed
+
+
+def column_hints(*, exercise_id: int) -> dict[str, str]:
+    """{column name: the editor's hint} for the exercise's columns that have one (one query)."""
+    return dict(
+        ExerciseColumn.objects.filter(exercise_id=exercise_id)
+        .exclude(hint="")
+        .values_list("name", "hint")
     )
 
 
+def feedback_for_learner(
+    *, submission: Submission, reveal: bool, hints: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """A graded submission's feedback as its learner sees it: `expected` blanked unless
+    `reveal`, and each cell that needs another look (missing, unreadable, wrong) carrying its
+    column's hint (null otherwise). None until graded.
+
+    Hints are read now, not stored with the grade: an editor's new hint reaches old attempts.
+    """
+    if submission.status != SubmissionStatus.GRADED or not submission.feedback:
+        return None
+    feedback = submission.feedback
+    return {
+        **feedback,
+        "rows": [
+            {
+                **row,
+                "cells": [
+                    {
+                        **cell,
+                        "expected": cell.get("expected") if reveal else None,
+                        "hint": hints.get(cell["column"])
+                        if cell["verdict"] in HINTED_VERDICTS
+                        else None,
+                    }
+                    for cell in row["cells"]
+                ],
+            }
+            for row in feedback.get("rows", [])
+        ],
+    }
+
+
 def submissions_for_learner(*, user_id: int, exercise_id: int) -> QuerySet[Submission]:
-    """The learner's attempts at one exercise, newest first (no content, no feedback)."""
+    """The learner's attempts at one exercise, newest first, with their feedback (no content)."""
     return (
         Submission.objects.filter(user_id=user_id, exercise_id=exercise_id)
         .order_by("-created_at", "-id")
-        .defer("content", "notes", "feedback")
+        .defer("content", "notes")
     )
 
 
@@ -126,12 +180,13 @@ def known_model_names() -> list[str]:
 
 
 def column_as_spec(column: ExerciseColumn) -> dict[str, Any]:
-    return {
-        "name": column.name,
-        "field": column.reference_field,
-        "synonyms": list(column.synonyms),
-        "tolerance": plain_number(Decimal(column.tolerance)),
-    }
+    return column_spec(
+        name=column.name,
+        field=column.reference_field,
+        synonyms=column.synonyms,
+        tolerance=Decimal(column.tolerance),
+        hint=column.hint,
+    )
 
 
 def exercise_spec(exercise: Exercise) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from exercises import selectors
 from exercises.grading import VERDICTS
 from exercises.models import Exercise, Submission, SubmissionFormat, SubmissionStatus
 from learning_platform.api.fields import StrictCharField
@@ -54,6 +55,11 @@ class CellFeedbackSerializer(serializers.Serializer):
     expected = serializers.IntegerField(
         allow_null=True, help_text="The reference figure; null until the exercise is passed."
     )
+    hint = serializers.CharField(
+        allow_null=True,
+        help_text="The editor's hint for this column, when the cell is `missing`, "
+        "`unparseable` or `incorrect` and the column has one; else null.",
+    )
 
 
 class RowFeedbackSerializer(serializers.Serializer):
@@ -86,10 +92,18 @@ class FeedbackSerializer(serializers.Serializer):
 
 
 class SubmissionListItemSerializer(serializers.ModelSerializer):
+    """Context: `hints` ({column name: hint}, from `selectors.column_hints`) and, when the view
+    knows it, `learner_passed` (whether the learner passed this exercise with any attempt)."""
+
     exercise = serializers.IntegerField(source="exercise_id")
     # Declared, not derived from the model: the derived maximum is the database's integer range
     # (32 bits on PostgreSQL, 64 on SQLite), and the schema must not depend on the database.
     xp_awarded = serializers.IntegerField(min_value=0, required=False)
+    expected_revealed = serializers.SerializerMethodField(
+        help_text="Whether the cells' `expected` values are shown: once the learner has passed "
+        "the exercise, on every graded attempt."
+    )
+    feedback = serializers.SerializerMethodField()
 
     class Meta:
         model = Submission
@@ -104,37 +118,47 @@ class SubmissionListItemSerializer(serializers.ModelSerializer):
             "summary",
             "created_at",
             "graded_at",
+            "expected_revealed",
+            "feedback",
+        )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Both method fields ask; the answer may cost a query, so it is asked once each.
+        self._reveals_known: dict[int, bool] = {}
+
+    def _reveals(self, submission: Submission) -> bool:
+        if submission.id not in self._reveals_known:
+            self._reveals_known[submission.id] = selectors.reveals_expected_values(
+                submission=submission, learner_passed=self.context.get("learner_passed")
+            )
+        return self._reveals_known[submission.id]
+
+    def get_expected_revealed(self, submission: Submission) -> bool:
+        return self._reveals(submission)
+
+    @extend_schema_field(FeedbackSerializer(allow_null=True))
+    def get_feedback(self, submission: Submission) -> dict[str, Any] | None:
+        return selectors.feedback_for_learner(
+            submission=submission,
+            reveal=self._reveals(submission),
+            hints=self.context.get("hints", {}),
         )
 
 
 class SubmissionDetailSerializer(SubmissionListItemSerializer):
-    """Context: `reveal` (bool), whether expected values may be shown."""
-
-    feedback = serializers.SerializerMethodField()
-
     class Meta(SubmissionListItemSerializer.Meta):
-        fields = (*SubmissionListItemSerializer.Meta.fields, "content", "notes", "feedback")
-
-    @extend_schema_field(FeedbackSerializer(allow_null=True))
-    def get_feedback(self, submission: Submission) -> dict[str, Any] | None:
-        if submission.status != SubmissionStatus.GRADED or not submission.feedback:
-            return None
-        feedback = submission.feedback
-        if self.context.get("reveal"):
-            return feedback
-        return {
-            **feedback,
-            "rows": [
-                {**row, "cells": [{**cell, "expected": None} for cell in row["cells"]]}
-                for row in feedback.get("rows", [])
-            ],
-        }
+        fields = (*SubmissionListItemSerializer.Meta.fields, "content", "notes")
 
 
 class ExerciseColumnSerializer(serializers.Serializer):
     name = serializers.CharField()
     field = serializers.CharField(source="reference_field")
     synonyms = serializers.ListField(child=serializers.CharField())
+    hint = serializers.CharField(
+        help_text="The editor's hint for this column, shown when a learner's cell in it is "
+        "missing, unreadable or wrong; empty when there is none."
+    )
 
 
 class ExerciseDetailSerializer(serializers.ModelSerializer):

@@ -30,6 +30,7 @@ REFERENCE_FIELDS = (
 )
 KINDS = ("table",)
 MAX_COLUMNS = 32
+MAX_HINT_LENGTH = 500
 
 
 class SpecError(ValueError):
@@ -62,6 +63,7 @@ class ColumnSerializer(ClosedSerializer):
     field = serializers.ChoiceField(REFERENCE_FIELDS, required=False)
     synonyms = serializers.ListField(child=_name(), default=list)
     tolerance = _number(min_value=Decimal(0), default=Decimal(0))
+    hint = StrictCharField(max_length=MAX_HINT_LENGTH, allow_blank=True, default="")
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         # The reference field defaults to the column's name, which must then be one.
@@ -110,12 +112,13 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
             "synonyms": data["key_column"]["synonyms"],
         },
         "columns": [
-            {
-                "name": column["name"],
-                "field": column["field"],
-                "synonyms": column["synonyms"],
-                "tolerance": plain_number(column["tolerance"]),
-            }
+            column_spec(
+                name=column["name"],
+                field=column["field"],
+                synonyms=column["synonyms"],
+                tolerance=column["tolerance"],
+                hint=column["hint"],
+            )
             for column in data["columns"]
         ],
         "rows_required": data["rows_required"],
@@ -127,3 +130,19 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
 def plain_number(value: Decimal) -> int | float:
     """A number as a file writes it: 2, not 2.0."""
     return int(value) if value == value.to_integral_value() else float(value)
+
+
+def column_spec(
+    *, name: str, field: str, synonyms: list[str], tolerance: Decimal, hint: str
+) -> dict[str, Any]:
+    """A column as a file writes it; `hint` only when the column has one, so files without
+    hints stay as they are."""
+    spec: dict[str, Any] = {
+        "name": name,
+        "field": field,
+        "synonyms": list(synonyms),
+        "tolerance": plain_number(tolerance),
+    }
+    if hint:
+        spec["hint"] = hint
+    return spec

@@ -65,13 +65,24 @@ class ExerciseSubmissionsView(GenericAPIView):
         tags=["exercises"],
         operation_id="exercises_submissions_list",
         responses={200: SubmissionListItemSerializer(many=True), 404: NOT_FOUND},
-        description="The learner's own attempts at this exercise, newest first (without the "
-        "per-cell feedback: read one submission for that).",
+        description="The learner's own attempts at this exercise, newest first, each with "
+        "its score, status and, once graded, its per-cell `feedback` (as `GET "
+        "/submissions/{id}/` answers it, without `content` and `notes`): the latest attempt "
+        "survives a reload. `expected_revealed` says whether the cells' expected values are "
+        "shown (once the learner has passed); a cell that is missing, unreadable or wrong "
+        "carries its column's `hint` when the exercise's editor wrote one.",
     )
-    def get(self, request: Request, exercise_id: int) -> Response:
+    def get(self, request: SignedInRequest, exercise_id: int) -> Response:
         selectors.check_exercise_visible(exercise_id=exercise_id, user=request.user)
         page = self.paginate_queryset(self.get_queryset())
-        return self.get_paginated_response(SubmissionListItemSerializer(page, many=True).data)
+        context = {
+            "hints": selectors.column_hints(exercise_id=exercise_id),
+            "learner_passed": selectors.has_passed(
+                user_id=request.user.id, exercise_id=exercise_id
+            ),
+        }
+        data = SubmissionListItemSerializer(page, many=True, context=context).data
+        return self.get_paginated_response(data)
 
     @extend_schema(
         tags=["exercises"],
@@ -144,12 +155,14 @@ class SubmissionDetailView(APIView):
         description="One of the learner's submissions: `status` (queued, grading, graded, "
         "invalid), `score` (0 to 1), `passed`, `xp_awarded`, a `summary` sentence (for "
         "`invalid`, the reason), and once graded the `feedback`: for each submitted row the "
-        "catalogue model it matched (or null) and a verdict per cell. Expected values are "
-        "shown once the learner has passed the exercise. Other learners' submissions: 404.",
+        "catalogue model it matched (or null) and a verdict per cell, with the column's "
+        "`hint` on a cell that is missing, unreadable or wrong. Expected values are shown "
+        "once the learner has passed the exercise (`expected_revealed`). Other learners' "
+        "submissions: 404.",
     )
     def get(self, request: SignedInRequest, submission_id: int) -> Response:
         submission = selectors.get_own_submission(
             submission_id=submission_id, user_id=request.user.id
         )
-        reveal = selectors.reveals_expected_values(submission=submission)
-        return Response(SubmissionDetailSerializer(submission, context={"reveal": reveal}).data)
+        context = {"hints": selectors.column_hints(exercise_id=submission.exercise_id)}
+        return Response(SubmissionDetailSerializer(submission, context=context).data)

@@ -321,6 +321,18 @@ def test_the_demo_d_model_lesson_reads_with_its_exercise(api_client):
     assert body["next"] is not None
 
 
+def test_the_demo_exercise_hints_that_gpt2s_missing_n_inner_is_four_times_n_embd(api_client):
+    root = Path(__file__).resolve().parents[2] / "content"
+    load_curriculum(root=root)
+    lesson = api_client.get("/api/v1/lessons/embedding-dimension/").json()
+
+    exercise = api_client.get(f"/api/v1/exercises/{lesson['exercise']['id']}/").json()
+
+    hints = {column["name"]: column["hint"] for column in exercise["columns"]}
+    assert "n_inner" in hints["intermediate_size"]
+    assert "n_embd" in hints["intermediate_size"]
+
+
 EXERCISE = {
     "title": "Tabulate three models",
     "prompt": "Pull the config.json of three open-weight models.",

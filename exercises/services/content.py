@@ -67,6 +67,7 @@ def _sync_columns(exercise: Exercise, wanted: list[dict[str, Any]]) -> bool:
             reference_field=column["field"],
             synonyms=column["synonyms"],
             tolerance=Decimal(str(column["tolerance"])),
+            hint=column.get("hint", ""),
         )
         for position, column in enumerate(wanted, start=1)
     )

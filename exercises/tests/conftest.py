@@ -1,4 +1,5 @@
 import pytest
+from django.urls import reverse
 
 from exercises.tests.factories import ExerciseFactory
 
@@ -39,3 +40,12 @@ FAILING_CSV = (
     "Llama 3 8B,4096,32,32,1,1\n"
     "Mistral-7B-v0.1,4096,32,32,32000,14336\n"
 )
+
+
+def post_table(client, exercise, content=GOOD_CSV, fmt="csv", **extra):
+    """Submit a table to the exercise through the API, as the web app does."""
+    return client.post(
+        reverse("exercise-submissions", args=[exercise.id]),
+        {"format": fmt, "content": content, **extra},
+        format="json",
+    )

@@ -34,7 +34,7 @@ def test_exercise_change_page_lists_its_columns(client, editor, catalogue):
     assert b"intermediate_size" in response.content
 
 
-def test_editor_changes_the_pass_mark_and_a_column_tolerance(client, editor, catalogue):
+def test_editor_changes_the_pass_mark_a_column_tolerance_and_a_hint(client, editor, catalogue):
     exercise = ExerciseFactory()
     columns = list(exercise.columns.all())
     data = {
@@ -63,6 +63,7 @@ def test_editor_changes_the_pass_mark_and_a_column_tolerance(client, editor, cat
             f"columns-{i}-reference_field": column.reference_field,
             f"columns-{i}-synonyms": "[]",
             f"columns-{i}-tolerance": "2" if i == 0 else "0",
+            f"columns-{i}-hint": "GPT-2 has no n_inner: 4 x n_embd." if i == 4 else "",
         }
 
     response = client.post(reverse("admin:exercises_exercise_change", args=[exercise.id]), data)
@@ -71,6 +72,7 @@ def test_editor_changes_the_pass_mark_and_a_column_tolerance(client, editor, cat
     exercise.refresh_from_db()
     assert float(exercise.pass_mark) == 0.9
     assert float(exercise.columns.get(name="d_model").tolerance) == 2
+    assert exercise.columns.get(name="intermediate_size").hint.startswith("GPT-2 has no n_inner")
 
 
 def test_a_pass_mark_above_one_is_refused(client, editor, catalogue):

@@ -17,7 +17,13 @@ SPEC = {
     "columns": [
         {"name": "d_model", "synonyms": ["hidden_size", "n_embd", "dim"], "tolerance": 0},
         {"name": "n_layers", "synonyms": ["num_hidden_layers", "n_layer"]},
-        {"name": "ffn", "field": "intermediate_size", "synonyms": ["n_inner"], "tolerance": 0.5},
+        {
+            "name": "ffn",
+            "field": "intermediate_size",
+            "synonyms": ["n_inner"],
+            "tolerance": 0.5,
+            "hint": "GPT-2 has no n_inner: it means 4 x n_embd.",
+        },
     ],
     "rows_required": 3,
     "pass_mark": 0.8,
@@ -76,7 +82,9 @@ def test_exported_spec_loads_back_unchanged():
         "field": "intermediate_size",
         "synonyms": ["n_inner"],
         "tolerance": 0.5,
+        "hint": "GPT-2 has no n_inner: it means 4 x n_embd.",
     }
+    assert "hint" not in exported["columns"][0]  # files without hints stay as they are
 
 
 @pytest.mark.django_db
@@ -118,6 +126,7 @@ def test_upsert_exercise_with_an_invalid_spec_raises_and_writes_nothing():
         ({"columns": [{"name": "d_model"}, {"name": "d_model"}]}, "appears twice"),
         ({"columns": [{"name": "d_model", "tolerance": -1}]}, "tolerance"),
         ({"key_column": {"name": "model", "synonyms": "name"}}, "synonyms"),
+        ({"columns": [{"name": "d_model", "hint": "x" * 501}]}, "hint"),
     ],
 )
 def test_clean_spec_names_each_problem(change, problem):
@@ -131,3 +140,15 @@ def test_clean_spec_accepts_a_key_column_given_as_a_plain_name():
     data = clean_spec({**SPEC, "key_column": "checkpoint"}, default_slug="lesson")
 
     assert data["key_column"] == {"name": "checkpoint", "synonyms": []}
+
+
+@pytest.mark.django_db
+def test_a_changed_hint_updates_the_exercise():
+    lesson = LessonFactory()
+    exercise, _ = upsert_exercise(lesson=lesson, spec=SPEC)
+    columns = [{**SPEC["columns"][0], "hint": "Look for hidden_size."}, *SPEC["columns"][1:]]
+
+    _, outcome = upsert_exercise(lesson=lesson, spec={**SPEC, "columns": columns})
+
+    assert outcome == "updated"
+    assert exercise.columns.get(name="d_model").hint == "Look for hidden_size."

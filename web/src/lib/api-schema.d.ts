@@ -97,7 +97,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The learner's own attempts at this exercise, newest first (without the per-cell feedback: read one submission for that). */
+        /** @description The learner's own attempts at this exercise, newest first, each with its score, status and, once graded, its per-cell `feedback` (as `GET /submissions/{id}/` answers it, without `content` and `notes`): the latest attempt survives a reload. `expected_revealed` says whether the cells' expected values are shown (once the learner has passed); a cell that is missing, unreadable or wrong carries its column's `hint` when the exercise's editor wrote one. */
         get: operations["exercises_submissions_list"];
         put?: never;
         /** @description Submit a table for grading. Answers 202 at once with the submission's id, `status: queued` and its `url` (also in the `Location` header); a worker grades it within seconds (poll that `GET /submissions/{id}/`). Headers are matched in any case, spacing or punctuation, by their config.json names too (`hidden_size`, `n_embd`, `num_hidden_layers`, ...), in any order; extra columns are ignored; numbers may be written 4096, 4,096, 4 096 or 4096.0; rows shorter than the header have empty (missing) cells. JSON: a list of objects, or `{"columns": [...], "rows": [[...]]}`. Throttled per learner. */
@@ -441,7 +441,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description One of the learner's submissions: `status` (queued, grading, graded, invalid), `score` (0 to 1), `passed`, `xp_awarded`, a `summary` sentence (for `invalid`, the reason), and once graded the `feedback`: for each submitted row the catalogue model it matched (or null) and a verdict per cell. Expected values are shown once the learner has passed the exercise. Other learners' submissions: 404. */
+        /** @description One of the learner's submissions: `status` (queued, grading, graded, invalid), `score` (0 to 1), `passed`, `xp_awarded`, a `summary` sentence (for `invalid`, the reason), and once graded the `feedback`: for each submitted row the catalogue model it matched (or null) and a verdict per cell, with the column's `hint` on a cell that is missing, unreadable or wrong. Expected values are shown once the learner has passed the exercise (`expected_revealed`). Other learners' submissions: 404. */
         get: operations["submissions_retrieve"];
         put?: never;
         post?: never;
@@ -571,6 +571,8 @@ export interface components {
             verdict: components["schemas"]["VerdictEnum"];
             /** @description The reference figure; null until the exercise is passed. */
             expected: number | null;
+            /** @description The editor's hint for this column, when the cell is `missing`, `unparseable` or `incorrect` and the column has one; else null. */
+            hint: string | null;
         };
         CodeBlock: {
             id: number;
@@ -657,6 +659,8 @@ export interface components {
             name: string;
             field: string;
             synonyms: string[];
+            /** @description The editor's hint for this column, shown when a learner's cell in it is missing, unreadable or wrong; empty when there is none. */
+            hint: string;
         };
         /** @description Context: `passed` (bool or None for anonymous visitors), `known_models` (names). */
         ExerciseDetail: {
@@ -1164,7 +1168,10 @@ export interface components {
              */
             readonly url: string;
         };
-        /** @description Context: `reveal` (bool), whether expected values may be shown. */
+        /**
+         * @description Context: `hints` ({column name: hint}, from `selectors.column_hints`) and, when the view
+         *     knows it, `learner_passed` (whether the learner passed this exercise with any attempt).
+         */
         SubmissionDetail: {
             readonly id: number;
             exercise: number;
@@ -1179,9 +1186,11 @@ export interface components {
             readonly created_at: string;
             /** Format: date-time */
             graded_at?: string | null;
+            /** @description Whether the cells' `expected` values are shown: once the learner has passed the exercise, on every graded attempt. */
+            readonly expected_revealed: boolean;
+            readonly feedback: components["schemas"]["Feedback"] | null;
             content: string;
             notes?: string;
-            readonly feedback: components["schemas"]["Feedback"] | null;
         };
         SubmissionInputRequest: {
             /**
@@ -1198,6 +1207,10 @@ export interface components {
             /** @description Anything the learner wants to say about the table; not graded. */
             notes?: string;
         };
+        /**
+         * @description Context: `hints` ({column name: hint}, from `selectors.column_hints`) and, when the view
+         *     knows it, `learner_passed` (whether the learner passed this exercise with any attempt).
+         */
         SubmissionListItem: {
             readonly id: number;
             exercise: number;
@@ -1212,6 +1225,9 @@ export interface components {
             readonly created_at: string;
             /** Format: date-time */
             graded_at?: string | null;
+            /** @description Whether the cells' `expected` values are shown: once the learner has passed the exercise, on every graded attempt. */
+            readonly expected_revealed: boolean;
+            readonly feedback: components["schemas"]["Feedback"] | null;
         };
         /**
          * @description * `queued` - Queued
