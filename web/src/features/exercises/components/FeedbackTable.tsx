@@ -12,8 +12,7 @@ const MISSED = new Set<Verdict>(['incorrect', 'missing', 'unparseable']);
 
 /** The editor's hint for a missed cell's column (the API sends it only for missed cells). */
 function hintOf(cell: CellFeedback): string | null {
-  const hint = (cell as CellFeedback & { hint?: string | null }).hint;
-  return hint && MISSED.has(cell.verdict) ? hint : null;
+  return cell.hint && MISSED.has(cell.verdict) ? cell.hint : null;
 }
 
 /** The grade: one row per submitted row, each cell marked correct, incorrect or missing. */
