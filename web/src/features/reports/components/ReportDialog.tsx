@@ -72,8 +72,8 @@ function shorten(text: string): string {
 export function ReportButton({ place, onReport }: { place: ReportPlace; onReport: (key: string) => void }) {
   return (
     <p className="part-report">
-      <button type="button" className="link-button" onClick={() => onReport(place.key)}>
-        Report<span className="visually-hidden"> {place.noun}</span>
+      <button type="button" className="link-button" aria-label={`Report ${place.noun}`} onClick={() => onReport(place.key)}>
+        Report
       </button>
     </p>
   );

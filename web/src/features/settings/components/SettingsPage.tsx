@@ -105,7 +105,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         value={query}
         onChange={(event) => setQuery(event.target.value)}
         placeholder="Search: a city or region"
-        aria-label="Search time zones"
+        aria-label="Find a zone by city or region"
         aria-controls={`${id}-tz`}
       />
       <select
