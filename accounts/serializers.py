@@ -7,12 +7,18 @@ from learning_platform.text import ONE_LINE_PATTERN
 
 
 class ProfileOutputSerializer(serializers.ModelSerializer):
+    public_name = serializers.CharField(
+        read_only=True,
+        help_text="How others see the learner: the display name, or the handle while it is empty.",
+    )
+
     class Meta:
         model = User
         fields = (
             "id",
             "email",
             "display_name",
+            "public_name",
             "time_zone",
             "reply_notifications",
             "email_notifications",

@@ -52,13 +52,32 @@ def parse(fmt: str, content: str) -> Table:
     text = content.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     if not text.strip():
         raise ParseError("The submission is empty; paste your table.")
+    lines: Lines | None = None
     if fmt == "json":
         headers, rows = _read_json(text)
     elif fmt == "markdown":
-        headers, rows = _read_markdown(text)
+        headers, rows, lines = _read_markdown(text)
     else:
-        headers, rows = _read_delimited(text, fmt)
-    return _finish(headers, rows, fmt)
+        headers, rows, lines = _read_delimited(text, fmt)
+    return _finish(headers, rows, fmt, lines)
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Where the header and each row are in the pasted text, as the learner counts lines in
+    the box (1 for the first, blank lines included): messages name these, so "line 3" cannot
+    be mistaken for the header or for the third model."""
+
+    header: int
+    rows: tuple[int, ...]
+
+    def of_row(self, number: int) -> str:
+        return f"Line {self.rows[number - 1]}"
+
+
+def _where(number: int, lines: Lines | None) -> str:
+    """A data row, by its line where there are lines, else by its place under the header."""
+    return lines.of_row(number) if lines else f"Row {number} under the header"
 
 
 _CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -96,7 +115,7 @@ def _kib(size: int) -> str:
 # --- CSV and TSV ------------------------------------------------------------------------------
 
 
-def _read_delimited(text: str, fmt: str) -> tuple[list[str], list[list[str]]]:
+def _read_delimited(text: str, fmt: str) -> tuple[list[str], list[list[str]], Lines]:
     first_line = next(line for line in text.split("\n") if line.strip())
     if fmt == "tsv":
         delimiter = "\t"
@@ -120,11 +139,17 @@ def _read_delimited(text: str, fmt: str) -> tuple[list[str], list[list[str]]]:
                 )
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
     rows: list[list[str]] = []
+    starts: list[int] = []
     try:
-        for row in reader:
+        while True:
+            start = reader.line_num + 1  # a quoted cell may run over several lines
+            row = next(reader, None)
+            if row is None:
+                break
             if not any(cell.strip() for cell in row):
                 continue
             rows.append(row)
+            starts.append(start)
             if len(rows) > MAX_ROWS + 1:
                 _too_many_rows()
     except csv.Error as exc:
@@ -133,7 +158,7 @@ def _read_delimited(text: str, fmt: str) -> tuple[list[str], list[list[str]]]:
         ) from None
     if not rows:
         raise ParseError("The submission is empty; paste your table.")
-    return rows[0], rows[1:]
+    return rows[0], rows[1:], Lines(header=starts[0], rows=tuple(starts[1:]))
 
 
 def _format_hint(line: str) -> str | None:
@@ -156,13 +181,13 @@ _GRID_BORDER = re.compile(r"^\s*\+[-=+: ]*\+\s*$")
 _UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
 
 
-def _read_markdown(text: str) -> tuple[list[str], list[list[str]]]:
-    table_lines: list[str] = []
-    for line in text.split("\n"):
+def _read_markdown(text: str) -> tuple[list[str], list[list[str]], Lines]:
+    table_lines: list[tuple[int, str]] = []
+    for number, line in enumerate(text.split("\n"), start=1):
         if _GRID_BORDER.match(line):
             continue
         if "|" in line:
-            table_lines.append(line)
+            table_lines.append((number, line))
         elif table_lines and line.strip():
             break  # the text after the table
     if not table_lines:
@@ -171,14 +196,47 @@ def _read_markdown(text: str) -> tuple[list[str], list[list[str]]]:
             "No Markdown table found: its rows need | between the cells"
             + (f". This looks like {hint}: choose that format." if hint else ".")
         )
-    rows = [_markdown_cells(line) for line in table_lines]
-    header, body = rows[0], rows[1:]
-    if body and all(_ALIGNMENT_CELL.match(cell) for cell in body[0]) and any(body[0]):
+    rows = [(number, _markdown_cells(line)) for number, line in table_lines]
+    (header_line, header), body = rows[0], rows[1:]
+    if body and _looks_like_separator(body[0][1]):
+        _check_separator(body[0], len(header))
         body = body[1:]
     body = [
-        row for row in body if any(row) and not all(_RULE_CELL.match(cell) for cell in row if cell)
+        (number, row)
+        for number, row in body
+        if any(row) and not all(_RULE_CELL.match(cell) for cell in row if cell)
     ]
-    return header, body
+    lines = Lines(header=header_line, rows=tuple(number for number, _ in body))
+    return header, [row for _, row in body], lines
+
+
+_SEPARATOR_CHARACTERS = re.compile(r"^[\s:=-]*$")
+
+
+def _looks_like_separator(cells: list[str]) -> bool:
+    """Only dashes, colons and spaces, and a dash somewhere: meant as the row under the header."""
+    return any("-" in cell for cell in cells) and all(
+        _SEPARATOR_CHARACTERS.match(cell) for cell in cells
+    )
+
+
+def _check_separator(row: tuple[int, list[str]], width: int) -> None:
+    """The separator row under the header: one cell of dashes (with optional colons) per
+    column. A malformed one is named rather than graded as a model called "---"."""
+    number, cells = row
+    bad = next((i for i, cell in enumerate(cells, start=1) if not _ALIGNMENT_CELL.match(cell)), 0)
+    if bad:
+        raise ParseError(
+            f"Line {number} is the separator row under the header, but its cell {bad} "
+            f'("{cells[bad - 1]}") is not one run of dashes: write it like |---|---|, with :--- or ---: '
+            "to align."
+        )
+    if len(cells) != width:
+        raise ParseError(
+            f"Line {number} is the separator row under the header: it has {len(cells)} "
+            f"cell{'s' if len(cells) != 1 else ''} but the header names {width} "
+            f"column{'s' if width != 1 else ''}. Give it one --- per column."
+        )
 
 
 def _markdown_cells(line: str) -> list[str]:
@@ -267,7 +325,9 @@ def _from_lists(header: object, rows: list, where: str) -> tuple[list[str], list
     table: list[list[str]] = []
     for number, row in enumerate(rows, start=1):
         if not isinstance(row, list):
-            raise ParseError(f"Row {number} is {_json_kind(row)}; each row must be a list.")
+            raise ParseError(
+                f"Row {number} under the header is {_json_kind(row)}; each row must be a list."
+            )
         table.append(
             [
                 _json_cell(value, number, headers[i] if i < len(headers) else str(i + 1))
@@ -295,7 +355,8 @@ def _json_cell(value: object, row: int, column: str) -> str:
     if isinstance(value, int | float):
         return str(value)
     raise ParseError(
-        f'Row {row}, "{column[:40]}" holds {_json_kind(value)} where a number or a name belongs.'
+        f'Row {row} under the header, "{column[:40]}" holds {_json_kind(value)} where a number '
+        "or a name belongs."
     )
 
 
@@ -314,7 +375,7 @@ def _json_kind(value: object) -> str:
 # --- Common checks ----------------------------------------------------------------------------
 
 
-def _finish(headers: list[str], rows: list[list[str]], fmt: str) -> Table:
+def _finish(headers: list[str], rows: list[list[str]], fmt: str, lines: Lines | None) -> Table:
     headers = [h.strip() for h in headers]
     while headers and not headers[-1]:
         headers.pop()
@@ -327,7 +388,7 @@ def _finish(headers: list[str], rows: list[list[str]], fmt: str) -> Table:
     if len(rows) > MAX_ROWS:
         _too_many_rows()
     width = len(headers)
-    _check_cells(headers, "The header")
+    _check_cells(headers, f"The header (line {lines.header})" if lines else "The header")
     cleaned: list[tuple[str, ...]] = []
     for number, row in enumerate(rows, start=1):
         cells = [cell.strip() for cell in row]
@@ -339,11 +400,12 @@ def _finish(headers: list[str], rows: list[list[str]], fmt: str) -> Table:
                 if fmt == "csv"
                 else ""
             )
+            header = f"the header (line {lines.header})" if lines else "the header"
             raise ParseError(
-                f"Row {number} has {len(cells)} cells but the header names "
+                f"{_where(number, lines)} has {len(cells)} cells but {header} names "
                 f"{width} column{'s' if width != 1 else ''}." + hint
             )
-        _check_cells(cells, f"Row {number}")
+        _check_cells(cells, _where(number, lines))
         cleaned.append(tuple(cells) + ("",) * (width - len(cells)))
     return Table(headers=tuple(headers), rows=tuple(cleaned))
 

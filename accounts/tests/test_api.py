@@ -203,6 +203,16 @@ def test_patch_me_updates_profile_and_preferences(user_client, user):
     assert user.email_notifications is True
 
 
+def test_me_names_the_handle_others_see_while_the_display_name_is_empty(user_client, user):
+    user.display_name = ""
+    user.save()
+
+    body = user_client.get("/api/v1/me/").json()
+
+    assert body["display_name"] == ""
+    assert body["public_name"] == user.public_handle
+
+
 def test_patch_me_rejects_an_unknown_time_zone_with_a_field_error(user_client, user):
     response = user_client.patch("/api/v1/me/", {"time_zone": "Mars/Olympus"}, format="json")
 

@@ -161,7 +161,7 @@ def test_submitting_to_an_unknown_exercise_is_404(user_client):
         (
             {"format": "csv", "content": "model,d_model\nLlama,4,096"},
             "content",
-            "Row 1 has 3 cells",
+            "Line 2 has 3 cells",
         ),
         ({"format": "csv", "content": "model,d\n" + "a,1\n" * 201}, "content", "200 rows"),
         (

@@ -51,9 +51,39 @@ def test_csv_trailing_empty_cells_beyond_the_header_are_ignored():
 
 def test_csv_row_longer_than_the_header_is_refused_with_a_hint_about_commas():
     with pytest.raises(
-        ParseError, match=r"Row 1 has 3 cells but the header names 2 columns.*4,096"
+        ParseError, match=r"Line 2 has 3 cells but the header \(line 1\) names 2 columns.*4,096"
     ):
         parse("csv", "model,d_model\nLlama 3 8B,4,096\n")
+
+
+def test_a_row_error_names_the_line_as_counted_in_the_box_blank_lines_included():
+    with pytest.raises(ParseError, match=r"^Line 4 has 3 cells but the header \(line 2\)"):
+        parse("csv", "\nmodel,d_model\n\nLlama 3 8B,4,096\n")
+
+
+def test_a_markdown_separator_row_with_too_many_cells_is_named():
+    content = "| model | d_model |\n|---|---|---|\n| GPT-2 | 768 |"
+
+    with pytest.raises(
+        ParseError, match=r"^Line 2 is the separator row under the header: it has 3"
+    ):
+        parse("markdown", content)
+
+
+def test_a_markdown_separator_row_with_a_broken_cell_is_named():
+    content = "| model | d_model |\n|---|--- ---|\n| GPT-2 | 768 |"
+
+    with pytest.raises(
+        ParseError, match=r"^Line 2 is the separator row under the header, but its cell 2"
+    ):
+        parse("markdown", content)
+
+
+def test_a_markdown_row_error_names_its_line_not_its_place_under_the_header():
+    content = "Here is my table:\n\n| model | d_model |\n|---|---|\n| GPT-2 | 768 | 12 |"
+
+    with pytest.raises(ParseError, match=r"^Line 5 has 3 cells but the header \(line 3\)"):
+        parse("markdown", content)
 
 
 def test_csv_given_a_markdown_table_suggests_markdown():
@@ -254,7 +284,7 @@ def test_binary_junk_is_refused(content, message):
 
 
 def test_a_huge_cell_is_refused():
-    with pytest.raises(ParseError, match="Row 1, cell 1 is 501 characters"):
+    with pytest.raises(ParseError, match="Line 2, cell 1 is 501 characters"):
         parse("csv", "model,d_model\n" + "x" * 501 + ",768\n")
 
 

@@ -134,7 +134,7 @@ def test_a_submission_the_parser_now_refuses_is_graded_invalid_with_its_sentence
     assert pipeline.grade_submission(submission_id=submission.id) == "invalid"
 
     submission.refresh_from_db()
-    assert submission.summary.startswith("Row 1 has 3 cells")
+    assert submission.summary.startswith("Line 2 has 3 cells")
 
 
 def test_a_grader_crash_puts_the_submission_back_in_the_queue(exercise):

@@ -58,7 +58,7 @@ def test_submit_refuses_content_over_64_kib(user, exercise):
 
 
 def test_submit_refuses_an_unreadable_table_with_the_parsers_sentence(user, exercise):
-    with pytest.raises(submissions.SubmissionRejected, match="Row 1 has 3 cells"):
+    with pytest.raises(submissions.SubmissionRejected, match="Line 2 has 3 cells"):
         submit(user, exercise, content="model,d_model\nLlama 3 8B,4,096\n")
     assert not Submission.objects.exists()
 

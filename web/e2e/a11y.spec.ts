@@ -26,6 +26,8 @@ const signedOutPages: [string, string, RegExp | null][] = [
 ];
 
 test('every page signed out has no serious or critical axe violations', async ({ page, watch }) => {
+  // Twelve scans: 52–65 s on a loaded 2-core machine, past the default minute.
+  test.setTimeout(120_000);
   for (const [path, name, allowed] of signedOutPages) {
     if (allowed) watch.allow(allowed);
     await page.goto(path);

@@ -34,8 +34,8 @@ test('a comment, a reply from a second learner, and the notification it brings',
   await thread.getByRole('button', { name: 'Post reply' }).click();
   const extraReply = theirView.getByRole('article').filter({ has: second.page.locator('.prose', { hasText: extra }) });
   await expect(extraReply).toBeVisible();
-  second.page.once('dialog', (dialog) => void dialog.accept());
   await extraReply.getByRole('button', { name: 'Delete' }).click();
+  await second.page.getByRole('dialog', { name: 'Delete this comment?' }).getByRole('button', { name: 'Delete comment' }).click();
   await expect(extraReply).toHaveCount(0);
 
   await thread.getByRole('button', { name: 'Reply' }).click();

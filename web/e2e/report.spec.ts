@@ -16,7 +16,7 @@ test('reporting an issue on a lesson block through the dialog', async ({ page, w
 
   await open.click();
   await dialog.getByLabel('Typo').check();
-  await dialog.getByLabel('Where (optional)').selectOption({ label: '4. table: Width and depth of some well-known models' });
+  await dialog.getByLabel('Where (optional)').selectOption({ label: '4. Table: Width and depth of some well-known models' });
   await dialog.getByLabel('Details').fill('GPT-2 is listed with 117M parameters; the released weights count about 124M.');
   await shot(page, '14-report-dialog');
   await dialog.getByRole('button', { name: 'Send report' }).click();

@@ -79,13 +79,12 @@ describe('lesson page, signed out', () => {
     const header = await screen.findByTestId('progress-header');
     expect(await within(header).findByText('100/120 XP to next level')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Mark complete' }));
-    expect(await screen.findByText('Level up!')).toBeInTheDocument();
-    expect(screen.getByText('You reached Level 1 · Embedding.')).toBeInTheDocument();
+    expect(await screen.findByText('Level up! You reached Level 1 · Embedding.')).toBeInTheDocument();
     expect(await within(header).findByText('Level 1 · Embedding')).toBeInTheDocument();
     expect(within(header).getByText('30/160 XP to next level')).toBeInTheDocument();
   });
 
-  it('shows the API error with a retry when the lesson cannot be read', async () => {
+  it('shows a not-found page with the way home, and no retry, for an unknown lesson', async () => {
     mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedOutSession,
@@ -95,7 +94,8 @@ describe('lesson page, signed out', () => {
       },
     });
     renderApp('/lessons/nope');
-    expect(await screen.findByRole('alert')).toHaveTextContent('No such lesson.');
-    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'This lesson does not exist' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the quests' })).toHaveAttribute('href', '/');
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
   });
 });

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ErrorMessage } from '@/components/ErrorMessage';
+import { ErrorMessage, isNotFound } from '@/components/ErrorMessage';
+import { NotFound } from '@/components/NotFound';
 import { Loading } from '@/components/Loading';
 import { Comments } from '@/features/comments/components/Comments';
 import { ExercisePanel } from '@/features/exercises/components/ExercisePanel';
@@ -8,7 +10,7 @@ import { lessonQueries } from '@/features/lessons/api';
 import { BlockView } from '@/features/lessons/components/Blocks';
 import { CompleteButton } from '@/features/progress/components/CompleteButton';
 import { ProgressHeader } from '@/features/progress/components/ProgressHeader';
-import { ReportIssue } from '@/features/reports/components/ReportDialog';
+import { ReportButton, ReportDialog, reportPlaces, WHOLE_LESSON } from '@/features/reports/components/ReportDialog';
 import { useAuth } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
@@ -16,12 +18,16 @@ export function LessonPage() {
   const { slug } = useParams();
   const lesson = useQuery({ ...lessonQueries.detail(slug ?? ''), enabled: Boolean(slug) });
   const { isAuthenticated } = useAuth();
-
-  useDocumentTitle(lesson.data?.title);
-
-  if (lesson.isPending) return <Loading label="Loading the lesson…" />;
-  if (lesson.error) return <ErrorMessage error={lesson.error} onRetry={() => void lesson.refetch()} />;
+  const [reporting, setReporting] = useState<string | null>(null);
   const data = lesson.data;
+  const places = useMemo(() => (data ? reportPlaces(data.blocks, data.links.length > 0, data.exercise) : []), [data]);
+  const placeOf = (key: string) => places.find((place) => place.key === key)!;
+
+  useDocumentTitle(data?.title);
+
+  if (!data && lesson.isPending) return <Loading label="Loading the lesson…" />;
+  if (isNotFound(lesson.error)) return <NotFound what="lesson" />;
+  if (!data) return <ErrorMessage error={lesson.error} onRetry={() => void lesson.refetch()} />;
   return (
     <div className="lesson-page">
       <ProgressHeader questSlug={data.quest.slug} signedIn={isAuthenticated} />
@@ -43,7 +49,10 @@ export function LessonPage() {
           ) : null}
         </header>
         {data.blocks.map((block) => (
-          <BlockView key={block.id} block={block} />
+          <div key={block.id} className="lesson-part">
+            <BlockView block={block} />
+            <ReportButton place={placeOf(`block-${block.id}`)} onReport={setReporting} />
+          </div>
         ))}
         {data.links.length ? (
           <section aria-labelledby="links-title">
@@ -58,14 +67,23 @@ export function LessonPage() {
                 </li>
               ))}
             </ul>
+            <ReportButton place={placeOf('links')} onReport={setReporting} />
           </section>
         ) : null}
         <div className="lesson-actions">
           <CompleteButton lesson={data} />
-          <ReportIssue lesson={data.slug} blocks={data.blocks} signedIn={isAuthenticated} />
+          <button type="button" className="button secondary" onClick={() => setReporting(WHOLE_LESSON)}>
+            Report an issue
+          </button>
         </div>
       </article>
-      {data.exercise ? <ExercisePanel exerciseId={data.exercise.id} signedIn={isAuthenticated} /> : null}
+      {data.exercise ? (
+        <div className="lesson-part">
+          <ExercisePanel exerciseId={data.exercise.id} signedIn={isAuthenticated} />
+          <ReportButton place={placeOf('exercise')} onReport={setReporting} />
+        </div>
+      ) : null}
+      <ReportDialog lesson={data.slug} places={places} signedIn={isAuthenticated} place={reporting} onClose={() => setReporting(null)} />
       <nav className="prev-next" aria-label="Lessons">
         {data.previous ? (
           <Link to={`/lessons/${data.previous.slug}`} rel="prev">

@@ -1,4 +1,5 @@
-import { createBrowserRouter, Link } from 'react-router';
+import { createBrowserRouter } from 'react-router';
+import { NotFound } from '@/components/NotFound';
 import { AchievementsPage } from '@/features/achievements/components/AchievementsPage';
 import {
   RequestPasswordResetPage,
@@ -15,17 +16,6 @@ import { QuestPage } from '@/features/quests/components/QuestPage';
 import { SettingsPage } from '@/features/settings/components/SettingsPage';
 import { Layout } from './Layout';
 import { LessonPage } from './LessonPage';
-
-function NotFound() {
-  return (
-    <div>
-      <h1>Page not found</h1>
-      <p>
-        <Link to="/">Back to the quests</Link>
-      </p>
-    </div>
-  );
-}
 
 export const routes = [
   {

@@ -42,3 +42,18 @@ export function FieldError({ error, field, id }: { error: unknown; field: string
     </p>
   ) : null;
 }
+
+/**
+ * A form's error, shown once: nothing when the fields' own messages (FieldError) already say
+ * it, else the whole sentence (a 429, a network error, a message for no field shown here).
+ */
+export function FormError({ error, fields }: { error: unknown; fields: string[] }) {
+  if (!error) return null;
+  if (error instanceof ApiError && fields.some((field) => error.fieldError(field))) return null;
+  return <ErrorMessage error={error} />;
+}
+
+/** Whether an error means "no such thing" (the page shows NotFound rather than a retry). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}

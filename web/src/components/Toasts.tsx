@@ -3,7 +3,8 @@ import { createContext, useCallback, useContext, useMemo, useState, type ReactNo
 interface Toast {
   id: number;
   title: string;
-  body?: string;
+  /** One line, or several (each its own paragraph). */
+  body?: string | string[];
   tone: 'success' | 'info' | 'error';
 }
 interface ToastApi {
@@ -13,14 +14,17 @@ interface ToastApi {
 const ToastContext = createContext<ToastApi>({ show: () => undefined });
 let nextId = 1;
 
-/** Short messages (level-up, achievements, saved) in a polite live region. */
+/**
+ * Short messages (saved, lesson complete) in a polite live region, one at a time: a new one
+ * replaces the one on screen, so saving four times shows one "Settings saved", not four.
+ */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const dismiss = useCallback((id: number) => setToasts((all) => all.filter((toast) => toast.id !== id)), []);
   const show = useCallback(
     (toast: Omit<Toast, 'id'>) => {
       const id = nextId++;
-      setToasts((all) => [...all, { ...toast, id }]);
+      setToasts([{ ...toast, id }]);
       window.setTimeout(() => dismiss(id), 8000);
     },
     [dismiss],
@@ -34,7 +38,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           <div key={toast.id} className={`toast toast-${toast.tone}`}>
             <div>
               <strong>{toast.title}</strong>
-              {toast.body ? <p>{toast.body}</p> : null}
+              {[toast.body ?? []].flat().map((line) => (
+                <p key={line}>{line}</p>
+              ))}
             </div>
             <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => dismiss(toast.id)}>
               ×

@@ -17,6 +17,8 @@ export interface AuthState {
   isAuthenticated: boolean;
   /** Flows allauth offers or waits on (e.g. `verify_email` pending after sign-up). */
   flows: Flow[];
+  /** The learner's time zone (from the platform's session; allauth's answers do not carry it). */
+  timeZone?: string;
 }
 export interface UserSession {
   id: number;

@@ -1066,6 +1066,8 @@ export interface components {
              */
             readonly email: string;
             readonly display_name: string;
+            /** @description How others see the learner: the display name, or the handle while it is empty. */
+            readonly public_name: string;
             readonly time_zone: string;
             /** @description Default for following lessons one comments on: notify on replies. */
             readonly reply_notifications: boolean;

@@ -35,6 +35,7 @@ async function loadSession({ client }: QueryFunctionContext): Promise<allauth.Au
     isAuthenticated: state.is_authenticated,
     user: state.user ? { id: state.user.id, email: state.user.email, display: state.user.display_name || state.user.email } : null,
     flows: [],
+    timeZone: state.user?.time_zone,
   };
 }
 
@@ -47,4 +48,10 @@ export function useAuth() {
     user: query.data?.user ?? null,
     isAuthenticated: query.data?.isAuthenticated ?? false,
   };
+}
+
+/** The zone every time on screen is written in: the learner's, or the browser's when signed out. */
+export function useTimeZone(): string | undefined {
+  const { data } = useQuery(sessionQuery);
+  return data?.timeZone;
 }

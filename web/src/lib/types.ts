@@ -31,6 +31,9 @@ export type SubmissionFormat = Schemas['FormatEnum'];
 export type SubmissionInput = Schemas['SubmissionInputRequest'];
 export type SubmissionAccepted = Schemas['SubmissionAccepted'];
 export type SubmissionDetail = Schemas['SubmissionDetail'];
+export type SubmissionListItem = Schemas['SubmissionListItem'];
+export type SubmissionPage = Schemas['PaginatedSubmissionListItemList'];
+export type CellFeedback = Schemas['CellFeedback'];
 export type Feedback = Schemas['Feedback'];
 export type Verdict = Schemas['VerdictEnum'];
 

@@ -1,7 +1,9 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import * as allauth from '@/lib/allauth';
+import { api } from '@/lib/api';
 import { syncLocalProgress } from '@/lib/progressSync';
 import { AUTH_ROOT, ensureConfig, isAuthQuery, sessionQuery } from '@/lib/session';
+import { browserZone } from '@/lib/timeZones';
 
 export const authQueries = {
   /** The e-mail a verification link is for (config first: the CSRF cookie). */
@@ -38,6 +40,19 @@ async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promi
     }
   }
   await client.invalidateQueries({ predicate: (query) => !isAuthQuery(query) });
+  // allauth's answer names the learner but not their time zone: the platform's session does.
+  void client.invalidateQueries({ queryKey: sessionQuery.queryKey });
+}
+
+/** A new account starts in the browser's time zone (the server's default is UTC). */
+async function signUpInBrowserZone(input: { email: string; password: string }): Promise<allauth.AuthState> {
+  const state = await allauth.signUp(input);
+  const zone = browserZone();
+  if (state.isAuthenticated && zone !== 'UTC') {
+    // A zone the server does not know leaves UTC, which Settings can change.
+    await api('me/', { method: 'PATCH', body: { time_zone: zone } }).catch(() => undefined);
+  }
+  return state;
 }
 
 /** An allauth flow that may end signed in: config first (CSRF cookie), then the hand-over. */
@@ -53,7 +68,7 @@ function useSignInFlow<Input>(flow: (input: Input) => Promise<allauth.AuthState>
 }
 
 export const useLogin = () => useSignInFlow(allauth.login);
-export const useSignUp = () => useSignInFlow(allauth.signUp);
+export const useSignUp = () => useSignInFlow(signUpInBrowserZone);
 export const useVerifyEmail = () => useSignInFlow(allauth.verifyEmail);
 export const useResetPassword = () => useSignInFlow(allauth.resetPassword);
 

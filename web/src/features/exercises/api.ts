@@ -1,30 +1,45 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, toPath } from '@/lib/api';
+import { api } from '@/lib/api';
 import { progressQueries } from '@/lib/queries';
-import type { ExerciseDetail, SubmissionAccepted, SubmissionDetail, SubmissionInput } from '@/lib/types';
+import type { ExerciseDetail, SubmissionAccepted, SubmissionDetail, SubmissionInput, SubmissionPage } from '@/lib/types';
+
+/** How many of the learner's attempts the history shows (newest first). */
+export const ATTEMPTS_SHOWN = 20;
+
+const submissionKey = (id: number) => ['submission', id] as const;
 
 export const exerciseQueries = {
   all: ['exercise'] as const,
   detail: (id: number) => queryOptions({ queryKey: [...exerciseQueries.all, id], queryFn: () => api<ExerciseDetail>(`exercises/${id}/`) }),
-  /** Polls a submission until the worker has graded it (or found it invalid), then calls `onGraded`. */
-  submission: (pollPath: string, onGraded: () => void) =>
+  /** The learner's attempts, newest first, each with its feedback once graded. */
+  attempts: (id: number) =>
     queryOptions({
-      queryKey: ['submission', pollPath],
-      queryFn: async () => {
-        const submission = await api<SubmissionDetail>(pollPath);
-        if (!isPending(submission)) onGraded();
+      queryKey: [...exerciseQueries.all, id, 'attempts'],
+      queryFn: () => api<SubmissionPage>(`exercises/${id}/submissions/?page_size=${ATTEMPTS_SHOWN}`),
+    }),
+  /** One attempt with its content and feedback; polled while the worker grades it, then `onGraded`. */
+  submission: (id: number, onGraded: () => void) =>
+    queryOptions({
+      queryKey: submissionKey(id),
+      queryFn: async ({ client, queryKey }) => {
+        const before = client.getQueryData<SubmissionDetail>(queryKey);
+        const submission = await api<SubmissionDetail>(`submissions/${id}/`);
+        if (before && isPending(before) && !isPending(submission)) onGraded();
         return submission;
       },
       refetchInterval: (query) => (isPending(query.state.data) && !query.state.error ? POLL_INTERVAL_MS : false),
     }),
 };
 
-/** POST answers 202 with the submission's `url` to poll (the documented path when absent). */
+/** POST answers 202 at once; the attempt is then `queued` until a worker grades it. */
 export function useSubmitTable(exerciseId: number) {
+  const client = useQueryClient();
   return useMutation({
-    mutationFn: async (input: SubmissionInput) => {
-      const accepted = await api<SubmissionAccepted>(`exercises/${exerciseId}/submissions/`, { method: 'POST', body: input });
-      return { ...accepted, poll: accepted.url ? toPath(accepted.url) : `/api/v1/submissions/${accepted.id}/` };
+    mutationFn: (input: SubmissionInput) => api<SubmissionAccepted>(`exercises/${exerciseId}/submissions/`, { method: 'POST', body: input }),
+    onSuccess: (accepted, input) => {
+      // Known as queued from the start, so its grading is noticed however fast the worker is.
+      const queued = { ...accepted, ...input, status: 'queued', score: null, feedback: null } as unknown as SubmissionDetail;
+      client.setQueryData(submissionKey(accepted.id), queued);
     },
   });
 }
@@ -32,16 +47,16 @@ export function useSubmitTable(exerciseId: number) {
 const PENDING = new Set(['queued', 'grading']);
 export const POLL_INTERVAL_MS = 700;
 
-export function isPending(submission: SubmissionDetail | undefined): boolean {
+export function isPending(submission: Pick<SubmissionDetail, 'status'> | undefined): boolean {
   return !submission || PENDING.has(submission.status ?? 'queued');
 }
 
-/** The submission at `pollPath` (none while null); once graded, the learner's XP and the exercise refresh. */
-export function useSubmission(pollPath: string | null) {
+/** An attempt (none while null); once graded, the learner's XP, the exercise and its attempts refresh. */
+export function useSubmission(id: number | null) {
   const client = useQueryClient();
   const onGraded = () => {
     void client.invalidateQueries({ queryKey: progressQueries.all });
     void client.invalidateQueries({ queryKey: exerciseQueries.all });
   };
-  return useQuery({ ...exerciseQueries.submission(pollPath ?? '', onGraded), enabled: pollPath !== null });
+  return useQuery({ ...exerciseQueries.submission(id ?? 0, onGraded), enabled: id !== null });
 }

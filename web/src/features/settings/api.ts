@@ -2,7 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api } from '@/lib/api';
 import { endSessions, listSessions } from '@/lib/allauth';
 import { leaderboardQueries } from '@/lib/queries';
-import { AUTH_ROOT } from '@/lib/session';
+import { AUTH_ROOT, sessionQuery } from '@/lib/session';
 import type { Profile, ProfileInput } from '@/lib/types';
 
 export const settingsQueries = {
@@ -17,6 +17,8 @@ export function useUpdateProfile() {
     mutationFn: (input: ProfileInput) => api<Profile>('me/', { method: 'PATCH', body: input }),
     onSuccess: (profile) => {
       client.setQueryData(settingsQueries.profile().queryKey, profile);
+      // Every time on screen follows the learner's zone at once.
+      client.setQueryData(sessionQuery.queryKey, (state) => (state ? { ...state, timeZone: profile.time_zone } : state));
       void client.invalidateQueries({ queryKey: leaderboardQueries.all });
     },
   });

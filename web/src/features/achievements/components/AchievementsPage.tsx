@@ -3,12 +3,14 @@ import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
 import { achievementQueries } from '@/lib/queries';
-import { useAuth } from '@/lib/session';
+import { useAuth, useTimeZone } from '@/lib/session';
+import { formatDate } from '@/lib/timeZones';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function AchievementsPage() {
   const achievements = useQuery(achievementQueries.list());
   const { isAuthenticated } = useAuth();
+  const zone = useTimeZone();
   useDocumentTitle('Achievements');
   if (achievements.isPending) return <Loading label="Loading achievements…" />;
   if (achievements.error) return <ErrorMessage error={achievements.error} onRetry={() => void achievements.refetch()} />;
@@ -30,7 +32,7 @@ export function AchievementsPage() {
             <p>{achievement.description}</p>
             {achievement.xp_bonus ? <p className="muted">+{achievement.xp_bonus} XP bonus</p> : null}
             {achievement.unlocked && achievement.unlocked_at ? (
-              <p className="muted">Unlocked {new Date(achievement.unlocked_at).toLocaleDateString()}</p>
+              <p className="muted">Unlocked {formatDate(achievement.unlocked_at, zone)}</p>
             ) : null}
             {achievement.progress && !achievement.unlocked ? (
               <>

@@ -1,12 +1,18 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
+import { CharCount, charCount } from '@/components/CharCount';
+import { Dialog } from '@/components/Dialog';
+import { ErrorMessage, FieldError, FormError } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
+import { useTimeZone } from '@/lib/session';
+import { formatDateTime } from '@/lib/timeZones';
 import type { Comment, Thread } from '@/lib/types';
 import { commentQueries, useDeleteComment, useEditComment, usePostComment, useSetSubscription } from '../api';
 
 const USER_INPUT = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
+/** The server's limit (community.models.COMMENT_MAX_LENGTH). */
+export const COMMENT_MAX_LENGTH = 5000;
 
 export function Comments({ lesson, signedIn }: { lesson: string; signedIn: boolean }) {
   const threads = useInfiniteQuery(commentQueries.threads(lesson));
@@ -136,30 +142,31 @@ function ThreadView({ thread, lesson, signedIn }: { thread: Thread; lesson: stri
 
 function CommentView({ comment, lesson, signedIn }: { comment: Comment; lesson: string; signedIn: boolean }) {
   const [mode, setMode] = useState<'view' | 'edit' | 'reply'>('view');
+  const [confirming, setConfirming] = useState(false);
   const remove = useDeleteComment(lesson);
-  const when = new Date(comment.created_at);
+  const zone = useTimeZone();
+  const self = useRef<HTMLElement>(null);
+  // Back from the editor: focus returns to the comment rather than to the page's top.
+  const backToView = () => {
+    setMode('view');
+    self.current?.focus({ preventScroll: true });
+  };
   return (
-    <article className="comment" id={`comment-${comment.id}`} tabIndex={-1} aria-label={`Comment by ${comment.author?.name ?? 'deleted'}`}>
+    <article ref={self} className="comment" id={`comment-${comment.id}`} tabIndex={-1} aria-label={`Comment by ${comment.author?.name ?? 'deleted'}`}>
       <header>
-        <strong>{comment.author?.name ?? '[deleted]'}</strong>
-        {comment.reply_to ? <span className="muted"> replying to {comment.reply_to.author}</span> : null}{' '}
+        <strong dir="auto">{comment.author?.name ?? '[deleted]'}</strong>
+        {comment.reply_to ? <span className="muted"> replying to <bdi>{comment.reply_to.author}</bdi></span> : null}{' '}
         <time dateTime={comment.created_at} className="muted">
-          {when.toLocaleString()}
+          {formatDateTime(comment.created_at, zone)}
         </time>
         {comment.is_edited ? <span className="muted"> (edited)</span> : null}
       </header>
       {mode === 'edit' ? (
-        <CommentForm
-          lesson={lesson}
-          editing={comment}
-          label="Edit your comment"
-          submitLabel="Save"
-          onDone={() => setMode('view')}
-        />
+        <CommentForm lesson={lesson} editing={comment} label="Edit your comment" submitLabel="Save" onDone={backToView} />
       ) : comment.is_deleted ? (
         <p className="muted">[deleted]</p>
       ) : (
-        <div className="prose" dangerouslySetInnerHTML={{ __html: comment.body_html }} />
+        <div className="prose" dir="auto" dangerouslySetInnerHTML={{ __html: comment.body_html }} />
       )}
       {!comment.is_deleted && mode === 'view' ? (
         <div className="comment-actions">
@@ -173,20 +180,29 @@ function CommentView({ comment, lesson, signedIn }: { comment: Comment; lesson: 
               <button type="button" className="link-button" onClick={() => setMode('edit')}>
                 Edit
               </button>
-              <button
-                type="button"
-                className="link-button danger"
-                disabled={remove.isPending}
-                onClick={() => {
-                  if (window.confirm('Delete this comment?')) remove.mutate(comment.id);
-                }}
-              >
+              <button type="button" className="link-button danger" disabled={remove.isPending} onClick={() => setConfirming(true)}>
                 Delete
               </button>
             </>
           ) : null}
         </div>
       ) : null}
+      <Dialog open={confirming} title="Delete this comment?" onClose={() => setConfirming(false)}>
+        <p>It is replaced by “[deleted]” for everyone; replies to it stay. This cannot be undone.</p>
+        <div className="row">
+          <button
+            type="button"
+            className="button danger"
+            disabled={remove.isPending}
+            onClick={() => remove.mutate(comment.id, { onSettled: () => setConfirming(false) })}
+          >
+            {remove.isPending ? 'Deleting…' : 'Delete comment'}
+          </button>
+          <button type="button" className="button secondary" onClick={() => setConfirming(false)}>
+            Keep it
+          </button>
+        </div>
+      </Dialog>
       {remove.error ? <ErrorMessage error={remove.error} /> : null}
       {mode === 'reply' ? (
         <CommentForm
@@ -194,7 +210,7 @@ function CommentView({ comment, lesson, signedIn }: { comment: Comment; lesson: 
           parent={comment.id}
           label={`Reply to ${comment.author?.name ?? 'comment'}`}
           submitLabel="Post reply"
-          onDone={() => setMode('view')}
+          onDone={backToView}
         />
       ) : null}
     </article>
@@ -216,9 +232,22 @@ function CommentForm({ lesson, label, submitLabel, parent, editing, onDone }: Fo
   const edit = useEditComment(lesson);
   const mutation = editing ? edit : post;
   const id = useId();
+  const box = useRef<HTMLTextAreaElement>(null);
+  const tooLong = charCount(body) > COMMENT_MAX_LENGTH;
+  const reason = tooLong ? 'Shorten the comment to send it.' : !body.trim() ? 'Write something to send.' : null;
+
+  // Edit and Reply open the editor where the learner is: the caret goes into it, at the end.
+  const opened = Boolean(onDone);
+  useEffect(() => {
+    const textarea = box.current;
+    if (!opened || !textarea) return;
+    textarea.focus();
+    textarea.setSelectionRange(textarea.value.length, textarea.value.length);
+  }, [opened]);
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (reason) return;
     const done = () => {
       setBody('');
       onDone?.();
@@ -228,12 +257,22 @@ function CommentForm({ lesson, label, submitLabel, parent, editing, onDone }: Fo
   };
 
   return (
-    <form className="form comment-form" onSubmit={onSubmit}>
+    <form className="form comment-form" onSubmit={onSubmit} noValidate>
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} value={body} onChange={(event) => setBody(event.target.value)} rows={3} required aria-describedby={`${id}-error`} />
+      <textarea
+        ref={box}
+        id={id}
+        value={body}
+        onChange={(event) => setBody(event.target.value)}
+        rows={3}
+        dir="auto"
+        aria-invalid={tooLong}
+        aria-describedby={`${id}-count ${id}-error`}
+      />
+      <CharCount text={body} max={COMMENT_MAX_LENGTH} id={`${id}-count`} />
       <FieldError error={mutation.error} field="body" id={`${id}-error`} />
       <div className="row">
-        <button type="submit" className="button" disabled={mutation.isPending || !body.trim()}>
+        <button type="submit" className="button" disabled={mutation.isPending || reason !== null}>
           {mutation.isPending ? 'Saving…' : submitLabel}
         </button>
         {onDone ? (
@@ -241,8 +280,9 @@ function CommentForm({ lesson, label, submitLabel, parent, editing, onDone }: Fo
             Cancel
           </button>
         ) : null}
+        {reason ? <span className="muted">{reason}</span> : null}
       </div>
-      {mutation.error ? <ErrorMessage error={mutation.error} /> : null}
+      <FormError error={mutation.error} fields={['body']} />
     </form>
   );
 }

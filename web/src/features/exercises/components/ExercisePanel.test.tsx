@@ -16,8 +16,8 @@ const exercise: ExerciseDetail = {
   prompt_html: '<p>Tabulate three models.</p>',
   key_column: { name: 'model', synonyms: [] },
   columns: [
-    { name: 'd_model', field: 'd_model', synonyms: [] },
-    { name: 'n_layers', field: 'n_layers', synonyms: [] },
+    { name: 'd_model', field: 'd_model', synonyms: [], hint: '' },
+    { name: 'n_layers', field: 'n_layers', synonyms: [], hint: '' },
   ],
   rows_required: 3,
   pass_mark: 0.8,
@@ -36,7 +36,8 @@ const graded: SubmissionDetail = {
   xp_awarded: 0,
   summary: '1 of 2 cells correct.',
   created_at: '2026-11-30T10:00:00Z',
-  content: '',
+  content: 'model\td_model\tn_layers\nGPT-2\t768\t13',
+  expected_revealed: false,
   feedback: {
     key_header: 'model',
     columns: [
@@ -53,8 +54,8 @@ const graded: SubmissionDetail = {
         model: 'GPT-2',
         duplicate: false,
         cells: [
-          { column: 'd_model', submitted: '768', verdict: 'correct', expected: null },
-          { column: 'n_layers', submitted: '13', verdict: 'incorrect', expected: null },
+          { column: 'd_model', submitted: '768', verdict: 'correct', expected: null, hint: null },
+          { column: 'n_layers', submitted: '13', verdict: 'incorrect', expected: null, hint: null },
         ],
       },
     ],
@@ -63,12 +64,16 @@ const graded: SubmissionDetail = {
 
 const lessonWithExercise = { ...lesson, exercise: { id: 1, title: exercise.title, kind: 'table', xp: 60 } };
 
-function routes(signedIn: boolean, polls: SubmissionDetail[]) {
+const page = (results: SubmissionDetail[]) => ({ body: { count: results.length, next: null, previous: null, results } });
+
+function routes(signedIn: boolean, polls: SubmissionDetail[], lists: SubmissionDetail[][] = [[]], exerciseBody: ExerciseDetail = exercise) {
   let poll = 0;
+  let list = 0;
   return mockFetch({
+    'GET /api/v1/exercises/1/submissions/': () => page(lists[Math.min(list++, lists.length - 1)]),
     ...signedOutLessonRoutes(lessonWithExercise),
     'GET /api/v1/session': signedIn ? signedInSession() : signedOutSession,
-    'GET /api/v1/exercises/1/': { body: exercise },
+    'GET /api/v1/exercises/1/': { body: exerciseBody },
     'GET /api/v1/me/progress?quest=transformers': {
       body: {
         quest: 'transformers',
@@ -110,11 +115,12 @@ describe('exercise panel', () => {
 
   it('submits the pasted table in the detected format, shows grading… while it polls, then the cells', async () => {
     const queued = { ...graded, status: 'queued' as const, feedback: null, score: null };
-    const { calls } = routes(true, [queued, graded]);
+    const { calls } = routes(true, [queued, graded], [[], [graded]]);
     const user = userEvent.setup();
     renderApp('/lessons/embedding-dimension');
     const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
-    const box = await within(panel).findByLabelText('Your table');
+    expect(await within(panel).findByTestId('exercise-status')).toHaveTextContent('Not attempted yet · pass mark 80%');
+    const box = within(panel).getByLabelText('Your table');
     await user.click(box);
     await user.paste('model\td_model\tn_layers\nGPT-2\t768\t13');
     expect(within(panel).getByLabelText('Format')).toHaveDisplayValue('Detect automatically (TSV (from a spreadsheet))');
@@ -123,23 +129,60 @@ describe('exercise panel', () => {
     const table = await within(panel).findByRole('table', { name: /1 of 2 checked cells correct/ }, { timeout: 4000 });
     expect(within(table).getByText('13').closest('td')).toHaveAttribute('data-verdict', 'incorrect');
     expect(within(panel).queryByText('grading…')).toBeNull();
-    expect(within(panel).getByText(/Not passed yet/)).toBeInTheDocument();
+    expect(within(panel).getByTestId('exercise-status')).toHaveTextContent('Not passed yet · latest attempt 50% (pass mark 80%)');
     const post = calls.find((call) => call.method === 'POST');
     expect(post?.body).toEqual({ format: 'tsv', content: 'model\td_model\tn_layers\nGPT-2\t768\t13' });
     expect(calls.filter((call) => call.url === '/api/v1/submissions/5/').length).toBeGreaterThanOrEqual(2);
+    // The box keeps the table that was graded.
+    expect(within(panel).getByLabelText('Your table')).toHaveValue('model\td_model\tn_layers\nGPT-2\t768\t13');
   });
 
-  it('shows the reason a table was refused next to the box', async () => {
+  it('brings back the latest attempt, its feedback and the history after a reload', async () => {
+    const older = { ...graded, id: 4, score: 0.9, passed: true, xp_awarded: 60, created_at: '2026-11-29T10:00:00Z' };
+    routes(true, [graded], [[graded, older]], { ...exercise, passed: true });
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
+    expect(await within(panel).findByRole('table', { name: /1 of 2 checked cells correct/ })).toBeInTheDocument();
+    expect(within(panel).getByLabelText('Your table')).toHaveValue(graded.content);
+    // One line tells the best result and the latest attempt apart.
+    const status = within(panel).getByTestId('exercise-status');
+    expect(status).toHaveTextContent('Passed earlier (best 90%) · latest attempt 50%, below the pass mark (80%)');
+    expect(within(panel).queryByText(/You have passed/)).toBeNull();
+    await user.click(within(panel).getByText('Your attempts (2)'));
+    const items = within(panel).getAllByRole('listitem').filter((item) => item.closest('.attempt-history'));
+    expect(items.map((item) => item.querySelector('strong')?.textContent)).toEqual(['50% · not passed', '90% · passed · +60 XP']);
+  });
+
+  it('states the limits beside the box and checks them before sending', async () => {
+    const { calls } = routes(true, []);
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
+    const box = await within(panel).findByLabelText('Your table');
+    expect(within(panel).getByText(/At most 200 rows and 64 KiB\./)).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Submit' })).toBeDisabled();
+    expect(within(panel).getByText('Paste your table to submit it.')).toBeInTheDocument();
+    await user.click(box);
+    await user.paste(`model,d_model\n${'GPT-2,768\n'.repeat(201)}`);
+    expect(within(panel).getByText('The table has 201 rows under the header; at most 200 are accepted.')).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Submit' })).toBeDisabled();
+    expect(within(panel).getByText('Fix the problem above to submit.')).toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
+  it('shows the reason a table was refused next to the box, and clears it when the table changes', async () => {
     mockFetch({
       ...signedOutLessonRoutes(lessonWithExercise),
       'GET /api/v1/session': signedInSession(),
       'GET /api/v1/exercises/1/': { body: exercise },
+      'GET /api/v1/exercises/1/submissions/': page([]),
       'GET /api/v1/me/progress?quest=transformers': { status: 503, body: { type: 'server_error', title: 'Unavailable.', status: 503, detail: 'Try later.', errors: {} } },
       'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
       'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null } },
       'POST /api/v1/exercises/1/submissions/': {
         status: 400,
-        body: { type: 'validation_error', title: 'Invalid input.', status: 400, detail: 'content: a formula', errors: { content: ['Spreadsheet formulas are not allowed (row 2).'] } },
+        body: { type: 'validation_error', title: 'Invalid input.', status: 400, detail: 'content: a formula', errors: { content: ['Line 2, cell 2 starts with "=" like a spreadsheet formula.'] } },
       },
     });
     const user = userEvent.setup();
@@ -147,7 +190,10 @@ describe('exercise panel', () => {
     const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
     await user.type(await within(panel).findByLabelText('Your table'), 'model,d_model{enter}GPT-2,=1+1');
     await user.click(within(panel).getByRole('button', { name: 'Submit' }));
-    const message = await within(panel).findByText('Spreadsheet formulas are not allowed (row 2).');
-    expect(within(panel).getByLabelText('Your table')).toHaveAttribute('aria-describedby', message.id);
+    const message = await within(panel).findByText('Line 2, cell 2 starts with "=" like a spreadsheet formula.');
+    expect(within(panel).getAllByText(/spreadsheet formula/)).toHaveLength(1);
+    expect(within(panel).getByLabelText('Your table').getAttribute('aria-describedby')).toContain(message.parentElement?.id);
+    await user.clear(within(panel).getByLabelText('Your table'));
+    expect(within(panel).queryByText(/spreadsheet formula/)).toBeNull();
   });
 });

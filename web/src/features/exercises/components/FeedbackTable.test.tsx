@@ -19,8 +19,8 @@ const feedback: Feedback = {
       model: 'gpt2',
       duplicate: false,
       cells: [
-        { column: 'd_model', submitted: '768', verdict: 'correct', expected: null },
-        { column: 'n_layers', submitted: '13', verdict: 'incorrect', expected: null },
+        { column: 'd_model', submitted: '768', verdict: 'correct', expected: null, hint: null },
+        { column: 'n_layers', submitted: '13', verdict: 'incorrect', expected: null, hint: null },
       ],
     },
     {
@@ -29,8 +29,8 @@ const feedback: Feedback = {
       model: 'llama-3-8b',
       duplicate: false,
       cells: [
-        { column: 'd_model', submitted: '4096', verdict: 'correct', expected: null },
-        { column: 'n_layers', submitted: '', verdict: 'missing', expected: 32 },
+        { column: 'd_model', submitted: '4096', verdict: 'correct', expected: null, hint: null },
+        { column: 'n_layers', submitted: '', verdict: 'missing', expected: 32, hint: 'Count the blocks: num_hidden_layers.' },
       ],
     },
   ],
@@ -62,19 +62,29 @@ describe('FeedbackTable', () => {
       summary: '3 of 4 cells correct.',
       created_at: '2026-11-30T10:00:00Z',
       content: '',
+      expected_revealed: false,
       feedback,
     };
-    render(<GradeSummary submission={submission} />);
-    expect(screen.getByRole('status')).toHaveTextContent('Not passed yet · score 75%');
-    expect(screen.getByRole('status')).toHaveTextContent('3 of 4 cells correct.');
+    const { container } = render(<GradeSummary submission={{ ...submission, xp_awarded: 60 }} />);
+    // The pass or fail is the exercise's status line, said once; the summary adds the rest.
+    expect(container).toHaveTextContent('+60 XP3 of 4 cells correct.');
+    expect(container).not.toHaveTextContent(/passed/i);
+  });
+
+  it('shows a column\'s hint once, under the table, when a cell of that column is missed', () => {
+    render(<FeedbackTable feedback={feedback} />);
+    const hints = screen.getByRole('list', { name: 'Hints for the columns you missed' });
+    expect(within(hints).getAllByRole('listitem')).toHaveLength(1);
+    expect(hints).toHaveTextContent('Hint for n_layers: Count the blocks: num_hidden_layers.');
+    expect(screen.getByText('empty').closest('td')).toHaveTextContent('see the hint below');
   });
 
   it('explains an invalid submission', () => {
     render(
       <GradeSummary
-        submission={{ id: 2, exercise: 1, format: 'csv', status: 'invalid', summary: 'No header row.', created_at: '', content: '', feedback: null }}
+        submission={{ id: 2, exercise: 1, format: 'csv', status: 'invalid', summary: 'No header row.', created_at: '', content: '', expected_revealed: false, feedback: null }}
       />,
     );
-    expect(screen.getByRole('alert')).toHaveTextContent('The table could not be read. No header row.');
+    expect(screen.getByText(/could not be read/).closest('p')).toHaveTextContent('The table could not be read. No header row.');
   });
 });

@@ -4,12 +4,15 @@ import { Link } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { notificationQueries, useMarkAllRead, useMarkRead } from '../api';
+import { useTimeZone } from '@/lib/session';
+import { formatDateTime } from '@/lib/timeZones';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 
 export function NotificationsPage() {
   const [page, setPage] = useState(1);
   const notifications = useQuery(notificationQueries.page(page));
   const markRead = useMarkRead();
+  const zone = useTimeZone();
   const markAll = useMarkAllRead();
   useDocumentTitle('Notifications');
   if (notifications.isPending) return <Loading label="Loading notifications…" />;
@@ -37,9 +40,9 @@ export function NotificationsPage() {
                   {notification.title}
                 </Link>
               </p>
-              {notification.body ? <p>{notification.body}</p> : null}
+              {notification.body ? <p dir="auto">{notification.body}</p> : null}
               <time className="muted" dateTime={notification.created_at}>
-                {new Date(notification.created_at).toLocaleString()}
+                {formatDateTime(notification.created_at, zone)}
               </time>
             </div>
             {!notification.is_read ? (

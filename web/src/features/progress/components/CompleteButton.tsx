@@ -21,15 +21,18 @@ export function CompleteButton({ lesson }: { lesson: LessonDetail }) {
     complete.mutate(undefined, {
       onSuccess: (result) => {
         if (result.alreadyDone) return;
-        toast.show({ title: 'Lesson complete', body: `+${result.xpAwarded} XP`, tone: 'success' });
-        if (result.levelUp) toast.show({ title: 'Level up!', body: `You reached ${levelLabel(result.levelUp)}.`, tone: 'success' });
-        for (const achievement of result.achievements) {
-          toast.show({
-            title: `Achievement unlocked: ${achievement.title}`,
-            body: achievement.xp_bonus ? `+${achievement.xp_bonus} XP bonus` : undefined,
-            tone: 'success',
-          });
-        }
+        // One toast says it all: toasts replace each other, so three in a row would show one.
+        toast.show({
+          title: 'Lesson complete',
+          body: [
+            `+${result.xpAwarded} XP`,
+            ...(result.levelUp ? [`Level up! You reached ${levelLabel(result.levelUp)}.`] : []),
+            ...result.achievements.map(
+              (achievement) => `Achievement unlocked: ${achievement.title}${achievement.xp_bonus ? ` (+${achievement.xp_bonus} XP bonus)` : ''}`,
+            ),
+          ],
+          tone: 'success',
+        });
       },
     });
 

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { ErrorMessage } from '@/components/ErrorMessage';
+import { ErrorMessage, isNotFound } from '@/components/ErrorMessage';
+import { NotFound } from '@/components/NotFound';
 import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
 import { percent } from '@/lib/header';
@@ -18,6 +19,7 @@ export function QuestPage() {
   useDocumentTitle(quest.data?.title);
 
   if (quest.isPending) return <Loading label="Loading the quest…" />;
+  if (isNotFound(quest.error)) return <NotFound what="quest" />;
   if (quest.error) return <ErrorMessage error={quest.error} onRetry={() => void quest.refetch()} />;
   const local = new Set(events.map((event) => event.lesson));
   const isDone = (lesson: { slug: string; completed: boolean | null }) =>

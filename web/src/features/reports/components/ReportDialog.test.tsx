@@ -2,8 +2,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '@/test/fetchMock';
-import { signedOutLessonRoutes } from '@/test/fixtures';
+import { lesson, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
+import { reportPlaces } from './ReportDialog';
 
 function routes(report: { status: number; body: unknown; headers?: Record<string, string> }) {
   return mockFetch({ ...signedOutLessonRoutes(), 'POST /api/v1/lessons/embedding-dimension/reports/': report });
@@ -17,8 +18,8 @@ describe('report an issue', () => {
     await user.click(await screen.findByRole('button', { name: 'Report an issue' }));
     const dialog = screen.getByRole('dialog', { name: 'Report an issue' });
     await user.click(within(dialog).getByLabelText('Broken link'));
-    await user.selectOptions(within(dialog).getByLabelText('Where (optional)'), within(dialog).getByRole('option', { name: /table: Width and depth/ }));
-    await user.type(within(dialog).getByLabelText('Details'), 'The arXiv link 404s.');
+    await user.selectOptions(within(dialog).getByLabelText('Where (optional)'), within(dialog).getByRole('option', { name: /Table: Width and depth/ }));
+    await user.type(within(dialog).getByLabelText(/^Details/), 'The arXiv link 404s.');
     await user.type(within(dialog).getByLabelText(/Your e-mail/), 'me@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
     expect(await screen.findByText('Thanks — your report was sent.')).toBeInTheDocument();
@@ -41,7 +42,7 @@ describe('report an issue', () => {
     renderApp('/lessons/embedding-dimension');
     await user.click(await screen.findByRole('button', { name: 'Report an issue' }));
     const dialog = screen.getByRole('dialog', { name: 'Report an issue' });
-    await user.type(within(dialog).getByLabelText('Details'), 'Typo in the callout.');
+    await user.type(within(dialog).getByLabelText(/^Details/), 'Typo in the callout.');
     await user.click(within(dialog).getByRole('button', { name: 'Send report' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Too many requests — try again in 42 s.');
     expect(screen.getByRole('dialog')).toBeInTheDocument();
@@ -56,5 +57,35 @@ describe('report an issue', () => {
     dialog.dispatchEvent(new Event('cancel', { cancelable: true }));
     await screen.findByRole('button', { name: 'Report an issue' });
     expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('labels every part as the lesson shows it, the links and the exercise included', () => {
+    const places = reportPlaces(lesson.blocks, true, { title: 'Read d_model from three config.json files' });
+
+    expect(places.map((place) => place.label)).toEqual([
+      '1. Text: d_model is the width',
+      '2. Table: Width and depth',
+      '3. Code: Estimating parameter count',
+      '4. Note: The estimate lands close',
+      'Further reading (the links)',
+      'Exercise: Read d_model from three config.json files',
+    ]);
+    expect(places.slice(-2).map((place) => place.block)).toEqual([null, null]);
+  });
+
+  it('opens from a part\'s own Report action with that part chosen, and names a part that is not a block in the message', async () => {
+    const { calls } = routes({ status: 201, body: { id: 2 } });
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    await user.click(await screen.findByRole('button', { name: 'Report these links' }));
+    const dialog = screen.getByRole('dialog', { name: 'Report an issue' });
+    expect(within(dialog).getByLabelText('Where (optional)')).toHaveDisplayValue('Further reading (the links)');
+    const send = within(dialog).getByRole('button', { name: 'Send report' });
+    expect(send).toBeDisabled();
+    expect(within(dialog).getByText('Describe the problem to send the report.')).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/^Details/), 'A dead link.');
+    await user.click(send);
+    expect(await screen.findByText('Thanks — your report was sent.')).toBeInTheDocument();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ kind: 'typo', message: '[Further reading (the links)] A dead link.', block: null });
   });
 });

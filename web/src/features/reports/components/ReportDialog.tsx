@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
+import { CharCount, charCount } from '@/components/CharCount';
 import { Dialog } from '@/components/Dialog';
-import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
+import { FieldError, FormError } from '@/components/ErrorMessage';
 import { useToast } from '@/components/Toasts';
 import type { Block, ReportKind } from '@/lib/types';
 import { useReportIssue } from '../api';
@@ -13,39 +14,120 @@ const KINDS: { value: ReportKind; label: string }[] = [
   { value: 'other', label: 'Other' },
 ];
 
-interface Props {
-  lesson: string;
-  blocks: Block[];
-  signedIn: boolean;
+/** The server's limit (community.models.REPORT_MESSAGE_MAX_LENGTH). */
+const REPORT_MAX_LENGTH = 2000;
+
+/** A part of the lesson a report can be about. */
+export interface ReportPlace {
+  key: string;
+  /** As the lesson shows it: "Table: Width and depth of some well-known models". */
+  label: string;
+  /** "this table": what the part's own report button says. */
+  noun: string;
+  /** The block's id; null for parts that are not blocks (links, the exercise), named in the message instead. */
+  block: number | null;
 }
 
-export function ReportIssue({ lesson, blocks, signedIn }: Props) {
-  const [open, setOpen] = useState(false);
+export const WHOLE_LESSON = 'lesson';
+
+/** Every part of a lesson, in page order: its blocks, its links, its exercise. */
+export function reportPlaces(blocks: Block[], hasLinks: boolean, exercise: { title: string } | null): ReportPlace[] {
+  const places: ReportPlace[] = blocks.map((block, index) => {
+    const [kind, noun, text] = describeBlock(block);
+    return { key: `block-${block.id}`, label: `${index + 1}. ${kind}: ${shorten(text)}`, noun, block: block.id };
+  });
+  if (hasLinks) places.push({ key: 'links', label: 'Further reading (the links)', noun: 'these links', block: null });
+  if (exercise) places.push({ key: 'exercise', label: `Exercise: ${shorten(exercise.title)}`, noun: 'this exercise', block: null });
+  return places;
+}
+
+const CALLOUT = { note: 'Note', tip: 'Tip', warning: 'Warning' } as const;
+
+function describeBlock(block: Block): [kind: string, noun: string, text: string] {
+  switch (block.kind) {
+    case 'table':
+      return ['Table', 'this table', block.caption || block.columns.join(', ')];
+    case 'code':
+      return ['Code', 'this code', block.title || block.source];
+    case 'callout': {
+      const label = CALLOUT[block.style as keyof typeof CALLOUT] ?? 'Note';
+      return [label, `this ${label.toLowerCase()}`, textOf(block.html)];
+    }
+    default:
+      return ['Text', 'this text', 'html' in block ? textOf(block.html) : ''];
+  }
+}
+
+/** The text a reader sees in sanitized HTML (an inert document: nothing loads, nothing runs). */
+function textOf(html: string): string {
+  return new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '';
+}
+
+function shorten(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 60 ? `${line.slice(0, 57).trimEnd()}…` : line;
+}
+
+/** The small report action under a part of the lesson. */
+export function ReportButton({ place, onReport }: { place: ReportPlace; onReport: (key: string) => void }) {
   return (
-    <>
-      <button type="button" className="button secondary" onClick={() => setOpen(true)}>
-        Report an issue
+    <p className="part-report">
+      <button type="button" className="link-button" aria-label={`Report ${place.noun}`} onClick={() => onReport(place.key)}>
+        Report
       </button>
-      <Dialog open={open} title="Report an issue" onClose={() => setOpen(false)}>
-        <ReportForm lesson={lesson} blocks={blocks} signedIn={signedIn} onDone={() => setOpen(false)} />
-      </Dialog>
-    </>
+    </p>
   );
 }
 
-function ReportForm({ lesson, blocks, signedIn, onDone }: Props & { onDone: () => void }) {
+interface Props {
+  lesson: string;
+  places: ReportPlace[];
+  signedIn: boolean;
+  /** The part to report on while the dialog is open (WHOLE_LESSON for none); null: closed. */
+  place: string | null;
+  onClose: () => void;
+}
+
+export function ReportDialog({ lesson, places, signedIn, place, onClose }: Props) {
+  return (
+    <Dialog open={place !== null} title="Report an issue" onClose={onClose}>
+      {place !== null ? <ReportForm lesson={lesson} places={places} signedIn={signedIn} initial={place} onDone={onClose} /> : null}
+    </Dialog>
+  );
+}
+
+interface FormProps {
+  lesson: string;
+  places: ReportPlace[];
+  signedIn: boolean;
+  initial: string;
+  onDone: () => void;
+}
+
+function ReportForm({ lesson, places, signedIn, initial, onDone }: FormProps) {
   const [kind, setKind] = useState<ReportKind>('typo');
   const [message, setMessage] = useState('');
-  const [block, setBlock] = useState('');
+  const [where, setWhere] = useState(places.some((candidate) => candidate.key === initial) ? initial : WHOLE_LESSON);
   const [email, setEmail] = useState('');
   const report = useReportIssue(lesson);
   const toast = useToast();
   const id = useId();
+  const place = places.find((candidate) => candidate.key === where);
+  // Parts that are not blocks are named in the message (the API takes a block id only).
+  const prefix = place && place.block === null ? `[${place.label}] ` : '';
+  const max = REPORT_MAX_LENGTH - charCount(prefix);
+  const reason = !message.trim() ? 'Describe the problem to send the report.' : charCount(message) > max ? 'Shorten the details to send the report.' : null;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (reason) return;
     report.mutate(
-      { kind, message, block: block ? Number(block) : null, ...(!signedIn && email ? { contact_email: email } : {}) },
+      {
+        kind,
+        message: prefix + message,
+        block: place?.block ?? null,
+        ...(!signedIn && email ? { contact_email: email } : {}),
+      },
       {
         onSuccess: () => {
           toast.show({ title: 'Thanks — your report was sent.', tone: 'success' });
@@ -56,9 +138,11 @@ function ReportForm({ lesson, blocks, signedIn, onDone }: Props & { onDone: () =
   };
 
   return (
-    <form className="form" onSubmit={onSubmit}>
+    <form className="form" onSubmit={onSubmit} noValidate>
       <fieldset>
-        <legend>What is wrong?</legend>
+        <legend>
+          What is wrong? <span className="required">(required)</span>
+        </legend>
         {KINDS.map((option) => (
           <label key={option.value} className="radio">
             <input type="radio" name={`${id}-kind`} value={option.value} checked={kind === option.value} onChange={() => setKind(option.value)} />
@@ -67,52 +151,57 @@ function ReportForm({ lesson, blocks, signedIn, onDone }: Props & { onDone: () =
         ))}
       </fieldset>
       <label htmlFor={`${id}-block`}>Where (optional)</label>
-      <select id={`${id}-block`} value={block} onChange={(event) => setBlock(event.target.value)}>
-        <option value="">The whole lesson</option>
-        {blocks.map((candidate, index) => (
-          <option key={candidate.id} value={candidate.id}>
-            {blockLabel(candidate, index)}
+      <select id={`${id}-block`} value={where} onChange={(event) => setWhere(event.target.value)}>
+        <option value={WHOLE_LESSON}>The whole lesson</option>
+        {places.map((candidate) => (
+          <option key={candidate.key} value={candidate.key}>
+            {candidate.label}
           </option>
         ))}
       </select>
-      <label htmlFor={`${id}-message`}>Details</label>
+      <label htmlFor={`${id}-message`}>
+        Details <span className="required">(required)</span>
+      </label>
       <textarea
         id={`${id}-message`}
         value={message}
         onChange={(event) => setMessage(event.target.value)}
         rows={4}
         required
-        aria-describedby={`${id}-message-error`}
+        aria-required="true"
+        dir="auto"
+        aria-describedby={`${id}-message-count ${id}-message-error`}
       />
+      <CharCount text={message} max={max} id={`${id}-message-count`} />
       <FieldError error={report.error} field="message" id={`${id}-message-error`} />
       {!signedIn ? (
         <>
           <label htmlFor={`${id}-email`}>Your e-mail, if you want an answer (optional)</label>
-          <input id={`${id}-email`} type="email" value={email} onChange={(event) => setEmail(event.target.value)} autoComplete="email" />
+          <input
+            id={`${id}-email`}
+            type="email"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            autoComplete="email"
+            aria-describedby={`${id}-email-error`}
+          />
           <FieldError error={report.error} field="contact_email" id={`${id}-email-error`} />
         </>
       ) : null}
-      {report.error ? <ErrorMessage error={report.error} /> : null}
+      <FormError error={report.error} fields={['message', 'contact_email']} />
       <div className="row">
-        <button type="submit" className="button" disabled={report.isPending || !message.trim()}>
+        <button type="submit" className="button" disabled={report.isPending || reason !== null} aria-describedby={reason ? `${id}-reason` : undefined}>
           {report.isPending ? 'Sending…' : 'Send report'}
         </button>
         <button type="button" className="button secondary" onClick={onDone}>
           Cancel
         </button>
       </div>
+      {reason ? (
+        <p className="muted" id={`${id}-reason`}>
+          {reason}
+        </p>
+      ) : null}
     </form>
   );
-}
-
-/** A short label for a block, for the report dialog's block picker. */
-function blockLabel(block: Block, index: number): string {
-  const text =
-    block.kind === 'table'
-      ? block.caption
-      : block.kind === 'code'
-        ? block.title
-        : block.markdown.replace(/[*_`#>[\]()]/g, '').trim();
-  const short = text.length > 60 ? `${text.slice(0, 57)}…` : text;
-  return `${index + 1}. ${block.kind}: ${short}`;
 }

@@ -1,11 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
+import { CharCount, charCount } from '@/components/CharCount';
+import { ErrorMessage, FieldError, FormError } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { useToast } from '@/components/Toasts';
+import { ApiError } from '@/lib/api';
+import { useTimeZone } from '@/lib/session';
+import { browserZone, formatDateTime, searchZones, zoneLabel, zoneList } from '@/lib/timeZones';
 import type { Profile, ProfileInput } from '@/lib/types';
-import { settingsQueries, useEndSession, useUpdateProfile } from '../api';
+import { deviceName } from '@/lib/userAgent';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
+import { settingsQueries, useEndSession, useUpdateProfile } from '../api';
+
+/** The server's limit (accounts.serializers.ProfileInputSerializer.display_name). */
+export const DISPLAY_NAME_MAX = 60;
 
 export function SettingsPage() {
   const profile = useQuery(settingsQueries.profile());
@@ -21,21 +29,26 @@ export function SettingsPage() {
   );
 }
 
-function timeZones(current: string): string[] {
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return zones.includes(current) ? zones : [current, ...zones];
-}
+const FIELDS = ['display_name', 'time_zone', 'reply_notifications', 'email_notifications', 'show_on_leaderboard'];
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const [form, setForm] = useState(profile);
+  const [query, setQuery] = useState('');
   const update = useUpdateProfile();
   const toast = useToast();
   const id = useId();
-  const zones = useMemo(() => timeZones(profile.time_zone), [profile.time_zone]);
+  const here = useMemo(() => browserZone(), []);
+  const zones = useMemo(() => zoneList([profile.time_zone, form.time_zone, here]), [profile.time_zone, form.time_zone, here]);
+  const shown = useMemo(() => {
+    const found = searchZones(zones, query);
+    return found.includes(form.time_zone) ? found : [form.time_zone, ...found];
+  }, [zones, query, form.time_zone]);
   const set = <K extends keyof Profile>(key: K, value: Profile[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const tooLong = charCount(form.display_name) > DISPLAY_NAME_MAX;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (tooLong) return;
     update.mutate(
       {
         display_name: form.display_name,
@@ -45,7 +58,12 @@ function ProfileForm({ profile }: { profile: Profile }) {
         email_notifications: form.email_notifications,
         show_on_leaderboard: form.show_on_leaderboard,
       },
-      { onSuccess: () => toast.show({ title: 'Settings saved', tone: 'success' }) },
+      {
+        onSuccess: (saved) => {
+          setForm(saved);
+          toast.show({ title: 'Settings saved', tone: 'success' });
+        },
+      },
     );
   };
 
@@ -57,7 +75,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
   );
 
   return (
-    <form className="form card" onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+    <form className="form card" onSubmit={onSubmit} aria-labelledby={`${id}-title`} noValidate>
       <h2 id={`${id}-title`}>Profile</h2>
       <p className="muted">Signed in as {profile.email}</p>
       <label htmlFor={`${id}-name`}>Display name</label>
@@ -65,19 +83,54 @@ function ProfileForm({ profile }: { profile: Profile }) {
         id={`${id}-name`}
         value={form.display_name}
         onChange={(event) => set('display_name', event.target.value)}
-        maxLength={60}
+        placeholder={profile.public_name}
         autoComplete="nickname"
-        aria-describedby={`${id}-name-error`}
+        dir="auto"
+        aria-invalid={tooLong || (update.error instanceof ApiError && Boolean(update.error.fieldError('display_name')))}
+        aria-describedby={`${id}-name-help ${id}-name-count ${id}-name-error`}
       />
+      <p className="field-help muted" id={`${id}-name-help`}>
+        {form.display_name.trim()
+          ? 'Shown next to your comments and on the leaderboard.'
+          : `Empty: others see you as “${profile.public_name}”.`}
+      </p>
+      <CharCount text={form.display_name} max={DISPLAY_NAME_MAX} id={`${id}-name-count`} />
       <FieldError error={update.error} field="display_name" id={`${id}-name-error`} />
+
       <label htmlFor={`${id}-tz`}>Time zone</label>
-      <select id={`${id}-tz`} value={form.time_zone} onChange={(event) => set('time_zone', event.target.value)} aria-describedby={`${id}-tz-error`}>
-        {zones.map((zone) => (
+      <input
+        id={`${id}-tz-search`}
+        type="search"
+        className="zone-search"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+        placeholder="Search: a city or region"
+        aria-label="Find a zone by city or region"
+        aria-controls={`${id}-tz`}
+      />
+      <select
+        id={`${id}-tz`}
+        value={form.time_zone}
+        onChange={(event) => set('time_zone', event.target.value)}
+        aria-describedby={`${id}-tz-help ${id}-tz-error`}
+      >
+        {shown.map((zone) => (
           <option key={zone} value={zone}>
-            {zone}
+            {zoneLabel(zone)}
           </option>
         ))}
       </select>
+      <p className="field-help muted" id={`${id}-tz-help`}>
+        {query ? `${shown.length} zone${shown.length === 1 ? '' : 's'} match. ` : ''}
+        Times in the app are shown in this zone; your streak&apos;s days follow it.
+      </p>
+      {form.time_zone !== here ? (
+        <p>
+          <button type="button" className="link-button" onClick={() => set('time_zone', here)}>
+            Use this device&apos;s time zone ({zoneLabel(here)})
+          </button>
+        </p>
+      ) : null}
       <FieldError error={update.error} field="time_zone" id={`${id}-tz-error`} />
       <fieldset>
         <legend>Notifications and privacy</legend>
@@ -85,10 +138,13 @@ function ProfileForm({ profile }: { profile: Profile }) {
         {checkbox('email_notifications', 'Also send notifications by e-mail')}
         {checkbox('show_on_leaderboard', 'Show me on the leaderboard')}
       </fieldset>
-      {update.error ? <ErrorMessage error={update.error} /> : null}
-      <button type="submit" className="button" disabled={update.isPending}>
-        {update.isPending ? 'Saving…' : 'Save settings'}
-      </button>
+      <FormError error={update.error} fields={FIELDS} />
+      <div className="row">
+        <button type="submit" className="button" disabled={update.isPending || tooLong} aria-describedby={tooLong ? `${id}-name-count` : undefined}>
+          {update.isPending ? 'Saving…' : 'Save settings'}
+        </button>
+        {tooLong ? <span className="muted">Shorten the display name to save.</span> : null}
+      </div>
     </form>
   );
 }
@@ -96,6 +152,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
 function Sessions() {
   const sessions = useQuery(settingsQueries.sessions());
   const end = useEndSession();
+  const zone = useTimeZone();
   return (
     <section className="card" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Signed-in devices</h2>
@@ -107,11 +164,12 @@ function Sessions() {
           <li key={session.id}>
             <div>
               <p>
-                <strong>{session.user_agent || 'Unknown device'}</strong>
+                <strong title={session.user_agent}>{deviceName(session.user_agent)}</strong>
                 {session.is_current ? <span className="badge"> This device</span> : null}
               </p>
               <p className="muted">
-                {session.ip} · signed in {new Date(session.created_at * 1000).toLocaleString()}
+                {session.ip} · signed in {formatDateTime(session.created_at * 1000, zone)}
+                {session.last_seen_at ? ` · last seen ${formatDateTime(session.last_seen_at * 1000, zone)}` : ''}
               </p>
             </div>
             {!session.is_current ? (
