@@ -3,7 +3,9 @@ learner or a batch."""
 
 from __future__ import annotations
 
+import functools
 import zoneinfo
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any, TypedDict
 
@@ -67,9 +69,11 @@ def _streak(
     last_active_day_start: datetime | None,
     time_zone: str | zoneinfo.ZoneInfo,
     freezes: int = 0,
+    outages: Callable[[], list[Outage]] = lambda: platform_outages(),
 ) -> dict[str, Any]:
     """{"current", "best", "today", "freezes"}: the run shows while it still stands
-    (`progress.streaks.streak_state`, today's state)."""
+    (`progress.streaks.streak_state`, today's state). `outages` is asked only when days were
+    missed."""
     zone = _zone(time_zone)
     state = streak_state(
         timezone.now(),
@@ -77,7 +81,9 @@ def _streak(
         last=last_active_day,
         last_start=last_active_day_start,
         freezes=freezes,
-        forgiven_between=lambda first, last: outage_days(zone=zone, first=first, last=last),
+        forgiven_between=lambda first, last: outage_days(
+            outages=outages(), zone=zone, first=first, last=last
+        ),
     )
     return {
         "current": current if state != "none" else 0,
@@ -120,7 +126,7 @@ _STANDING_FIELDS = (
 )
 
 
-def _standing(row: dict[str, Any]) -> dict[str, Any]:
+def _standing(row: dict[str, Any], outages: Callable[[], list[Outage]]) -> dict[str, Any]:
     streak = _streak(
         current=row["streak_current"],
         best=row["streak_best"],
@@ -128,6 +134,7 @@ def _standing(row: dict[str, Any]) -> dict[str, Any]:
         last_active_day_start=row["last_active_day_start"],
         time_zone=row["user__time_zone"],
         freezes=row["freezes_held"],
+        outages=outages,
     )
     return {"xp_total": row["xp_total"], "streak": streak}
 
@@ -135,13 +142,24 @@ def _standing(row: dict[str, Any]) -> dict[str, Any]:
 NO_STREAK = {"current": 0, "best": 0, "today": "none", "freezes": 0}
 
 
-def outage_days(*, zone: zoneinfo.ZoneInfo, first: date, last: date) -> set[date]:
-    """The days from `first` to `last` (in `zone`) that overlap a platform outage (1 query)."""
+# (starts_at, ends_at) of a recorded platform outage.
+Outage = tuple[datetime, datetime]
+
+
+def platform_outages() -> list[Outage]:
+    """Every recorded outage (1 query; operators record a handful a year)."""
+    return list(PlatformOutage.objects.values_list("starts_at", "ends_at"))
+
+
+def outage_days(
+    *, outages: list[Outage], zone: zoneinfo.ZoneInfo, first: date, last: date
+) -> set[date]:
+    """The days from `first` to `last` (in `zone`) that overlap one of `outages`."""
     begins, ends = day_start(first, zone), day_start(last + timedelta(days=1), zone)
     days: set[date] = set()
-    for starts_at, ends_at in PlatformOutage.objects.filter(
-        starts_at__lt=ends, ends_at__gt=begins
-    ).values_list("starts_at", "ends_at"):
+    for starts_at, ends_at in outages:
+        if starts_at >= ends or ends_at <= begins:
+            continue
         day = max(first, starts_at.astimezone(zone).date())
         while day <= last and day_start(day, zone) < ends_at:
             days.add(day)
@@ -154,7 +172,7 @@ def standing_for_user(*, user_id: int) -> dict[str, Any]:
     row = LearnerStats.objects.filter(pk=user_id).values(*_STANDING_FIELDS).first()
     if row is None:
         return {"xp_total": 0, "streak": NO_STREAK}
-    return _standing(row)
+    return _standing(row, platform_outages)
 
 
 def standings_for_users(*, user_ids: list[int]) -> dict[int, dict[str, Any]]:
@@ -162,8 +180,9 @@ def standings_for_users(*, user_ids: list[int]) -> dict[int, dict[str, Any]]:
     rows = LearnerStats.objects.filter(user_id__in=user_ids).values("user_id", *_STANDING_FIELDS)
     zero = {"xp_total": 0, "streak": NO_STREAK}
     standings = dict.fromkeys(user_ids, zero)
+    outages = functools.cache(platform_outages)  # one query for the batch, if any is asked
     for row in rows:
-        standings[row["user_id"]] = _standing(row)
+        standings[row["user_id"]] = _standing(row, outages)
     return standings
 
 

@@ -25,7 +25,7 @@ from django.utils import timezone
 from learning_platform.db import aware_datetime, insert_ignoring_conflicts, update_rows
 from progress import boards, summary_cache
 from progress.models import ActivityDay, FrozenDay, LearnerStats, LessonCompletion, XPAward
-from progress.selectors.learners import outage_days
+from progress.selectors.learners import Outage, outage_days, platform_outages
 from progress.streaks import Run, day_of_activity, extend_run
 
 # Streaks count only days the server could witness: activity that reached it within this long
@@ -107,6 +107,7 @@ class _LearnerWriter:
         self._xp_by_day: dict[int, dict[date, int]] = defaultdict(lambda: defaultdict(int))
         self._changed: set[int] = set()
         self._witnessed_since = self.now - STREAK_WITNESS_WINDOW
+        self._outages: list[Outage] | None = None
 
     def standing(self, user_id: int) -> StandingAfterAward:
         stats = self.stats[user_id]
@@ -339,8 +340,12 @@ class _LearnerWriter:
             FrozenDay.objects.bulk_create(frozen, ignore_conflicts=True)
 
     def _forgiven(self, stats: _Stats, first: date, last: date) -> set[date]:
-        """The days from `first` to `last` the platform's outages forgive (1 query)."""
-        return outage_days(zone=zoneinfo.ZoneInfo(stats.time_zone), first=first, last=last)
+        """The days from `first` to `last` the platform's outages forgive (the outages read
+        once per writer, when a gap first needs them)."""
+        if self._outages is None:
+            self._outages = platform_outages()
+        zone = zoneinfo.ZoneInfo(stats.time_zone)
+        return outage_days(outages=self._outages, zone=zone, first=first, last=last)
 
 
 @dataclass

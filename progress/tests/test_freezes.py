@@ -177,3 +177,24 @@ def test_operators_record_an_outage_in_the_admin(admin_client):
     assert response.status_code == 302, response.content
     assert PlatformOutage.objects.get().reason == "Database failover"
     assert admin_client.get("/admin/progress/platformoutage/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_standings_of_many_learners_with_missed_days_read_the_outages_once(
+    django_assert_num_queries,
+):
+    from accounts.tests.factories import UserFactory
+    from progress import selectors
+
+    users = UserFactory.create_batch(5)
+    LearnerStats.objects.bulk_create(
+        LearnerStats(user=u, streak_current=3, streak_best=3, last_active_day=DAY_1) for u in users
+    )
+
+    with (
+        time_machine.travel(datetime(2026, 3, 6, 12, tzinfo=UTC), tick=False),
+        django_assert_num_queries(2),  # the stats rows, the outages
+    ):
+        standings = selectors.standings_for_users(user_ids=[u.pk for u in users])
+
+    assert {s["streak"]["today"] for s in standings.values()} == {"none"}
