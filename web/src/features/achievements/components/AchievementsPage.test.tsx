@@ -40,6 +40,7 @@ describe('achievements page', () => {
     recordCompletion('lesson-2');
     recordCompletion('lesson-9');
     routes(false, [
+      achievement('first', { kind: 'lessons_completed', threshold: 1 }),
       achievement('ten-lessons', { kind: 'lessons_completed', threshold: 10 }),
       achievement('xp', { kind: 'xp_total', threshold: 500 }),
       achievement('halfway', { kind: 'quest_percent', threshold: 50, quest: 'transformers' }),
@@ -49,6 +50,9 @@ describe('achievements page', () => {
     renderApp('/achievements');
     expect(await screen.findByText('3 of 10 lessons')).toBeInTheDocument();
     expect(within(card('ten-lessons')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '3');
+    expect(within(card('ten-lessons')).queryByText(/Reached on this device/)).not.toBeInTheDocument();
+    expect(within(card('first')).getByText('1 of 1 lesson')).toBeInTheDocument();
+    expect(within(card('first')).getByText(/Reached on this device/)).toHaveTextContent('Reached on this device: create an account to unlock it');
     expect(within(card('xp')).getByText('150 of 500 XP')).toBeInTheDocument();
     expect(within(card('halfway')).getByText('3% of 50%')).toBeInTheDocument();
     expect(within(card('tokenizer')).getByText('2 of 4 lessons tagged tokenization')).toBeInTheDocument();

@@ -77,6 +77,11 @@ function AchievementProgress({ achievement, progress, signedIn, pending }: Progr
     <div className="achievement-progress" data-testid="achievement-progress">
       <p>{words}</p>
       <ProgressBar value={progress.current} max={progress.target} label={`Progress toward ${achievement.title}: ${words}`} />
+      {!signedIn && progress.target > 0 && progress.current >= progress.target ? (
+        <p className="muted">
+          Reached on this device: <Link to="/signup">create an account</Link> to unlock it
+        </p>
+      ) : null}
     </div>
   );
 }
