@@ -51,6 +51,7 @@ describe('sign in', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('heading', { name: 'Achievements' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/achievements');
+    expect(screen.getByTestId('flash')).toHaveTextContent('Signed in — 2 lessons synced from this device');
     const sync = calls.find((call) => call.url === '/api/v1/me/progress/sync');
     expect(sync?.body).toEqual({ device_id: expect.stringMatching(/^web-/), events: sent });
     expect(sync?.headers['X-CSRFToken']).toBe('tok');
