@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorText } from '@/components/ErrorMessage';
+import { FlashBanner } from '@/components/Flash';
 import { useToast } from '@/components/Toasts';
 import { useLogout } from '@/features/auth/api';
 import { notificationQueries } from '@/features/notifications/api';
@@ -58,6 +59,7 @@ export function Layout() {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
+        <FlashBanner />
         <Outlet />
       </main>
     </>

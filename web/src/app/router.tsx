@@ -11,7 +11,7 @@ import {
 } from '@/features/auth/components/AuthPages';
 import { LeaderboardPage } from '@/features/leaderboard/components/LeaderboardPage';
 import { NotificationsPage } from '@/features/notifications/components/NotificationsPage';
-import { HomePage } from '@/features/quests/components/HomePage';
+import { HomePage } from './HomePage';
 import { QuestPage } from '@/features/quests/components/QuestPage';
 import { SettingsPage } from '@/features/settings/components/SettingsPage';
 import { Layout } from './Layout';
