@@ -4,6 +4,14 @@ import type { SyncInput, SyncResult } from './types';
 
 const MAX_BATCH = 500;
 
+const listeners = new Set<(result: SyncResult) => void>();
+
+/** Calls `listener` with each sync's answer (its `new_achievements` are celebrated). */
+export function onSynced(listener: (result: SyncResult) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 let inFlight: Promise<SyncResult | null> | null = null;
 
 /**
@@ -27,6 +35,8 @@ async function run(): Promise<SyncResult | null> {
     const body: SyncInput = { device_id: deviceId(), events: batch };
     result = await api<SyncResult>('me/progress/sync', { method: 'POST', body });
     removeEvents(batch.map((event) => event.id));
+    const answer = result;
+    listeners.forEach((listener) => listener(answer));
   }
   return result;
 }
