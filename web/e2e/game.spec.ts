@@ -139,7 +139,10 @@ test('a new learner levels up, unlocks an achievement and meets a daily goal, ea
   await expect(live.locator('.toast')).toHaveCount(0);
 });
 
-test('signed out, the top bar counts this device’s lessons and points to sign-up for a goal', async ({ page, watch }) => {
+test('signed out, the top bar counts this device’s lessons and points to sign-up for a goal; signing up celebrates what the sync brings', async ({
+  page,
+  watch,
+}) => {
   void watch;
   await page.setViewportSize(PHONE);
   await page.goto('/lessons/embedding-dimension');
@@ -152,4 +155,15 @@ test('signed out, the top bar counts this device’s lessons and points to sign-
   await expect(bar.getByRole('link', { name: 'Daily goal: sign up to set one' })).toHaveAttribute('href', '/signup');
   await fitsTheScreen(page, 'signed-out top bar');
   await shot(page, '21-top-bar-signed-out-375');
+
+  // The sign-up hands the lesson over; the server then awards "First token", celebrated once.
+  await signUp(page, 'game-sync');
+  const toast = page.locator('.toasts[aria-live="polite"] .toast').filter({ hasText: 'Achievement unlocked: First token' });
+  await expect(toast).toBeVisible();
+  await expect(toast).toContainText('Complete your first lesson.');
+  await expect(bar.getByText(/1-day streak/)).toBeAttached();
+  await page.reload();
+  await expect(bar).toContainText('XP today');
+  await page.waitForTimeout(500);
+  await expect(page.locator('.toasts .toast')).toHaveCount(0);
 });
