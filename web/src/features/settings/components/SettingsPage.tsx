@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { CharCount, charCount } from '@/components/CharCount';
 import { ErrorMessage, FieldError, FormError } from '@/components/ErrorMessage';
 import { GoalPicker } from '@/components/GoalPicker';
@@ -163,6 +163,10 @@ function DailyGoalForm() {
   const save = useSetDailyGoal();
   const toast = useToast();
   const shown = choice ?? (isGoal(current) ? current : null);
+  // The top bar's "Set a goal" links here (#daily-goal); the router does not scroll to a hash.
+  useEffect(() => {
+    if (window.location.hash === '#daily-goal') document.getElementById('daily-goal')?.scrollIntoView();
+  }, []);
   const submit = (xp: GoalXp | null) =>
     save.mutate(xp, {
       onSuccess: () => {
