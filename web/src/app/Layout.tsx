@@ -4,15 +4,19 @@ import { errorText } from '@/components/ErrorMessage';
 import { FlashBanner } from '@/components/Flash';
 import { useToast } from '@/components/Toasts';
 import { useLogout } from '@/features/auth/api';
+import { Celebrations } from '@/features/progress/components/Celebrations';
+import { GameBar } from '@/features/progress/components/GameBar';
 import { notificationQueries } from '@/features/notifications/api';
 import { readEvents } from '@/lib/progressStore';
 import { syncLocalProgress } from '@/lib/progressSync';
 import { isAuthQuery, useAuth } from '@/lib/session';
+import { useQuestInView } from './questInView';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 
 export function Layout() {
   const auth = useAuth();
   const location = useLocation();
+  const inView = useQuestInView();
   useSyncWhenSignedIn(auth.isAuthenticated);
 
   // After a move within the app (not on the first load, where the browser starts at the top
@@ -57,11 +61,13 @@ export function Layout() {
             ) : null}
           </ul>
         </nav>
+        <GameBar quest={inView.quest} ready={inView.ready} />
       </header>
       <main id="main" tabIndex={-1}>
         <FlashBanner />
         <Outlet />
       </main>
+      <Celebrations quest={inView.quest} ready={inView.ready} />
     </>
   );
 }

@@ -79,7 +79,10 @@ describe('lesson page, signed out', () => {
     const header = await screen.findByTestId('progress-header');
     expect(await within(header).findByText('100/120 XP to next level')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Mark complete' }));
-    expect(await screen.findByText('Level up! You reached Level 1 · Embedding.')).toBeInTheDocument();
+    const dialog = await screen.findByRole('dialog', { name: 'Level up!' });
+    expect(within(dialog).getByTestId('level-up-name')).toHaveTextContent('Level 1 · Embedding');
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(await within(header).findByText('Level 1 · Embedding')).toBeInTheDocument();
     expect(within(header).getByText('30/160 XP to next level')).toBeInTheDocument();
   });

@@ -5,13 +5,15 @@ interface Props {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  className?: string;
 }
 
 /**
  * A modal dialog on the native <dialog>: showModal() makes the rest of the page inert (focus
- * stays inside), Escape closes it, and focus returns to where it was.
+ * stays inside), Escape closes it, and focus returns to where it was. Focus starts on the
+ * element marked `data-autofocus`, if any.
  */
-export function Dialog({ open, title, onClose, children }: Props) {
+export function Dialog({ open, title, onClose, children, className }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
 
@@ -20,6 +22,8 @@ export function Dialog({ open, title, onClose, children }: Props) {
     if (!dialog || !open) return;
     const previous = document.activeElement as HTMLElement | null;
     if (!dialog.open) dialog.showModal();
+    // showModal() focuses the first control (the close button); a dialog may name a better one.
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       if (dialog.open) dialog.close();
       previous?.focus?.();
@@ -30,7 +34,7 @@ export function Dialog({ open, title, onClose, children }: Props) {
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className={className ? `dialog ${className}` : 'dialog'}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();

@@ -5,7 +5,9 @@ interface Toast {
   title: string;
   /** One line, or several (each its own paragraph). */
   body?: string | string[];
-  tone: 'success' | 'info' | 'error';
+  tone: 'success' | 'info' | 'error' | 'celebrate';
+  /** Shown for this long (default 8 s). */
+  durationMs?: number;
 }
 interface ToastApi {
   show: (toast: Omit<Toast, 'id'>) => void;
@@ -14,9 +16,13 @@ interface ToastApi {
 const ToastContext = createContext<ToastApi>({ show: () => undefined });
 let nextId = 1;
 
+/** At most this many on screen: the oldest gives way. */
+const MAX_SHOWN = 5;
+
 /**
- * Short messages (saved, lesson complete) in a polite live region, one at a time: a new one
- * replaces the one on screen, so saving four times shows one "Settings saved", not four.
+ * Short messages (saved, lesson complete, achievements) in a polite live region. They stack, so
+ * three achievements unlocked at once are all shown; a new one with the title of one on screen
+ * replaces it, so saving four times shows one "Settings saved", not four.
  */
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
@@ -24,8 +30,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const show = useCallback(
     (toast: Omit<Toast, 'id'>) => {
       const id = nextId++;
-      setToasts([{ ...toast, id }]);
-      window.setTimeout(() => dismiss(id), 8000);
+      setToasts((all) => [...all.filter((shown) => shown.title !== toast.title), { ...toast, id }].slice(-MAX_SHOWN));
+      window.setTimeout(() => dismiss(id), toast.durationMs ?? 8000);
     },
     [dismiss],
   );

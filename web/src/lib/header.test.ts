@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { levels, quest } from '@/test/fixtures';
-import { computeLocalHeader, levelFor, levelLabel, percent } from './header';
+import { computeLocalDay, computeLocalHeader, levelFor, levelLabel, percent } from './header';
 import sharedVectors from './header-vectors.json';
 
 const input = (completed: string[]) => ({ quest: 'transformers', lessons: quest.lessons, completed, curve: levels.results, achievementsTotal: 10 });
@@ -66,4 +66,30 @@ describe('signed-out header on the shared vectors', () => {
       expect(header).toMatchObject(vector.expected);
     });
   }
+});
+
+describe('computeLocalDay', () => {
+  const xp = new Map([
+    ['a', 20],
+    ['b', 30],
+    ['c', 15],
+  ]);
+  const at = (lesson: string, when: string) => ({ lesson, occurred_at: new Date(when).toISOString() });
+  const now = new Date(2026, 11, 10, 15, 0);
+
+  it('adds up today’s XP and counts the days in a row', () => {
+    const events = [at('a', '2026-12-08T10:00'), at('b', '2026-12-09T10:00'), at('c', '2026-12-10T09:00')];
+    expect(computeLocalDay(events, xp, now)).toEqual({ xpToday: 15, streak: 3, today: 'done' });
+  });
+
+  it('keeps yesterday’s run open with today still to do', () => {
+    const events = [at('a', '2026-12-08T10:00'), at('b', '2026-12-09T23:50')];
+    expect(computeLocalDay(events, xp, now)).toEqual({ xpToday: 0, streak: 2, today: 'to_do' });
+  });
+
+  it('ends the run at a missed day', () => {
+    const events = [at('a', '2026-12-07T10:00'), at('b', '2026-12-08T10:00')];
+    expect(computeLocalDay(events, xp, now)).toEqual({ xpToday: 0, streak: 0, today: 'none' });
+    expect(computeLocalDay([], xp, now)).toEqual({ xpToday: 0, streak: 0, today: 'none' });
+  });
 });

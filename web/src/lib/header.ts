@@ -62,3 +62,43 @@ export function computeLocalHeader({ quest, lessons, completed, curve, achieveme
 export function levelLabel(level: Level): string {
   return level.name ? `Level ${level.number} · ${level.name}` : `Level ${level.number}`;
 }
+
+export interface LocalDay {
+  /** XP of the lessons completed today on this device. */
+  xpToday: number;
+  /** Consecutive days, up to today or yesterday, with a completion on this device. */
+  streak: number;
+  /** done: a completion today; to_do: yesterday's run goes on with one today; none: no run. */
+  today: 'done' | 'to_do' | 'none';
+}
+
+/**
+ * Today's XP and a plain streak from this device's events, in the browser's zone: no freezes
+ * (the server's to award), so a missed day ends the run.
+ */
+export function computeLocalDay(
+  events: { lesson: string; occurred_at: string }[],
+  lessonXp: Map<string, number>,
+  now: Date = new Date(),
+  dayOf: (when: Date) => string = localDate,
+): LocalDay {
+  const today = dayOf(now);
+  const days = new Set(events.map((event) => dayOf(new Date(event.occurred_at))));
+  const xpToday = events
+    .filter((event) => dayOf(new Date(event.occurred_at)) === today)
+    .reduce((sum, event) => sum + (lessonXp.get(event.lesson) ?? 0), 0);
+  const cursor = new Date(now);
+  if (!days.has(today)) cursor.setDate(cursor.getDate() - 1);
+  let streak = 0;
+  while (days.has(dayOf(cursor))) {
+    streak += 1;
+    cursor.setDate(cursor.getDate() - 1);
+  }
+  return { xpToday, streak, today: days.has(today) ? 'done' : streak > 0 ? 'to_do' : 'none' };
+}
+
+/** YYYY-MM-DD in the browser's zone. */
+export function localDate(when: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}`;
+}

@@ -7,6 +7,14 @@ const MAX_BATCH = 500;
 /** The last batch's answer, and how many events the server took over all batches. */
 export type SyncOutcome = SyncResult & { synced: number };
 
+const listeners = new Set<(result: SyncResult) => void>();
+
+/** Calls `listener` with each sync's answer (its `new_achievements` are celebrated). */
+export function onSynced(listener: (result: SyncResult) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 let inFlight: Promise<SyncOutcome | null> | null = null;
 
 /**
@@ -33,6 +41,8 @@ async function run(): Promise<SyncOutcome | null> {
     result = await api<SyncResult>('me/progress/sync', { method: 'POST', body });
     synced += batch.length - result.rejected.length;
     removeEvents(batch.map((event) => event.id));
+    const answer = result;
+    listeners.forEach((listener) => listener(answer));
   }
   return result && { ...result, synced };
 }

@@ -21,11 +21,11 @@ export const achievementQueries = {
 
 export const progressQueries = {
   all: ['progress'] as const,
-  /** The signed-in learner's header for a quest. */
+  /** The signed-in learner's header for a quest ('': the demo quest, the server's default). */
   summary: (quest: string) =>
     queryOptions({
       queryKey: [...progressQueries.all, quest],
-      queryFn: () => api<ProgressSummary>(`me/progress?quest=${encodeURIComponent(quest)}`),
+      queryFn: () => api<ProgressSummary>(quest ? `me/progress?quest=${encodeURIComponent(quest)}` : 'me/progress'),
     }),
   levels: () => queryOptions({ queryKey: ['levels'], queryFn: () => api<LevelCurve>('levels/'), staleTime: 5 * 60_000 }),
 };

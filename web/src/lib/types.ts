@@ -12,12 +12,16 @@ export type ProfileInput = Schemas['PatchedProfileInputRequest'];
 
 export type Level = Schemas['Level'];
 export type LevelStep = Schemas['LevelStep'];
+export type NextLevel = Schemas['NextLevel'];
 export type LevelCurve = Schemas['LevelCurve'];
 export type ProgressSummary = Schemas['ProgressSummary'];
 export type CompletionOutput = Schemas['CompletionOutput'];
 export type LessonCompletedEvent = Schemas['SyncEventRequest'];
 export type SyncInput = Schemas['SyncInputRequest'];
 export type SyncResult = Schemas['SyncResult'];
+export type Streak = Schemas['Streak'];
+export type DailyGoal = Schemas['DailyGoal'];
+export type DailyGoalInput = Schemas['DailyGoalInputRequest'];
 
 export type QuestPage = Schemas['PaginatedQuestListList'];
 export type QuestDetail = Schemas['QuestDetail'];

@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { resetCelebrations } from '@/lib/celebrations';
 
 // findBy*/waitFor give up after 1 s by default; a whole-app render on a loaded 2-core machine
 // took 1.2 s. A pass must not depend on the machine's load.
@@ -18,6 +19,7 @@ if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.sho
 
 afterEach(() => {
   cleanup();
+  resetCelebrations();
   localStorage.clear();
   document.cookie.split(';').forEach((cookie) => {
     const name = cookie.split('=')[0].trim();

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import * as allauth from '@/lib/allauth';
 import { api } from '@/lib/api';
+import { adoptDeviceRecord, ownerOf } from '@/lib/celebrations';
 import { syncLocalProgress } from '@/lib/progressSync';
 import { AUTH_ROOT, ensureConfig, isAuthQuery, sessionQuery } from '@/lib/session';
 import { browserZone } from '@/lib/timeZones';
@@ -52,6 +53,8 @@ async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promi
 /** A new account starts in the browser's time zone (the server's default is UTC). */
 async function signUpInBrowserZone(input: { email: string; password: string }): Promise<allauth.AuthState> {
   const state = await allauth.signUp(input);
+  // What the sign-up's sync brings (a level, achievements) is new to this learner: celebrated.
+  if (state.isAuthenticated && state.user) adoptDeviceRecord(ownerOf(state.user.id));
   const zone = browserZone();
   if (state.isAuthenticated && zone !== 'UTC') {
     // A zone the server does not know leaves UTC, which Settings can change.

@@ -1,10 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { computeLocalHeader, levelFor } from '@/lib/header';
+import { claim, noteCompletion, ownerOf, type AchievementInfo } from '@/lib/celebrations';
+import { computeLocalDay, computeLocalHeader, levelFor } from '@/lib/header';
 import { recordCompletion, snapshot, useLocalEvents } from '@/lib/progressStore';
 import { achievementQueries, progressQueries, questQueries } from '@/lib/queries';
 import { useAuth } from '@/lib/session';
-import type { CompletionOutput, Level, QuestDetail } from '@/lib/types';
+import type { CompletionOutput, DailyGoal, Level, NextLevel, QuestDetail, Streak } from '@/lib/types';
 
 /** The header's data: the server's when signed in, else computed from this device's events. */
 export function useProgressHeader(questSlug: string | undefined) {
@@ -45,9 +46,83 @@ function useLocalProgress(questSlug: string | undefined) {
   return { data, isPending: false, error: null, refetch } as const;
 }
 
+export interface GameState {
+  signedIn: boolean;
+  level: Level;
+  xp: number;
+  xpToGo: number;
+  nextLevel: NextLevel | null;
+  /** Signed out: a plain run of days with a completion on this device. */
+  streak: Pick<Streak, 'current' | 'today'>;
+  xpToday: number;
+  /** Null signed out: a goal is an account setting. */
+  goal: DailyGoal | null;
+}
+
+/**
+ * The top bar's level, XP, streak and goal. Signed in from /me/progress for `quest` (the same
+ * query as the lesson header's, so a lesson page fetches it once; '' is the demo quest); signed
+ * out from this device's events. `ready` false: the quest is still being found out.
+ */
+export function useGameState(quest: string, ready: boolean): GameState | undefined {
+  const auth = useAuth();
+  const signedIn = auth.isAuthenticated;
+  const server = useQuery({
+    ...progressQueries.summary(quest),
+    enabled: ready && signedIn,
+    // Between pages the bar keeps what it showed rather than blinking empty.
+    placeholderData: keepPreviousData,
+  });
+  const local = useLocalGame(quest, ready && !auth.isPending && !signedIn);
+  if (auth.isPending) return undefined;
+  if (!signedIn) return local;
+  const data = server.data;
+  if (!data) return undefined;
+  return {
+    signedIn: true,
+    level: data.level,
+    xp: data.xp,
+    xpToGo: data.xp_to_go,
+    nextLevel: data.next_level,
+    streak: data.streak,
+    xpToday: data.daily_goal.xp_today,
+    goal: data.daily_goal,
+  };
+}
+
+function useLocalGame(quest: string, enabled: boolean): GameState | undefined {
+  const events = useLocalEvents();
+  const quests = useQuery({ ...questQueries.list(), enabled: enabled && !quest });
+  const slug = quest || quests.data?.results[0]?.slug || '';
+  const detail = useQuery({ ...questQueries.detail(slug), enabled: enabled && Boolean(slug), placeholderData: keepPreviousData });
+  const levels = useQuery({ ...progressQueries.levels(), enabled });
+  if (!enabled || !detail.data || !levels.data) return undefined;
+  const lessons = detail.data.lessons;
+  const header = computeLocalHeader({
+    quest: detail.data.slug,
+    lessons,
+    completed: events.map((event) => event.lesson),
+    curve: levels.data.results,
+    achievementsTotal: 0,
+  });
+  const day = computeLocalDay(events, new Map(lessons.map((lesson) => [lesson.slug, lesson.xp])));
+  return {
+    signedIn: false,
+    level: header.level,
+    xp: header.xp,
+    xpToGo: header.xp_to_go,
+    nextLevel: header.next_level,
+    streak: { current: day.streak, today: day.today },
+    xpToday: day.xpToday,
+    goal: null,
+  };
+}
+
 export interface CompletionResult {
   alreadyDone: boolean;
   xpAwarded: number;
+  /** The learner's XP after it. */
+  xp: number;
   levelUp: Level | null;
   achievements: CompletionOutput['new_achievements'];
 }
@@ -55,7 +130,7 @@ export interface CompletionResult {
 /** Marks a lesson complete: on the server when signed in, on this device otherwise. */
 export function useCompleteLesson(lessonSlug: string, lessonXp: number, questSlug: string) {
   const client = useQueryClient();
-  const { isAuthenticated } = useAuth();
+  const { isAuthenticated, user } = useAuth();
   return useMutation({
     mutationFn: async (): Promise<CompletionResult> => {
       if (isAuthenticated) {
@@ -63,6 +138,7 @@ export function useCompleteLesson(lessonSlug: string, lessonXp: number, questSlu
         return {
           alreadyDone: answer.xp_awarded === 0 && !answer.level_up && answer.new_achievements.length === 0,
           xpAwarded: answer.xp_awarded,
+          xp: answer.xp,
           levelUp: answer.level_up ? answer.level_after : null,
           achievements: answer.new_achievements,
         };
@@ -71,13 +147,26 @@ export function useCompleteLesson(lessonSlug: string, lessonXp: number, questSlu
       const quest = client.getQueryData(questQueries.detail(questSlug).queryKey);
       const xpBefore = localXp(quest);
       const event = recordCompletion(lessonSlug);
-      if (!event) return { alreadyDone: true, xpAwarded: 0, levelUp: null, achievements: [] };
+      if (!event) return { alreadyDone: true, xpAwarded: 0, xp: xpBefore, levelUp: null, achievements: [] };
       const curve = header?.results ?? [];
       const before = levelFor(xpBefore, curve).level;
       const after = levelFor(xpBefore + lessonXp, curve).level;
-      return { alreadyDone: false, xpAwarded: lessonXp, levelUp: after.number > before.number ? after : null, achievements: [] };
+      return {
+        alreadyDone: false,
+        xpAwarded: lessonXp,
+        xp: xpBefore + lessonXp,
+        levelUp: after.number > before.number ? after : null,
+        achievements: [],
+      };
     },
-    onSuccess: async () => {
+    onSuccess: async (result) => {
+      // Celebrated from the answer, before the refetches: the dialog opens without waiting.
+      const described = client.getQueryData(achievementQueries.list().queryKey)?.results ?? [];
+      claim(ownerOf(isAuthenticated ? user?.id : null), {
+        levelUp: result.levelUp ? { level: result.levelUp, xp: result.xp } : null,
+        achievements: withDescriptions(result.achievements, described),
+      });
+      if (isAuthenticated && !result.alreadyDone) noteCompletion();
       await client.invalidateQueries({ queryKey: progressQueries.all });
       await client.invalidateQueries({ queryKey: questQueries.all });
       await client.invalidateQueries({ queryKey: achievementQueries.all });
@@ -89,4 +178,17 @@ function localXp(quest: QuestDetail | undefined): number {
   if (!quest) return 0;
   const done = new Set(snapshot().map((event) => event.lesson));
   return quest.lessons.filter((lesson) => done.has(lesson.slug)).reduce((sum, lesson) => sum + lesson.xp, 0);
+}
+
+/** New achievements as an answer names them, with what earned each from the achievements list when it is at hand. */
+export function withDescriptions(
+  found: { slug: string; title: string; xp_bonus: number }[],
+  described: { slug: string; description: string }[],
+): AchievementInfo[] {
+  return found.map((achievement) => ({
+    slug: achievement.slug,
+    title: achievement.title,
+    description: described.find((known) => known.slug === achievement.slug)?.description ?? null,
+    xpBonus: achievement.xp_bonus,
+  }));
 }

@@ -1,6 +1,5 @@
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { useToast } from '@/components/Toasts';
-import { levelLabel } from '@/lib/header';
 import { useLocalEvents } from '@/lib/progressStore';
 import { useAuth } from '@/lib/session';
 import type { LessonDetail } from '@/lib/types';
@@ -21,18 +20,8 @@ export function CompleteButton({ lesson }: { lesson: LessonDetail }) {
     complete.mutate(undefined, {
       onSuccess: (result) => {
         if (result.alreadyDone) return;
-        // One toast says it all: toasts replace each other, so three in a row would show one.
-        toast.show({
-          title: 'Lesson complete',
-          body: [
-            `+${result.xpAwarded} XP`,
-            ...(result.levelUp ? [`Level up! You reached ${levelLabel(result.levelUp)}.`] : []),
-            ...result.achievements.map(
-              (achievement) => `Achievement unlocked: ${achievement.title}${achievement.xp_bonus ? ` (+${achievement.xp_bonus} XP bonus)` : ''}`,
-            ),
-          ],
-          tone: 'success',
-        });
+        // A level-up and new achievements have their own dialog and toasts (Celebrations).
+        toast.show({ title: 'Lesson complete', body: `+${result.xpAwarded} XP`, tone: 'success' });
       },
     });
 

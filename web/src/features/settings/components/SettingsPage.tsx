@@ -1,10 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { CharCount, charCount } from '@/components/CharCount';
 import { ErrorMessage, FieldError, FormError } from '@/components/ErrorMessage';
+import { GoalPicker } from '@/components/GoalPicker';
 import { Loading } from '@/components/Loading';
 import { useToast } from '@/components/Toasts';
 import { ApiError } from '@/lib/api';
+import { GOAL_CHOICES, useSetDailyGoal, type GoalXp } from '@/lib/dailyGoal';
+import { progressQueries } from '@/lib/queries';
 import { useTimeZone } from '@/lib/session';
 import { browserZone, formatDateTime, searchZones, zoneLabel, zoneList } from '@/lib/timeZones';
 import type { Profile, ProfileInput } from '@/lib/types';
@@ -24,6 +27,7 @@ export function SettingsPage() {
       {profile.isPending ? <Loading label="Loading your settings…" /> : null}
       {profile.error ? <ErrorMessage error={profile.error} onRetry={() => void profile.refetch()} /> : null}
       {profile.data ? <ProfileForm profile={profile.data} /> : null}
+      {profile.data ? <DailyGoalForm /> : null}
       {profile.data ? <Sessions /> : null}
     </div>
   );
@@ -144,6 +148,58 @@ function ProfileForm({ profile }: { profile: Profile }) {
           {update.isPending ? 'Saving…' : 'Save settings'}
         </button>
         {tooLong ? <span className="muted">Shorten the display name to save.</span> : null}
+      </div>
+    </form>
+  );
+}
+
+const isGoal = (xp: number | null | undefined): xp is GoalXp => GOAL_CHOICES.some((choice) => choice === xp);
+
+/** The XP a day to aim for (PUT /me/daily-goal), shown in the top bar and celebrated when met. */
+function DailyGoalForm() {
+  const summary = useQuery(progressQueries.summary(''));
+  const current = summary.data?.daily_goal.xp;
+  const [choice, setChoice] = useState<GoalXp | null>(null);
+  const save = useSetDailyGoal();
+  const toast = useToast();
+  const shown = choice ?? (isGoal(current) ? current : null);
+  // The top bar's "Set a goal" links here (#daily-goal); the router does not scroll to a hash.
+  useEffect(() => {
+    if (window.location.hash === '#daily-goal') document.getElementById('daily-goal')?.scrollIntoView();
+  }, []);
+  const submit = (xp: GoalXp | null) =>
+    save.mutate(xp, {
+      onSuccess: () => {
+        setChoice(null);
+        toast.show({ title: xp === null ? 'Daily goal cleared' : `Daily goal set: ${xp} XP a day`, tone: 'success' });
+      },
+    });
+  return (
+    <form
+      className="form card"
+      id="daily-goal"
+      aria-labelledby="daily-goal-title"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (shown !== null) submit(shown);
+      }}
+    >
+      <h2 id="daily-goal-title">Daily goal</h2>
+      {summary.error ? <ErrorMessage error={summary.error} onRetry={() => void summary.refetch()} /> : null}
+      <p className="field-help muted">
+        {current ? `Now: ${current} XP a day.` : 'No goal yet.'} Days follow your time zone; reaching the goal is celebrated.
+      </p>
+      <GoalPicker value={shown} onChange={setChoice} legend="XP to earn each day" />
+      {save.error ? <ErrorMessage error={save.error} /> : null}
+      <div className="row">
+        <button type="submit" className="button" disabled={save.isPending || shown === null || shown === current}>
+          {save.isPending ? 'Saving…' : 'Save goal'}
+        </button>
+        {current ? (
+          <button type="button" className="link-button" disabled={save.isPending} onClick={() => submit(null)}>
+            Clear the goal
+          </button>
+        ) : null}
       </div>
     </form>
   );
