@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorText } from '@/components/ErrorMessage';
+import { ThemeToggle } from '@/components/ThemeToggle';
 import { useToast } from '@/components/Toasts';
 import { useLogout } from '@/features/auth/api';
 import { notificationQueries } from '@/features/notifications/api';
@@ -54,6 +55,9 @@ export function Layout() {
                 </li>
               </>
             ) : null}
+            <li>
+              <ThemeToggle />
+            </li>
           </ul>
         </nav>
       </header>
