@@ -87,6 +87,9 @@ function SignedInLinks() {
         </NavLink>
       </li>
       <li>
+        <NavLink to="/progress">Progress</NavLink>
+      </li>
+      <li>
         <NavLink to="/settings">Settings</NavLink>
       </li>
       <li>
