@@ -44,7 +44,7 @@ it('shows the streak with the freezes held and how they work, the goal, and the 
   expect(streak).toHaveTextContent('1 of 2 streak freezes held');
   expect(streak).toHaveTextContent(/streak freeze for every 7 days in a row.*platform itself was down never breaks a streak/);
   const goal = screen.getByRole('region', { name: 'Today’s goal' });
-  expect(goal).toHaveTextContent('20 of 30 XP');
+  expect(goal).toHaveTextContent('20 XP · goal 30 XP a day');
   expect(within(goal).getByRole('progressbar', { name: 'Today’s goal' })).toHaveAttribute('aria-valuenow', '20');
   expect(goal).toHaveTextContent('10 XP to go today.');
 

@@ -85,7 +85,7 @@ function GoalCard({ goal }: { goal: DailyGoal }) {
       ) : (
         <>
           <p className="big-number">
-            {goal.xp_today} of {goal.xp} XP
+            {goal.xp_today} XP<span className="muted"> · goal {goal.xp} XP a day</span>
           </p>
           <ProgressBar value={Math.min(goal.xp_today, goal.xp)} max={goal.xp} label="Today’s goal" />
           <p>{goal.met ? 'Goal met. Well done!' : `${goal.xp - goal.xp_today} XP to go today.`}</p>
