@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { expect, it } from 'vitest';
 import type { ProgressSummary } from '@/lib/types';
-import { allauthConfig, mockFetch, signedInSession } from '@/test/fetchMock';
+import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
 import { calendar } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -69,4 +69,11 @@ it('says a freeze will cover a missed day, and points to Settings when no goal i
   const streak = await screen.findByRole('region', { name: 'Streak' });
   expect(streak).toHaveTextContent('You missed a day, and a streak freeze covers it');
   expect(screen.getByRole('link', { name: 'Choose one in Settings' })).toHaveAttribute('href', '/settings');
+});
+
+it('sends a signed-out visitor to sign in, and back here after', async () => {
+  mockFetch({ 'GET /_allauth/browser/v1/config': allauthConfig, 'GET /api/v1/session': signedOutSession });
+  const { router } = renderApp('/progress');
+  expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+  expect(router.state.location.pathname + router.state.location.search).toBe('/signin?next=%2Fprogress');
 });
