@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorText } from '@/components/ErrorMessage';
+import { FlashBanner } from '@/components/Flash';
 import { ThemeToggle } from '@/components/ThemeToggle';
 import { useToast } from '@/components/Toasts';
 import { useLogout } from '@/features/auth/api';
@@ -62,6 +63,7 @@ export function Layout() {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
+        <FlashBanner />
         <Outlet />
       </main>
     </>

@@ -28,6 +28,15 @@ export function LessonPage() {
   if (!data && lesson.isPending) return <Loading label="Loading the lesson…" />;
   if (isNotFound(lesson.error)) return <NotFound what="lesson" />;
   if (!data) return <ErrorMessage error={lesson.error} onRetry={() => void lesson.refetch()} />;
+  // The lesson ends with its exercise when it has one: completing it comes after trying it.
+  const actions = (
+    <div className="lesson-actions">
+      <CompleteButton lesson={data} />
+      <button type="button" className="button secondary" onClick={() => setReporting(WHOLE_LESSON)}>
+        Report an issue
+      </button>
+    </div>
+  );
   return (
     <div className="lesson-page">
       <ProgressHeader questSlug={data.quest.slug} signedIn={isAuthenticated} />
@@ -70,18 +79,16 @@ export function LessonPage() {
             <ReportButton place={placeOf('links')} onReport={setReporting} />
           </section>
         ) : null}
-        <div className="lesson-actions">
-          <CompleteButton lesson={data} />
-          <button type="button" className="button secondary" onClick={() => setReporting(WHOLE_LESSON)}>
-            Report an issue
-          </button>
-        </div>
+        {data.exercise ? null : actions}
       </article>
       {data.exercise ? (
-        <div className="lesson-part">
-          <ExercisePanel exerciseId={data.exercise.id} signedIn={isAuthenticated} />
-          <ReportButton place={placeOf('exercise')} onReport={setReporting} />
-        </div>
+        <>
+          <div className="lesson-part">
+            <ExercisePanel exerciseId={data.exercise.id} signedIn={isAuthenticated} />
+            <ReportButton place={placeOf('exercise')} onReport={setReporting} />
+          </div>
+          {actions}
+        </>
       ) : null}
       <ReportDialog lesson={data.slug} places={places} signedIn={isAuthenticated} place={reporting} onClose={() => setReporting(null)} />
       <nav className="prev-next" aria-label="Lessons">

@@ -1,5 +1,5 @@
 import { allauthConfig, signedOutSession } from './fetchMock';
-import type { AchievementList, Calendar, LessonDetail, LevelCurve, QuestDetail } from '@/lib/types';
+import type { AchievementList, Calendar, LessonDetail, LevelCurve, ProgressSummary, QuestDetail } from '@/lib/types';
 
 export const levels: LevelCurve = {
   count: 3,
@@ -70,6 +70,28 @@ export function signedOutLessonRoutes(page: LessonDetail = lesson) {
     'GET /api/v1/quests/transformers/': { body: quest },
     'GET /api/v1/achievements/': { body: achievements },
     [`GET /api/v1/lessons/${page.slug}/comments/`]: { body: { count: 0, results: [] } },
+  };
+}
+
+/** GET /api/v1/me/progress for a learner who has not started: override what a test needs. */
+export function progressSummary(overrides: Partial<ProgressSummary> = {}): ProgressSummary {
+  return {
+    quest: 'transformers',
+    level: { number: 0, name: 'Token' },
+    xp: 0,
+    xp_into_level: 0,
+    xp_for_level: 120,
+    xp_to_go: 120,
+    next_level: { number: 1, name: 'Embedding', xp_required: 120 },
+    lessons_completed: 0,
+    lessons_total: 94,
+    percent_complete: 0,
+    achievements_unlocked: 0,
+    achievements_total: 10,
+    streak: { current: 0, best: 0, today: 'none', freezes: 0 },
+    daily_goal: { xp: null, xp_today: 0, met: false },
+    completed_lessons: [],
+    ...overrides,
   };
 }
 

@@ -29,12 +29,16 @@ export const authQueries = {
     }),
 };
 
+/** allauth's answer, with how many of this device's lessons the sign-in handed over. */
+export type SignedInState = allauth.AuthState & { synced: number };
+
 /** After signing in: hand over this device's progress, then refetch everything as the learner. */
-async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promise<void> {
+async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promise<SignedInState> {
   client.setQueryData(sessionQuery.queryKey, state);
+  let synced = 0;
   if (state.isAuthenticated) {
     try {
-      await syncLocalProgress();
+      synced = (await syncLocalProgress())?.synced ?? 0;
     } catch {
       // The events stay on the device; the next sign-in or page load sends them again.
     }
@@ -42,6 +46,7 @@ async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promi
   await client.invalidateQueries({ predicate: (query) => !isAuthQuery(query) });
   // allauth's answer names the learner but not their time zone: the platform's session does.
   void client.invalidateQueries({ queryKey: sessionQuery.queryKey });
+  return { ...state, synced };
 }
 
 /** A new account starts in the browser's time zone (the server's default is UTC). */
@@ -59,11 +64,11 @@ async function signUpInBrowserZone(input: { email: string; password: string }): 
 function useSignInFlow<Input>(flow: (input: Input) => Promise<allauth.AuthState>) {
   const client = useQueryClient();
   return useMutation({
+    // The hand-over is part of the mutation: its answer says how many lessons it synced.
     mutationFn: async (input: Input) => {
       await ensureConfig(client);
-      return flow(input);
+      return afterSignIn(client, await flow(input));
     },
-    onSuccess: (state) => afterSignIn(client, state),
   });
 }
 

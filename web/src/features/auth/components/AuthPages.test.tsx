@@ -51,6 +51,7 @@ describe('sign in', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('heading', { name: 'Achievements' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/achievements');
+    expect(screen.getByTestId('flash')).toHaveTextContent('Signed in — 2 lessons synced from this device');
     const sync = calls.find((call) => call.url === '/api/v1/me/progress/sync');
     expect(sync?.body).toEqual({ device_id: expect.stringMatching(/^web-/), events: sent });
     expect(sync?.headers['X-CSRFToken']).toBe('tok');
@@ -83,7 +84,63 @@ describe('sign in', () => {
   });
 });
 
+/** A sign-up that signs in at once, then lands on an empty home page. */
+function signUpRoutes(extra: Parameters<typeof mockFetch>[0] = {}) {
+  let signedIn = false;
+  return mockFetch({
+    'GET /_allauth/browser/v1/config': allauthConfig,
+    'GET /api/v1/session': () => (signedIn ? signedInSession() : signedOutSession),
+    'POST /_allauth/browser/v1/auth/signup': () => {
+      signedIn = true;
+      return signedInAnswer('new@example.com');
+    },
+    'PATCH /api/v1/me/': { body: {} },
+    'GET /api/v1/quests/': { body: { count: 0, results: [] } },
+    'GET /api/v1/achievements/': { body: { count: 0, unlocked_count: 0, results: [] } },
+    'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    ...extra,
+  });
+}
+
+async function signUpAs(user: ReturnType<typeof userEvent.setup>, email: string) {
+  await user.type(await screen.findByLabelText('E-mail'), email);
+  await user.type(screen.getByLabelText('Password'), 'a long password');
+  await user.click(screen.getByRole('button', { name: 'Sign up' }));
+}
+
 describe('sign up', () => {
+  it('welcomes the new learner with the number of lessons synced, once', async () => {
+    recordCompletion('embedding-dimension');
+    recordCompletion('token-embeddings');
+    recordCompletion('not-a-lesson');
+    signUpRoutes({
+      // The server refuses one of the three (unknown lesson): two were synced.
+      'POST /api/v1/me/progress/sync': ({ body }) => ({
+        body: { ...syncAnswer.body, rejected: [{ id: (body as { events: { id: string }[] }).events[2].id, reason: 'unknown_lesson' }] },
+      }),
+    });
+    const user = userEvent.setup();
+    const { router } = renderApp('/signup');
+    await signUpAs(user, 'new@example.com');
+    const banner = await screen.findByText('Welcome — 2 lessons synced from this device');
+    expect(banner).toBe(screen.getByTestId('flash'));
+    expect(banner).toHaveAttribute('role', 'status');
+    expect(router.state.location.pathname).toBe('/');
+    // Shown once: the history entry no longer carries it, and the next page does not show it.
+    expect(router.state.location.state).toBeNull();
+    await user.click(screen.getByRole('link', { name: 'Achievements' }));
+    expect(await screen.findByRole('heading', { name: 'Achievements' })).toBeInTheDocument();
+    expect(screen.getByTestId('flash')).toBeEmptyDOMElement();
+  });
+
+  it('says just "Welcome" when there was nothing to sync', async () => {
+    signUpRoutes();
+    const user = userEvent.setup();
+    renderApp('/signup');
+    await signUpAs(user, 'new@example.com');
+    expect(await screen.findByText('Welcome')).toBe(screen.getByTestId('flash'));
+  });
+
   it('says to check the inbox when allauth waits for the e-mail to be verified', async () => {
     mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,
@@ -95,9 +152,7 @@ describe('sign up', () => {
     });
     const user = userEvent.setup();
     renderApp('/signup');
-    await user.type(await screen.findByLabelText('E-mail'), 'new@example.com');
-    await user.type(screen.getByLabelText('Password'), 'a long password');
-    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    await signUpAs(user, 'new@example.com');
     expect(await screen.findByText('Check your inbox.')).toBeInTheDocument();
   });
 
@@ -112,9 +167,7 @@ describe('sign up', () => {
     });
     const user = userEvent.setup();
     renderApp('/signup');
-    await user.type(await screen.findByLabelText('E-mail'), 'taken@example.com');
-    await user.type(screen.getByLabelText('Password'), 'a long password');
-    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    await signUpAs(user, 'taken@example.com');
     const message = await screen.findByText('A user is already registered with this email address.');
     expect(screen.getByLabelText('E-mail')).toHaveAttribute('aria-describedby', message.id);
   });
@@ -140,6 +193,7 @@ describe('verify e-mail', () => {
     expect(calls.find((call) => call.method === 'GET' && call.url.endsWith('/email/verify'))?.headers['X-Email-Verification-Key']).toBe('key-123');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('heading', { name: 'Quests' })).toBeInTheDocument();
+    expect(screen.getByTestId('flash')).toHaveTextContent(/^E-mail confirmed$/);
     expect(calls.find((call) => call.method === 'POST' && call.url.endsWith('/email/verify'))?.body).toEqual({ key: 'key-123' });
   });
 });

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ErrorMessage, FieldError } from '@/components/ErrorMessage';
+import { flashState } from '@/components/Flash';
 import { Loading } from '@/components/Loading';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 import { useToast } from '@/components/Toasts';
@@ -10,6 +11,16 @@ import { readEvents } from '@/lib/progressStore';
 import { ensureConfig, useAuth } from '@/lib/session';
 import { authQueries, useLogin, useResetPassword, useSignUp, useVerifyEmail } from '../api';
 import { AuthForm } from './AuthForm';
+
+/** "2 lessons synced from this device", or nothing when none were. */
+function syncedWords(synced: number): string {
+  return synced > 0 ? `${synced} lesson${synced === 1 ? '' : 's'} synced from this device` : '';
+}
+
+/** "Welcome — 2 lessons synced from this device", or "Welcome" when none were. */
+function welcomeMessage(synced: number): string {
+  return synced > 0 ? `Welcome — ${syncedWords(synced)}` : 'Welcome';
+}
 
 /** Only same-site paths: `next` must never send the learner to another origin. */
 function safeNext(next: string | null): string {
@@ -51,7 +62,8 @@ export function SignInPage() {
         onSubmit={(input) =>
           login.mutate(input, {
             onSuccess: (state) => {
-              if (state.isAuthenticated) navigate(next, { replace: true });
+              // A sign-in that handed lessons over says so; a plain one needs no message.
+              if (state.isAuthenticated) navigate(next, { replace: true, state: state.synced ? flashState(`Signed in — ${syncedWords(state.synced)}`) : null });
             },
           })
         }
@@ -94,7 +106,7 @@ export function SignUpPage() {
           onSubmit={(input) =>
             signUp.mutate(input, {
               onSuccess: (state) => {
-                if (state.isAuthenticated) navigate(next, { replace: true });
+                if (state.isAuthenticated) navigate(next, { replace: true, state: flashState(welcomeMessage(state.synced)) });
               },
             })
           }
@@ -111,7 +123,6 @@ export function VerifyEmailPage() {
   useDocumentTitle('Confirm your e-mail');
   const { key = '' } = useParams();
   const navigate = useNavigate();
-  const toast = useToast();
   const info = useQuery(authQueries.verifyEmail(key));
   const verify = useVerifyEmail();
   return (
@@ -132,8 +143,8 @@ export function VerifyEmailPage() {
             onClick={() =>
               verify.mutate(key, {
                 onSuccess: (state) => {
-                  toast.show({ title: 'E-mail confirmed', tone: 'success' });
-                  navigate(state.isAuthenticated ? '/' : '/signin', { replace: true });
+                  const message = state.synced ? `E-mail confirmed — ${syncedWords(state.synced)}` : 'E-mail confirmed';
+                  navigate(state.isAuthenticated ? '/' : '/signin', { replace: true, state: flashState(message) });
                 },
               })
             }

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ExerciseDetail, SubmissionDetail } from '@/lib/types';
 import { mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
-import { lesson, signedOutLessonRoutes } from '@/test/fixtures';
+import { lesson, progressSummary, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const exercise: ExerciseDetail = {
@@ -74,24 +74,7 @@ function routes(signedIn: boolean, polls: SubmissionDetail[], lists: SubmissionD
     ...signedOutLessonRoutes(lessonWithExercise),
     'GET /api/v1/session': signedIn ? signedInSession() : signedOutSession,
     'GET /api/v1/exercises/1/': { body: exerciseBody },
-    'GET /api/v1/me/progress?quest=transformers': {
-      body: {
-        quest: 'transformers',
-        level: { number: 0, name: 'Token' },
-        xp: 0,
-        xp_into_level: 0,
-        xp_for_level: 120,
-        xp_to_go: 120,
-        next_level: { number: 1, name: 'Embedding', xp_required: 120 },
-        lessons_completed: 0,
-        lessons_total: 94,
-        percent_complete: 0,
-        achievements_unlocked: 0,
-        achievements_total: 10,
-        streak: { current: 0, best: 0 },
-        completed_lessons: [],
-      },
-    },
+    'GET /api/v1/me/progress?quest=transformers': { body: progressSummary() },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
     'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null } },
     'POST /api/v1/exercises/1/submissions/': {
@@ -103,6 +86,17 @@ function routes(signedIn: boolean, polls: SubmissionDetail[], lists: SubmissionD
 }
 
 describe('exercise panel', () => {
+  it('comes before "Mark complete" and "Report an issue" on the lesson page', async () => {
+    routes(false, []);
+    renderApp('/lessons/embedding-dimension');
+    const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
+    const complete = await screen.findByRole('button', { name: 'Mark complete' });
+    const report = screen.getByRole('button', { name: 'Report an issue' });
+    expect(panel.compareDocumentPosition(complete) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(complete.compareDocumentPosition(report) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Mark complete' })).toHaveLength(1);
+  });
+
   it('shows the prompt and the expected columns, and asks a visitor to sign in to submit', async () => {
     routes(false, []);
     renderApp('/lessons/embedding-dimension');

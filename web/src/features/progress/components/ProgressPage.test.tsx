@@ -2,28 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { expect, it } from 'vitest';
 import type { ProgressSummary } from '@/lib/types';
 import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
-import { calendar } from '@/test/fixtures';
+import { calendar, progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
-
-function summary(streak: ProgressSummary['streak'], goal: ProgressSummary['daily_goal']): ProgressSummary {
-  return {
-    quest: 'transformers',
-    level: { number: 1, name: 'Token', xp_required: 100 },
-    xp: 180,
-    xp_into_level: 80,
-    xp_for_level: 150,
-    xp_to_go: 70,
-    next_level: null,
-    lessons_completed: 6,
-    lessons_total: 94,
-    percent_complete: 6,
-    achievements_unlocked: 1,
-    achievements_total: 10,
-    streak,
-    daily_goal: goal,
-    completed_lessons: [],
-  } as ProgressSummary;
-}
 
 function routes(body: ProgressSummary) {
   return {
@@ -36,7 +16,7 @@ function routes(body: ProgressSummary) {
 }
 
 it('shows the streak with the freezes held and how they work, the goal, and the calendar', async () => {
-  mockFetch(routes(summary({ current: 7, best: 9, today: 'done', freezes: 1 }, { xp: 30, xp_today: 20, met: false })));
+  mockFetch(routes(progressSummary({ streak: { current: 7, best: 9, today: 'done', freezes: 1 }, daily_goal: { xp: 30, xp_today: 20, met: false } })));
   renderApp('/progress');
   const streak = await screen.findByRole('region', { name: 'Streak' });
   expect(streak).toHaveTextContent('7 days · best 9 days');
@@ -64,7 +44,7 @@ it('shows the streak with the freezes held and how they work, the goal, and the 
 });
 
 it('says a freeze will cover a missed day, and points to Settings when no goal is chosen', async () => {
-  mockFetch(routes(summary({ current: 7, best: 7, today: 'frozen', freezes: 1 }, { xp: null, xp_today: 0, met: false })));
+  mockFetch(routes(progressSummary({ streak: { current: 7, best: 7, today: 'frozen', freezes: 1 } })));
   renderApp('/progress');
   const streak = await screen.findByRole('region', { name: 'Streak' });
   expect(streak).toHaveTextContent('You missed a day, and a streak freeze covers it');
