@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { errorText } from '@/components/ErrorMessage';
 import { FlashBanner } from '@/components/Flash';
+import { ThemeToggle } from '@/components/ThemeToggle';
 import { useToast } from '@/components/Toasts';
 import { useLogout } from '@/features/auth/api';
 import { Celebrations } from '@/features/progress/components/Celebrations';
@@ -59,6 +60,9 @@ export function Layout() {
                 </li>
               </>
             ) : null}
+            <li>
+              <ThemeToggle />
+            </li>
           </ul>
         </nav>
         <GameBar quest={inView.quest} ready={inView.ready} />
@@ -89,6 +93,9 @@ function SignedInLinks() {
             </span>
           ) : null}
         </NavLink>
+      </li>
+      <li>
+        <NavLink to="/progress">Progress</NavLink>
       </li>
       <li>
         <NavLink to="/settings">Settings</NavLink>

@@ -11,6 +11,7 @@ import {
 } from '@/features/auth/components/AuthPages';
 import { LeaderboardPage } from '@/features/leaderboard/components/LeaderboardPage';
 import { NotificationsPage } from '@/features/notifications/components/NotificationsPage';
+import { ProgressPage } from '@/features/progress/components/ProgressPage';
 import { HomePage } from './HomePage';
 import { QuestPage } from '@/features/quests/components/QuestPage';
 import { SettingsPage } from '@/features/settings/components/SettingsPage';
@@ -31,6 +32,14 @@ export const routes = [
         element: (
           <RequireAuth path="/notifications">
             <NotificationsPage />
+          </RequireAuth>
+        ),
+      },
+      {
+        path: '/progress',
+        element: (
+          <RequireAuth path="/progress">
+            <ProgressPage />
           </RequireAuth>
         ),
       },

@@ -16,11 +16,13 @@ export type NextLevel = Schemas['NextLevel'];
 export type LevelCurve = Schemas['LevelCurve'];
 export type ProgressSummary = Schemas['ProgressSummary'];
 export type CompletionOutput = Schemas['CompletionOutput'];
+export type Calendar = Schemas['Calendar'];
+export type CalendarDay = Schemas['CalendarDay'];
+export type Streak = Schemas['Streak'];
+export type DailyGoal = Schemas['DailyGoal'];
 export type LessonCompletedEvent = Schemas['SyncEventRequest'];
 export type SyncInput = Schemas['SyncInputRequest'];
 export type SyncResult = Schemas['SyncResult'];
-export type Streak = Schemas['Streak'];
-export type DailyGoal = Schemas['DailyGoal'];
 export type DailyGoalInput = Schemas['DailyGoalInputRequest'];
 
 export type QuestPage = Schemas['PaginatedQuestListList'];

@@ -1,5 +1,5 @@
 import { allauthConfig, signedOutSession } from './fetchMock';
-import type { AchievementList, LessonDetail, LevelCurve, ProgressSummary, QuestDetail } from '@/lib/types';
+import type { AchievementList, Calendar, LessonDetail, LevelCurve, ProgressSummary, QuestDetail } from '@/lib/types';
 
 export const levels: LevelCurve = {
   count: 3,
@@ -94,3 +94,15 @@ export function progressSummary(overrides: Partial<ProgressSummary> = {}): Progr
     ...overrides,
   };
 }
+
+/** GET /api/v1/me/calendar on Thursday 26 November 2026: the window starts 83 days earlier. */
+export const calendar: Calendar = {
+  first_day: '2026-09-04',
+  last_day: '2026-11-26',
+  days: [
+    { day: '2026-09-04', xp: 20, goal_met: true, frozen: false },
+    { day: '2026-11-03', xp: 40, goal_met: true, frozen: false },
+    { day: '2026-11-04', xp: 0, goal_met: false, frozen: true },
+    { day: '2026-11-26', xp: 130, goal_met: true, frozen: false },
+  ],
+};

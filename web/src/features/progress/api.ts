@@ -1,11 +1,19 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { claim, noteCompletion, ownerOf, type AchievementInfo } from '@/lib/celebrations';
 import { computeLocalDay, computeLocalHeader, levelFor } from '@/lib/header';
 import { recordCompletion, snapshot, useLocalEvents } from '@/lib/progressStore';
 import { achievementQueries, progressQueries, questQueries } from '@/lib/queries';
 import { useAuth } from '@/lib/session';
-import type { CompletionOutput, DailyGoal, Level, NextLevel, QuestDetail, Streak } from '@/lib/types';
+import type { Calendar, CompletionOutput, DailyGoal, Level, NextLevel, QuestDetail, Streak } from '@/lib/types';
+
+/** The signed-in learner's own progress page. Under progressQueries.all: a completion refreshes them. */
+export const myProgressQueries = {
+  /** Streak and daily goal (the same for every quest): the top bar's summary off a quest page. */
+  overview: () => progressQueries.summary(''),
+  /** The last 12 weeks of activity, days in the learner's time zone. */
+  calendar: () => queryOptions({ queryKey: [...progressQueries.all, 'me', 'calendar'], queryFn: () => api<Calendar>('me/calendar') }),
+};
 
 /** The header's data: the server's when signed in, else computed from this device's events. */
 export function useProgressHeader(questSlug: string | undefined) {
