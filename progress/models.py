@@ -101,6 +101,9 @@ class LearnerStats(models.Model):
         null=True, blank=True, choices=[(xp, f"{xp} XP a day") for xp in DAILY_GOALS]
     )
     day_xp = models.PositiveIntegerField(default=0, db_default=0)
+    # Whether the learner has answered the question of a goal (set one, or declined with
+    # null): the app asks once, on whichever device comes first.
+    daily_goal_chosen = models.BooleanField(default=False, db_default=False)
     # Streak freezes held (progress.streaks: earned by runs, used on missed days).
     freezes_held = models.PositiveSmallIntegerField(default=0, db_default=0)
     updated_at = models.DateTimeField(auto_now=True)

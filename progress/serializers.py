@@ -54,6 +54,10 @@ class DailyGoalSerializer(serializers.Serializer):
     )
     xp_today = serializers.IntegerField(help_text="XP earned today, in the learner's time zone.")
     met = serializers.BooleanField(help_text="Whether today's XP reached the goal.")
+    chosen = serializers.BooleanField(
+        help_text="Whether the learner has set a goal or declined one (a PUT of null): the app "
+        "asks once, after the first completion."
+    )
 
 
 class DailyGoalInputSerializer(serializers.Serializer):

@@ -100,8 +100,9 @@ def daily_goal(
     last_active_day: date | None,
     last_active_day_start: datetime | None,
     time_zone: str | zoneinfo.ZoneInfo,
+    chosen: bool,
 ) -> dict[str, Any]:
-    """{"xp": the goal or None, "xp_today", "met"}: the XP of the last active day counts while
+    """{"xp": the goal or None, "xp_today", "met", "chosen"}: the XP of the last active day counts while
     activity now would still count on that day (the writes' rule, `day_of_activity`)."""
     xp_today = 0
     if last_active_day is not None:
@@ -112,7 +113,12 @@ def daily_goal(
             last_start=last_active_day_start,
         )
         xp_today = day_xp if day <= last_active_day else 0
-    return {"xp": goal, "xp_today": xp_today, "met": goal is not None and xp_today >= goal}
+    return {
+        "xp": goal,
+        "xp_today": xp_today,
+        "met": goal is not None and xp_today >= goal,
+        "chosen": chosen,
+    }
 
 
 _STANDING_FIELDS = (

@@ -82,6 +82,7 @@ def progress_summary(*, user: Any, quest_slug: str | None = None) -> ProgressSum
             last_active_day=stats["last_active_day"],
             last_active_day_start=stats["last_active_day_start"],
             time_zone=user.tzinfo,
+            chosen=stats["daily_goal_chosen"],
         ),
         "completed_lessons": completed,
     }
@@ -100,6 +101,7 @@ _NO_STATS: dict[str, Any] = {
     "daily_goal": None,
     "day_xp": 0,
     "freezes_held": 0,
+    "daily_goal_chosen": False,
 }
 
 
@@ -107,7 +109,7 @@ _NO_STATS: dict[str, Any] = {
 # selectors); values always go as parameters.
 _STATS_SQL = (
     "SELECT xp_total, streak_current, streak_best, last_active_day, last_active_day_start, "
-    "sync_seq, daily_goal, day_xp, freezes_held "
+    "sync_seq, daily_goal, day_xp, freezes_held, daily_goal_chosen "
     "FROM {stats} WHERE user_id = %s"
 )
 _LESSONS_SQL = (

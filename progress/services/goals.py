@@ -10,19 +10,22 @@ from progress.selectors.learners import daily_goal
 
 
 def set_daily_goal(*, user_id: int, time_zone: str, xp: int | None) -> None:
-    """Set (or with None, clear) the learner's daily goal, one of `models.DAILY_GOALS`. A goal
+    """Set (or with None, clear or decline) the learner's daily goal, one of
+    `models.DAILY_GOALS`; either way the learner has chosen, and is not asked again. A goal
     at or below what today already earned is met today: the day is marked as any award
     reaching it would mark it."""
     with transaction.atomic():
         stats, _ = LearnerStats.objects.select_for_update().get_or_create(user_id=user_id)
         stats.daily_goal = xp
-        stats.save(update_fields=["daily_goal", "updated_at"])
+        stats.daily_goal_chosen = True
+        stats.save(update_fields=["daily_goal", "daily_goal_chosen", "updated_at"])
         today = daily_goal(
             goal=xp,
             day_xp=stats.day_xp,
             last_active_day=stats.last_active_day,
             last_active_day_start=stats.last_active_day_start,
             time_zone=time_zone,
+            chosen=True,
         )
         if today["met"] and stats.last_active_day is not None:
             ActivityDay.objects.filter(user_id=user_id, day=stats.last_active_day).update(

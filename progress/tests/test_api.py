@@ -149,7 +149,7 @@ def test_progress_of_a_new_learner_on_the_demo_quest(user_client, demo_lessons):
         "achievements_unlocked": 0,
         "achievements_total": 10,
         "streak": {"current": 0, "best": 0, "today": "none", "freezes": 0},
-        "daily_goal": {"xp": None, "xp_today": 0, "met": False},
+        "daily_goal": {"xp": None, "xp_today": 0, "met": False, "chosen": False},
         "completed_lessons": [],
     }
 

@@ -34,6 +34,7 @@ def test_a_learner_without_a_goal_sees_none(user_client):
         "xp": None,
         "xp_today": 0,
         "met": False,
+        "chosen": False,
     }
 
 
@@ -62,6 +63,7 @@ def test_xp_earned_today_counts_toward_the_goal_until_it_is_met(user_client, use
             "xp": 30,
             "xp_today": 20,
             "met": False,
+            "chosen": True,
         }
         _complete(user_client, lessons[1])
 
@@ -69,6 +71,7 @@ def test_xp_earned_today_counts_toward_the_goal_until_it_is_met(user_client, use
             "xp": 30,
             "xp_today": 30,
             "met": True,
+            "chosen": True,
         }
     assert ActivityDay.objects.get(user=user).goal_met is True
 
@@ -86,6 +89,7 @@ def test_the_days_xp_starts_again_at_the_learners_midnight(user_client, user, le
             "xp": 10,
             "xp_today": 0,
             "met": False,
+            "chosen": True,
         }
 
 
@@ -98,6 +102,17 @@ def test_lowering_the_goal_below_todays_xp_meets_it_today(user_client, user, les
 
         assert user_client.get(PROGRESS).json()["daily_goal"]["met"] is True
     assert ActivityDay.objects.get(user=user).goal_met is True
+
+
+def test_declining_a_goal_with_null_counts_as_chosen_so_the_app_asks_once(user_client):
+    assert user_client.put(GOAL, {"xp": None}, format="json").status_code == 200
+
+    assert user_client.get(PROGRESS).json()["daily_goal"] == {
+        "xp": None,
+        "xp_today": 0,
+        "met": False,
+        "chosen": True,
+    }
 
 
 def test_null_clears_the_goal(user_client, user):

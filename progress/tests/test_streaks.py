@@ -195,5 +195,6 @@ def test_todays_xp_is_what_the_learners_local_day_earned(zone, first, fractions,
             "xp": 10,
             "xp_today": earned[day],
             "met": earned[day] >= 10,
+            "chosen": False,  # set in the database, not chosen through the API
         }
         assert _day_xp_read_at(user, ends)["xp_today"] == 0

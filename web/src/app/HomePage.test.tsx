@@ -28,7 +28,7 @@ const summary = (overrides: Partial<ProgressSummary>) =>
     lessons_completed: 3,
     percent_complete: 3,
     streak: { current: 4, best: 9, today: 'to_do', freezes: 1 },
-    daily_goal: { xp: 30, xp_today: 20, met: false },
+    daily_goal: { xp: 30, xp_today: 20, met: false, chosen: true },
     completed_lessons: ['lesson-1', 'lesson-2', 'lesson-4'],
     ...overrides,
   });
@@ -121,7 +121,7 @@ describe('home page', () => {
     homeRoutes({
       'GET /api/v1/session': signedInSession(),
       'GET /api/v1/me/progress?quest=transformers': {
-        body: summary({ daily_goal: { xp: null, xp_today: 50, met: false }, streak: { current: 0, best: 0, today: 'none', freezes: 0 } }),
+        body: summary({ daily_goal: { xp: null, xp_today: 50, met: false, chosen: false }, streak: { current: 0, best: 0, today: 'none', freezes: 0 } }),
       },
       'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
     });
@@ -138,7 +138,7 @@ describe('home page', () => {
     homeRoutes({
       'GET /api/v1/session': signedInSession(),
       'GET /api/v1/me/progress?quest=transformers': {
-        body: summary({ lessons_completed: 94, percent_complete: 100, completed_lessons: all, daily_goal: { xp: 20, xp_today: 40, met: true } }),
+        body: summary({ lessons_completed: 94, percent_complete: 100, completed_lessons: all, daily_goal: { xp: 20, xp_today: 40, met: true, chosen: true } }),
       },
       'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
     });

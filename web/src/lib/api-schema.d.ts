@@ -708,6 +708,8 @@ export interface components {
             xp_today: number;
             /** @description Whether today's XP reached the goal. */
             met: boolean;
+            /** @description Whether the learner has set a goal or declined one (a PUT of null): the app asks once, after the first completion. */
+            chosen: boolean;
         };
         DailyGoalInput: {
             /**

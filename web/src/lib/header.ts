@@ -53,7 +53,7 @@ export function computeLocalHeader({ quest, lessons, completed, curve, achieveme
     achievements_total: achievementsTotal,
     streak: { current: 0, best: 0, today: 'none', freezes: 0 },
     // A daily goal is an account setting: signed out there is none.
-    daily_goal: { xp: null, xp_today: 0, met: false },
+    daily_goal: { xp: null, xp_today: 0, met: false, chosen: false },
     completed_lessons: inQuest.map((lesson) => lesson.slug),
   };
 }

@@ -89,7 +89,7 @@ export function progressSummary(overrides: Partial<ProgressSummary> = {}): Progr
     achievements_unlocked: 0,
     achievements_total: 10,
     streak: { current: 0, best: 0, today: 'none', freezes: 0 },
-    daily_goal: { xp: null, xp_today: 0, met: false },
+    daily_goal: { xp: null, xp_today: 0, met: false, chosen: false },
     completed_lessons: [],
     ...overrides,
   };

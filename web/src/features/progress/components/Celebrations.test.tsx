@@ -54,10 +54,23 @@ function signedInRoutes(state: { progress: ProgressSummary; list: AchievementLis
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
     'PUT /api/v1/me/daily-goal': ({ body }) => {
       const xp = (body as { xp: number | null }).xp;
-      state.progress = { ...state.progress, daily_goal: { ...state.progress.daily_goal, xp } };
+      state.progress = { ...state.progress, daily_goal: { ...state.progress.daily_goal, xp, chosen: true } };
       return { body: { xp } };
     },
   });
+}
+
+/** signedInRoutes whose POST /complete answers +10 XP and no level or achievement. */
+function completingRoutes(state: { progress: ProgressSummary; list: AchievementList }) {
+  const mocked = signedInRoutes(state);
+  const routes = mocked.fetchMock.getMockImplementation()!;
+  mocked.fetchMock.mockImplementation(async (input, init) => {
+    if (!String(input).includes('/complete')) return routes(input, init);
+    state.progress = { ...state.progress, xp: 110, completed_lessons: [...state.progress.completed_lessons, lesson.slug] };
+    const answer = { lesson: lesson.slug, completed_at: '2026-12-01T10:00:00Z', xp_awarded: 10, xp: 110, level_before: { number: 0, name: 'Token' }, level_after: { number: 0, name: 'Token' }, level_up: false, new_achievements: [] };
+    return new Response(JSON.stringify(answer), { status: 200, headers: { 'Content-Type': 'application/json' } });
+  });
+  return mocked;
 }
 
 describe('celebrations', () => {
@@ -129,8 +142,36 @@ describe('celebrations', () => {
     expect(await within(bar).findByText('0/30 XP today')).toBeInTheDocument();
   });
 
+  it('"Not now" answers the goal question on the server, so no device asks again', async () => {
+    const state = { progress: summary(), list: achievementList([]) };
+    const { calls } = completingRoutes(state);
+    const user = userEvent.setup();
+    renderApp(`/lessons/${lesson.slug}`);
+    await user.click(await screen.findByRole('button', { name: 'Mark complete' }));
+
+    const prompt = await screen.findByRole('dialog', { name: 'Set a daily goal?' });
+    await user.click(within(prompt).getByRole('button', { name: 'Not now' }));
+
+    await waitFor(() => expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ xp: null }));
+    expect(state.progress.daily_goal.chosen).toBe(true);
+    expect(screen.queryByRole('dialog', { name: 'Set a daily goal?' })).not.toBeInTheDocument();
+  });
+
+  it('a learner who answered the goal question on another device is not asked', async () => {
+    const state = { progress: summary({ daily_goal: { xp: null, xp_today: 0, met: false, chosen: true } }), list: achievementList([]) };
+    const { calls } = completingRoutes(state);
+    const user = userEvent.setup();
+    renderApp(`/lessons/${lesson.slug}`);
+    await user.click(await screen.findByRole('button', { name: 'Mark complete' }));
+
+    expect(await screen.findByText('Lesson complete')).toBeInTheDocument();
+    await waitFor(() => expect(calls.filter((call) => call.url.startsWith('/api/v1/me/progress')).length).toBeGreaterThan(1));
+    expect(screen.queryByRole('dialog', { name: 'Set a daily goal?' })).not.toBeInTheDocument();
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+  });
+
   it('celebrates what a graded exercise brought when /me/progress refreshes, once, and a goal met', async () => {
-    const state = { progress: summary({ daily_goal: { xp: 20, xp_today: 10, met: false } }), list: achievementList([]) };
+    const state = { progress: summary({ daily_goal: { xp: 20, xp_today: 10, met: false, chosen: true } }), list: achievementList([]) };
     signedInRoutes(state);
     const { client } = renderApp('/');
     const bar = await screen.findByRole('region', { name: 'Your game' });
@@ -142,7 +183,7 @@ describe('celebrations', () => {
       xp: 130,
       xp_to_go: 150,
       achievements_unlocked: 1,
-      daily_goal: { xp: 20, xp_today: 40, met: true },
+      daily_goal: { xp: 20, xp_today: 40, met: true, chosen: true },
     });
     state.list = achievementList([FIRST_TOKEN]);
     await act(() => client.invalidateQueries({ queryKey: ['progress'] }));

@@ -136,33 +136,25 @@ function useCelebrationWatcher(quest: string, ready: boolean) {
   );
 }
 
-const ASKED_PREFIX = 'lp.goal-asked.';
-
-// Kept on the device: the server has no "asked" field, so another device may ask once more.
-function wasAsked(owner: Owner): boolean {
-  return localStorage.getItem(ASKED_PREFIX + owner) !== null;
-}
-function markAsked(owner: Owner): void {
-  localStorage.setItem(ASKED_PREFIX + owner, new Date().toISOString());
-}
-
 /** After a completion, a learner with no daily goal is asked once to pick one. */
 function GoalPrompt({ quest, ready }: { quest: string; ready: boolean }) {
   const auth = useAuth();
   const completedNow = useCompletedNow();
   const summary = useQuery({ ...progressQueries.summary(quest), enabled: ready && auth.isAuthenticated });
-  const owner = auth.user ? ownerOf(auth.user.id) : null;
   const [closed, setClosed] = useState(false);
   const [choice, setChoice] = useState<GoalXp | null>(20);
   const save = useSetDailyGoal();
-  const open = Boolean(owner && completedNow && !closed && summary.data && summary.data.daily_goal.xp === null && !wasAsked(owner));
-  if (!open || !owner) return null;
-  const close = () => {
-    markAsked(owner);
-    setClosed(true);
+  // Asked once per learner, on whichever device comes first: the server keeps the answer.
+  const open = Boolean(completedNow && !closed && summary.data && !summary.data.daily_goal.chosen);
+  if (!open) return null;
+  const close = () => setClosed(true);
+  // "Not now" (or Escape) is an answer too: a PUT of null, so no device asks again.
+  const decline = () => {
+    close();
+    save.mutate(null);
   };
   return (
-    <Dialog open title="Set a daily goal?" onClose={close}>
+    <Dialog open title="Set a daily goal?" onClose={decline}>
       <form
         className="form"
         onSubmit={(event) => {
@@ -177,7 +169,7 @@ function GoalPrompt({ quest, ready }: { quest: string; ready: boolean }) {
           <button type="submit" className="button" disabled={save.isPending || choice === null} data-autofocus>
             {save.isPending ? 'Saving…' : 'Set goal'}
           </button>
-          <button type="button" className="button secondary" onClick={close}>
+          <button type="button" className="button secondary" onClick={decline}>
             Not now
           </button>
         </div>

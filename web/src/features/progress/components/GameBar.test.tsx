@@ -16,7 +16,7 @@ const game = (over: Partial<GameState> = {}): GameState => ({
   nextLevel: { number: 3, name: 'Query', xp_required: 480 },
   streak: { current: 3, today: 'done' },
   xpToday: 12,
-  goal: { xp: 20, xp_today: 12, met: false },
+  goal: { xp: 20, xp_today: 12, met: false, chosen: true },
   ...over,
 });
 
@@ -47,7 +47,7 @@ describe('the game bar', () => {
   });
 
   it('marks a goal met and a frozen day', () => {
-    view(game({ goal: { xp: 20, xp_today: 35, met: true }, streak: { current: 8, today: 'frozen' } }));
+    view(game({ goal: { xp: 20, xp_today: 35, met: true, chosen: true }, streak: { current: 8, today: 'frozen' } }));
     const bar = screen.getByRole('region', { name: 'Your game' });
     expect(screen.getByTestId('game-goal')).toHaveClass('goal-met');
     expect(within(bar).getByText(', daily goal reached')).toBeInTheDocument();

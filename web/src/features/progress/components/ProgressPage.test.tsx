@@ -16,7 +16,7 @@ function routes(body: ProgressSummary) {
 }
 
 it('shows the streak with the freezes held and how they work, the goal, and the calendar', async () => {
-  mockFetch(routes(progressSummary({ streak: { current: 7, best: 9, today: 'done', freezes: 1 }, daily_goal: { xp: 30, xp_today: 20, met: false } })));
+  mockFetch(routes(progressSummary({ streak: { current: 7, best: 9, today: 'done', freezes: 1 }, daily_goal: { xp: 30, xp_today: 20, met: false, chosen: true } })));
   renderApp('/progress');
   const streak = await screen.findByRole('region', { name: 'Streak' });
   expect(streak).toHaveTextContent('7 days · best 9 days');

@@ -25,7 +25,7 @@ function routes(goal: { xp: number | null }, put: (xp: unknown) => { status?: nu
       xp_to_go: 110,
       lessons_completed: 1,
       streak: { current: 1, best: 1, today: 'done', freezes: 0 },
-      daily_goal: { xp: goal.xp, xp_today: 10, met: goal.xp !== null && goal.xp <= 10 },
+      daily_goal: { xp: goal.xp, xp_today: 10, met: goal.xp !== null && goal.xp <= 10, chosen: goal.xp !== null },
       completed_lessons: ['lesson-1'],
     }),
   });
