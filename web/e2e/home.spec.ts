@@ -60,7 +60,7 @@ test('a new learner starts, continues, signs up with the lessons synced and conf
 
   // Sign up: welcomed with the two lessons handed over, on the page the learner lands on.
   const email = uniqueEmail('home');
-  await page.getByRole('link', { name: 'Sign up' }).click();
+  await page.getByRole('link', { name: 'Sign up', exact: true }).click();
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign up' }).click();
