@@ -128,7 +128,8 @@ describe('home page', () => {
     renderApp('/');
     const today = await screen.findByRole('region', { name: 'Today' });
     expect(today).toHaveTextContent('Today: 50 XP.');
-    expect(within(today).getByRole('link', { name: 'Set a daily goal' })).toHaveAttribute('href', '/settings');
+    expect(within(today).getByRole('link', { name: 'Set a daily goal' })).toHaveAttribute('href', '/settings#daily-goal');
+    expect(within(today).getByRole('link', { name: 'Your last 12 weeks' })).toHaveAttribute('href', '/progress');
     expect(within(today).getByTestId('home-streak')).toHaveTextContent('No streak yet');
     expect(await within(screen.getByRole('region', { name: 'Recent achievements' })).findByText('None yet.')).toBeInTheDocument();
   });

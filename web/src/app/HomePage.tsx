@@ -147,7 +147,7 @@ function TodayCard({ summary, signedIn }: { summary: ProgressSummary; signedIn: 
         </>
       ) : (
         <p>
-          Today: <strong>{goal.xp_today} XP</strong>. <Link to="/settings">Set a daily goal</Link>
+          Today: <strong>{goal.xp_today} XP</strong>. <Link to="/settings#daily-goal">Set a daily goal</Link>
         </p>
       )}
       <p data-testid="home-streak">
@@ -169,6 +169,9 @@ function TodayCard({ summary, signedIn }: { summary: ProgressSummary; signedIn: 
           {streak.best > streak.current ? `best: ${streak.best} days` : ''}
         </p>
       ) : null}
+      <p>
+        <Link to="/progress">Your last 12 weeks</Link>
+      </p>
     </section>
   );
 }
