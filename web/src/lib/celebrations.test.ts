@@ -1,6 +1,7 @@
 import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { adoptDeviceRecord, claim, dayIn, observe, settle, useCelebrationQueue, type AchievementInfo } from './celebrations';
+import { adoptDeviceRecord, claim, observe, settle, useCelebrationQueue, type AchievementInfo } from './celebrations';
+import { dayIn } from './timeZones';
 
 const firstToken: AchievementInfo = { slug: 'first-token', title: 'First token', description: 'Complete your first lesson.', xpBonus: 10 };
 const tenLessons: AchievementInfo = { slug: 'growing-context', title: 'Growing context window', description: 'Complete 10 lessons.', xpBonus: 25 };

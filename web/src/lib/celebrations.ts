@@ -206,14 +206,3 @@ export function useCompletedNow(): boolean {
     () => completedNow,
   );
 }
-
-/** Today's date (YYYY-MM-DD) in `timeZone` (the browser's when undefined or unknown). */
-export function dayIn(timeZone: string | undefined, now: Date = new Date()): string {
-  const format = (zone: string | undefined) =>
-    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-  try {
-    return format(timeZone);
-  } catch {
-    return format(undefined);
-  }
-}

@@ -1,5 +1,6 @@
 // The page header for a signed-out learner, computed the way the server computes
 // GET /api/v1/me/progress: XP from completed lessons, placed on the public level curve.
+import { dayIn } from './timeZones';
 import type { Level, LevelStep, OutlineLesson, ProgressSummary } from './types';
 
 export type LevelPosition = Pick<ProgressSummary, 'level' | 'xp_into_level' | 'xp_for_level' | 'xp_to_go' | 'next_level'>;
@@ -80,7 +81,7 @@ export function computeLocalDay(
   events: { lesson: string; occurred_at: string }[],
   lessonXp: Map<string, number>,
   now: Date = new Date(),
-  dayOf: (when: Date) => string = localDate,
+  dayOf: (when: Date) => string = (when) => dayIn(undefined, when),
 ): LocalDay {
   const today = dayOf(now);
   const days = new Set(events.map((event) => dayOf(new Date(event.occurred_at))));
@@ -97,8 +98,3 @@ export function computeLocalDay(
   return { xpToday, streak, today: days.has(today) ? 'done' : streak > 0 ? 'to_do' : 'none' };
 }
 
-/** YYYY-MM-DD in the browser's zone. */
-export function localDate(when: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}`;
-}

@@ -92,3 +92,14 @@ export function formatDateTime(value: string | number | Date, zone?: string): st
 export function formatDate(value: string | number | Date, zone?: string): string {
   return formatter(zone, true).format(new Date(value));
 }
+
+/** The date (YYYY-MM-DD) of `now` in `timeZone` (the browser's when undefined or unknown). */
+export function dayIn(timeZone: string | undefined, now: Date = new Date()): string {
+  const format = (zone: string | undefined) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  try {
+    return format(timeZone);
+  } catch {
+    return format(undefined);
+  }
+}
