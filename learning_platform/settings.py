@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "django.contrib.sitemaps",
     # Before staticfiles, whose runserver it extends: the embedded default's periodic jobs.
     "learning_platform.devserver",
     "django.contrib.staticfiles",

@@ -39,6 +39,8 @@ urlpatterns = [
     ),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    # The app's pages answered with their content, robots.txt and sitemap.xml.
+    path("", include("pages.web_urls")),
     # Last: every other GET is a route of the web app, answered by its index.html.
     re_path(web_app.CLIENT_ROUTE, web_app.web_app, name="web-app"),
 ]
