@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { seedInitialData } from './app/initialData';
 import { AppProviders, createQueryClient } from './app/providers';
 import { createRouter } from './app/router';
 import { watchTheme } from './lib/theme';
@@ -10,8 +11,11 @@ import './styles.css';
 watchTheme();
 
 const client = createQueryClient();
+// A lesson or quest page's first answer holds its API data: the page renders from it, unfetched.
+seedInitialData(client);
 const router = createRouter();
 
+// The server's markup in #root is replaced by the same page as the app draws it (pages/web.py).
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>
     <AppProviders client={client}>

@@ -1,0 +1,59 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { allauthConfig, mockFetch, signedOutSession } from '@/test/fetchMock';
+import { achievements, lesson, levels, quest } from '@/test/fixtures';
+import { renderApp } from '@/test/render';
+import { INITIAL_DATA_ID, seedInitialData } from './initialData';
+import { createQueryClient } from './providers';
+
+function embed(data: unknown) {
+  const script = document.createElement('script');
+  script.type = 'application/json';
+  script.id = INITIAL_DATA_ID;
+  // As the server writes it: < > & escaped, the same JSON.
+  script.textContent = JSON.stringify(data).replace(/</g, '\\u003C').replace(/>/g, '\\u003E').replace(/&/g, '\\u0026');
+  document.body.append(script);
+}
+
+afterEach(() => document.getElementById(INITIAL_DATA_ID)?.remove());
+
+describe('the data a page was served with', () => {
+  it('renders the lesson on the first render without fetching it', () => {
+    const { calls } = mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': signedOutSession,
+      'GET /api/v1/levels/': { body: levels },
+      'GET /api/v1/quests/transformers/': { body: quest },
+      'GET /api/v1/achievements/': { body: achievements },
+      [`GET /api/v1/lessons/${lesson.slug}/comments/`]: { body: { count: 0, results: [] } },
+    });
+    embed({ lesson });
+
+    renderApp(`/lessons/${lesson.slug}`, seedInitialData);
+
+    // No waiting: the first render has it.
+    expect(screen.getByRole('heading', { level: 1, name: lesson.title })).toBeInTheDocument();
+    expect(screen.queryByText('Loading the lesson…')).not.toBeInTheDocument();
+    expect(calls.some((call) => call.url.startsWith(`/api/v1/lessons/${lesson.slug}/`) && !call.url.includes('comments'))).toBe(false);
+    expect(document.getElementById(INITIAL_DATA_ID)).toBeNull();
+  });
+
+  it('renders the quest outline, with the marks it was served with, without fetching it', () => {
+    const { calls } = mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': signedOutSession,
+    });
+    embed({ quest });
+
+    renderApp('/quests/transformers', seedInitialData);
+
+    expect(screen.getByRole('heading', { level: 1, name: quest.title })).toBeInTheDocument();
+    expect(calls.some((call) => call.url.startsWith('/api/v1/quests/'))).toBe(false);
+  });
+
+  it('leaves the cache empty on a page without data', () => {
+    const client = createQueryClient();
+    seedInitialData(client);
+    expect(client.getQueryCache().getAll()).toHaveLength(0);
+  });
+});
