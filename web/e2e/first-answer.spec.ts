@@ -1,0 +1,94 @@
+import type { Browser, Page } from '@playwright/test';
+import { expect, shot, test, watchConsole } from './fixtures';
+
+// The lesson in the server's first answer (pages/web.py): readable without JavaScript, and
+// taken over by the app without a layout shift and without fetching the lesson again.
+
+const LESSON = '/lessons/embedding-dimension';
+const TITLE = 'Embedding dimension (d_model)';
+const API = '/api/v1/lessons/embedding-dimension/';
+
+const VIEWPORTS = [
+  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+  // Lighthouse's mobile screen (Moto G Power).
+  { name: 'phone', viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1.75 },
+];
+
+type Box = { x: number; y: number; width: number; height: number };
+
+async function h1Box(page: Page): Promise<Box> {
+  const box = await page.getByRole('heading', { level: 1, name: TITLE }).boundingBox();
+  expect(box).not.toBeNull();
+  return box!;
+}
+
+async function withoutJavaScript(browser: Browser, options: (typeof VIEWPORTS)[number]) {
+  const { name: _name, ...contextOptions } = options;
+  const context = await browser.newContext({ ...contextOptions, javaScriptEnabled: false });
+  return { context, page: await context.newPage() };
+}
+
+test('the lesson is in the first answer: title, text and table with JavaScript off', async ({ browser }) => {
+  const { context, page } = await withoutJavaScript(browser, VIEWPORTS[0]);
+  const response = await page.goto(LESSON);
+  expect(response?.status()).toBe(200);
+  await expect(page).toHaveTitle(`${TITLE} · Learning Platform`);
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /^d_model is the width of the vector/);
+  await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
+  await expect(page.locator('.prose').first()).toContainText('also called the hidden size');
+  const table = page.getByRole('table', { name: 'Width and depth of some well-known models' });
+  await expect(table).toBeVisible();
+  await expect(table).toContainText('12,288');
+  await expect(page.getByText('Estimating parameter count')).toBeVisible();
+  await shot(page, 'first-answer-no-javascript');
+  await context.close();
+});
+
+for (const options of VIEWPORTS) {
+  test(`the app takes over the served lesson without a shift or a second fetch (${options.name})`, async ({ browser }) => {
+    const served = await withoutJavaScript(browser, options);
+    await served.page.goto(LESSON);
+    const before = await h1Box(served.page);
+    await served.context.close();
+
+    const { name: _name, ...contextOptions } = options;
+    const context = await browser.newContext(contextOptions);
+    const page = await context.newPage();
+    const watch = watchConsole(page);
+    // Every layout shift from the first paint on, as Lighthouse counts them (CLS).
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number[] };
+      w.shifts = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+          if (!entry.hadRecentInput) w.shifts.push(entry.value);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const lessonReads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === API) lessonReads.push(request.url());
+    });
+
+    await page.goto(LESSON);
+    // Everything the signed-out page loads has arrived: progress card, highlighting, exercise.
+    await expect(page.getByTestId('progress-header')).toBeVisible();
+    await expect(page.locator('pre code .hljs-keyword').first()).toHaveText('def');
+    await expect(page.getByRole('heading', { name: /Exercise: / })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign up' })).toBeVisible();
+    await page.waitForTimeout(500);
+
+    const after = await h1Box(page);
+    expect(Math.abs(after.y - before.y), `h1 moved from y=${before.y} to y=${after.y}`).toBeLessThanOrEqual(2);
+    expect(after.x).toBeCloseTo(before.x, 0);
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+    const cls = shifts.reduce((sum, value) => sum + value, 0);
+    console.log(`first answer, ${options.name}: h1 y ${before.y} → ${after.y}, CLS ${cls.toFixed(4)} (${shifts.length} shifts)`);
+    expect(cls).toBeLessThanOrEqual(0.05);
+    expect(lessonReads, 'the app fetched the lesson it was served with').toEqual([]);
+    await expect(page).toHaveTitle(`${TITLE} · Learning Platform`);
+    await shot(page, `first-answer-app-${options.name}`);
+    expect(watch.problems, 'console errors').toEqual([]);
+    await context.close();
+  });
+}
