@@ -66,7 +66,10 @@ class LessonSitemap(FrontendSitemap):
 SITEMAPS = {"quests": QuestSitemap, "lessons": LessonSitemap}
 
 
-@versioned.cached(key=lambda request: "pages:sitemap", versions=lambda request: [versioned.CONTENT])
+@versioned.cached(
+    key=lambda request: f"pages:sitemap:{settings.FRONTEND_URL}",
+    versions=lambda request: [versioned.CONTENT],
+)
 def _sitemap(request: HttpRequest) -> tuple[bytes, str | None]:
     response = sitemap_view(request, sitemaps=SITEMAPS)
     assert isinstance(response, TemplateResponse)

@@ -82,7 +82,7 @@ def _answer(request: HttpRequest, rendered: Rendered, *, key: str, body: Page) -
 
 
 @versioned.cached(
-    key=lambda *, slug, body, path: f"pages:lesson-html:{slug}:{path}:{body.etag}",
+    key=lambda *, slug, body, path: f"pages:lesson-html:{_site()}:{path}:{body.etag}",
     versions=lambda *, slug, body, path: [versioned.CONTENT],
 )
 def lesson_markup(*, slug: str, body: Page, path: str) -> Rendered:
@@ -120,7 +120,7 @@ def lesson_markup(*, slug: str, body: Page, path: str) -> Rendered:
 
 
 @versioned.cached(
-    key=lambda *, slug, body: f"pages:quest-html:{slug}:{body.etag}",
+    key=lambda *, slug, body: f"pages:quest-html:{_site()}:{slug}:{body.etag}",
     versions=lambda *, slug, body: [versioned.CONTENT],
 )
 def quest_markup(*, slug: str, body: Page) -> Rendered:
@@ -151,6 +151,11 @@ def quest_markup(*, slug: str, body: Page) -> Rendered:
     )
     html = render_to_string("pages/web/quest.html", {"quest": data, "site_name": SITE_NAME})
     return Rendered(head=head, html=html)
+
+
+def _site() -> str:
+    """Part of a rendered page's key: its absolute links name the app's address."""
+    return str(settings.FRONTEND_URL)
 
 
 def absolute(path: str) -> str:

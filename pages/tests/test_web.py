@@ -286,3 +286,12 @@ def test_robots_txt_keeps_crawlers_off_the_api_and_accounts_and_names_the_sitema
     for path in ("/admin/", "/api/", "/_allauth/", "/settings", "/account/"):
         assert f"Disallow: {path}\n" in text
     assert "Sitemap: https://learn.example.org/sitemap.xml\n" in text
+
+
+def test_a_page_cached_for_one_app_address_is_not_served_for_another(client, d_model, settings):
+    client.get("/lessons/embedding-dimension")
+    settings.FRONTEND_URL = "https://other.example.org"
+
+    html = client.get("/lessons/embedding-dimension").content.decode()
+
+    assert '<link rel="canonical" href="https://other.example.org/lessons/' in html
