@@ -9,9 +9,9 @@ const TITLE = 'Embedding dimension (d_model)';
 const API = '/api/v1/lessons/embedding-dimension/';
 
 const VIEWPORTS = [
-  { name: 'desktop', viewport: { width: 1280, height: 800 } },
+  { name: 'desktop', context: { viewport: { width: 1280, height: 800 } } },
   // Lighthouse's mobile screen (Moto G Power).
-  { name: 'phone', viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1.75 },
+  { name: 'phone', context: { viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true, deviceScaleFactor: 1.75 } },
 ];
 
 type Box = { x: number; y: number; width: number; height: number };
@@ -23,8 +23,7 @@ async function h1Box(page: Page): Promise<Box> {
 }
 
 async function withoutJavaScript(browser: Browser, options: (typeof VIEWPORTS)[number]) {
-  const { name: _name, ...contextOptions } = options;
-  const context = await browser.newContext({ ...contextOptions, javaScriptEnabled: false });
+  const context = await browser.newContext({ ...options.context, javaScriptEnabled: false });
   return { context, page: await context.newPage() };
 }
 
@@ -51,8 +50,7 @@ for (const options of VIEWPORTS) {
     const before = await h1Box(served.page);
     await served.context.close();
 
-    const { name: _name, ...contextOptions } = options;
-    const context = await browser.newContext(contextOptions);
+    const context = await browser.newContext(options.context);
     const page = await context.newPage();
     const watch = watchConsole(page);
     // Every layout shift from the first paint on, as Lighthouse counts them (CLS).
