@@ -90,3 +90,31 @@ for (const options of VIEWPORTS) {
     await context.close();
   });
 }
+
+test('the quest outline is in the first answer and the app does not fetch it again', async ({ browser }) => {
+  const served = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await served.newPage();
+  expect((await plain.goto('/quests/transformers'))?.status()).toBe(200);
+  const heading = plain.getByRole('heading', { level: 1 });
+  await expect(heading).toBeVisible();
+  const title = (await heading.textContent()) ?? '';
+  await expect(plain).toHaveTitle(`${title} · Learning Platform`);
+  await expect(plain.getByRole('link', { name: TITLE })).toHaveAttribute('href', '/lessons/embedding-dimension');
+  const before = (await heading.boundingBox())!;
+  await served.close();
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const questReads: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/v1/quests/transformers/') questReads.push(request.url());
+  });
+  await page.goto('/quests/transformers');
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Sign up' })).toBeVisible();
+  await expect(page.getByTestId('game-bar')).toBeVisible();
+  const after = (await page.getByRole('heading', { level: 1, name: title }).boundingBox())!;
+  expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(2);
+  expect(questReads, 'the app fetched the outline it was served with').toEqual([]);
+  await shot(page, 'first-answer-quest');
+  await context.close();
+});
