@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { AppProviders, createQueryClient } from './app/providers';
 import { createRouter } from './app/router';
+import { followNetworkState } from './lib/offline';
+import { registerServiceWorker } from './lib/serviceWorker';
 import { watchTheme } from './lib/theme';
 import './styles.css';
 
@@ -11,6 +13,8 @@ watchTheme();
 
 const client = createQueryClient();
 const router = createRouter();
+followNetworkState();
+registerServiceWorker(client);
 
 createRoot(document.getElementById('root') as HTMLElement).render(
   <StrictMode>

@@ -1,16 +1,18 @@
 // The reads more than one feature uses or refreshes. Each factory builds its keys and fetches in
-// one place; a feature's own reads have their factory in its api.ts.
+// one place; a feature's own reads have their factory in its api.ts. The public reads a lesson
+// page needs are also kept for offline use (lib/offline.ts).
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './api';
+import { keptForOffline } from './offline';
 import type { AchievementList, LeaderboardOutput, LeaderboardPeriod, LevelCurve, ProgressSummary, QuestDetail, QuestPage } from './types';
 
 export const questQueries = {
   all: ['quest'] as const,
-  list: () => queryOptions({ queryKey: ['quests'], queryFn: () => api<QuestPage>('quests/') }),
+  list: () => queryOptions({ queryKey: ['quests'], queryFn: () => keptForOffline('/api/v1/quests/', api<QuestPage>) }),
   detail: (slug: string) =>
     queryOptions({
       queryKey: [...questQueries.all, slug],
-      queryFn: () => api<QuestDetail>(`quests/${encodeURIComponent(slug)}/`),
+      queryFn: () => keptForOffline(`/api/v1/quests/${encodeURIComponent(slug)}/`, api<QuestDetail>),
     }),
 };
 
@@ -27,7 +29,7 @@ export const progressQueries = {
       queryKey: [...progressQueries.all, quest],
       queryFn: () => api<ProgressSummary>(quest ? `me/progress?quest=${encodeURIComponent(quest)}` : 'me/progress'),
     }),
-  levels: () => queryOptions({ queryKey: ['levels'], queryFn: () => api<LevelCurve>('levels/'), staleTime: 5 * 60_000 }),
+  levels: () => queryOptions({ queryKey: ['levels'], queryFn: () => keptForOffline('/api/v1/levels/', api<LevelCurve>), staleTime: 5 * 60_000 }),
 };
 
 export const leaderboardQueries = {
