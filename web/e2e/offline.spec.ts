@@ -77,7 +77,7 @@ test('signed in: a lesson completed offline syncs to the account when the networ
   await expectOfflineLesson(page, FIRST);
 
   await page.getByRole('button', { name: 'Mark complete' }).click();
-  await expect(page.getByText('Saved on this device')).toBeVisible();
+  await expect(page.getByText('Saved on this device', { exact: true })).toBeVisible();
   await expect(page.getByText('✓ Completed')).toBeVisible();
   await shot(page, '41-offline-lesson-signed-in');
   const pending = await page.evaluate(() => JSON.parse(localStorage.getItem('lp.progress.events') ?? '[]'));

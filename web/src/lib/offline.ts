@@ -14,27 +14,31 @@ function cacheStorage(): CacheStorage | null {
   return typeof caches === 'undefined' ? null : caches;
 }
 
+/** Bumped by each sign-out: a read begun before it is not kept after it. */
+let generation = 0;
+
 /**
  * Keeps an API read for offline use as the service worker would have: `url` is the read's path
  * (`/api/v1/lessons/<slug>/`). For the data the worker never saw go by: the lesson embedded in
  * the first HTML answer, and the reads of the first visit, made before the worker controlled
  * the page. Never throws: an offline copy is a nicety (a full disk, a private window).
  */
-export async function rememberForOffline(url: string, data: unknown): Promise<void> {
+export async function rememberForOffline(url: string, data: unknown, cacheName: string = API_CACHE): Promise<void> {
   const storage = cacheStorage();
   if (!storage) return;
   try {
-    const cache = await storage.open(API_CACHE);
+    const cache = await storage.open(cacheName);
     await cache.put(url, new Response(JSON.stringify(data), { headers: { 'Content-Type': 'application/json' } }));
   } catch {
     // Nothing kept; the page still works online.
   }
 }
 
-/** An API read that is also kept for offline use (see rememberForOffline). */
-export async function keptForOffline<T>(url: string, read: (url: string) => Promise<T>): Promise<T> {
+/** An API read that is also kept for offline use (see rememberForOffline) in `cacheName`. */
+export async function keptForOffline<T>(url: string, read: (url: string) => Promise<T>, cacheName: string = API_CACHE): Promise<T> {
+  const started = generation;
   const data = await read(url);
-  void rememberForOffline(url, data);
+  if (started === generation) void rememberForOffline(url, data, cacheName);
   return data;
 }
 
@@ -43,6 +47,7 @@ export async function keptForOffline<T>(url: string, read: (url: string) => Prom
  * quest outlines (they carry the learner's completion marks). Lessons stay: they are public.
  */
 export async function forgetPersonalCaches(): Promise<void> {
+  generation += 1;
   const storage = cacheStorage();
   if (!storage) return;
   try {
