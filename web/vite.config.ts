@@ -15,6 +15,18 @@ const proxy = Object.fromEntries(
 // app needs into `lp-personal` (emptied on sign-out, src/lib/offline.ts); navigations always
 // from the network (the server's HTML holds the lesson), the precached shell only offline.
 // Workbox serialises these functions into sw.js: each must stand alone.
+/** API reads from the network, else (offline, or no answer in 4 s) the copy kept in `cacheName`. */
+const networkFirst = (cacheName: string, maxEntries: number, maxAgeDays: number) => ({
+  handler: 'NetworkFirst' as const,
+  options: {
+    cacheName,
+    networkTimeoutSeconds: 4,
+    matchOptions: { ignoreVary: true },
+    cacheableResponse: { statuses: [200] },
+    expiration: { maxEntries, maxAgeSeconds: 60 * 60 * 24 * maxAgeDays },
+  },
+});
+
 const pwa = VitePWA({
   registerType: 'prompt',
   // src/lib/serviceWorker.ts registers it, in production builds only.
@@ -59,26 +71,12 @@ const pwa = VitePWA({
       {
         urlPattern: ({ url, sameOrigin }) =>
           sameOrigin && /^\/api\/v1\/((lessons|quests)\/[^/]+\/|quests\/|levels\/)$/.test(url.pathname),
-        handler: 'NetworkFirst',
-        options: {
-          cacheName: 'lp-api',
-          networkTimeoutSeconds: 4,
-          matchOptions: { ignoreVary: true },
-          cacheableResponse: { statuses: [200] },
-          expiration: { maxEntries: 200, maxAgeSeconds: 60 * 60 * 24 * 30 },
-        },
+        ...networkFirst('lp-api', 200, 30),
       },
       {
         urlPattern: ({ url, sameOrigin }) =>
           sameOrigin && /^\/api\/v1\/(session|me\/progress|achievements\/)$/.test(url.pathname),
-        handler: 'NetworkFirst',
-        options: {
-          cacheName: 'lp-personal',
-          networkTimeoutSeconds: 4,
-          matchOptions: { ignoreVary: true },
-          cacheableResponse: { statuses: [200] },
-          expiration: { maxEntries: 30, maxAgeSeconds: 60 * 60 * 24 * 7 },
-        },
+        ...networkFirst('lp-personal', 30, 7),
       },
     ],
   },
