@@ -1,7 +1,8 @@
 """Serving the learners' web app (the Vite build in WEB_DIST_DIR) at `/`.
 
 Files of the build are served by WhiteNoise: `/assets/...` (content-hashed names) cached for a
-year as immutable, everything else at the build's root (`/favicon.svg`, ...) briefly. Every
+year as immutable, everything else at the build's root (`/favicon.svg`, `/manifest.webmanifest`,
+...) briefly, and the service worker `/sw.js` revalidated on every use like `index.html`. Every
 other GET outside the server's own prefixes is a client route of the app and answers its
 `index.html`, never cached without revalidation, so a new deployment is picked up at once.
 
@@ -28,12 +29,17 @@ from django.utils.cache import (
     patch_cache_control,
     patch_vary_headers,
 )
+from whitenoise.media_types import MediaTypes
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from learning_platform.api.errors import json_error
 
 # Vite's `build.assetsDir`: every file in it has a content hash in its name.
 HASHED_ASSETS_PREFIX = "/assets/"
+# vite-plugin-pwa's service worker (web/vite.config.ts), at the root so its scope is the site.
+SERVICE_WORKER_URL = "/sw.js"
+# WhiteNoise's table has no entry for the web app manifest, which then is not recognised.
+MEDIA_TYPES = {".webmanifest": "application/manifest+json"}
 # Paths the server answers itself (or, for a missing hashed asset, answers 404): a GET of
 # them or below them never falls back to the app.
 SERVER_PATHS = ("api", "_allauth", "admin", "static", "assets", "healthz", "readyz")
@@ -54,6 +60,7 @@ class WebAppWhiteNoiseMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]  #
         settings: Any = settings,
     ) -> None:
         super().__init__(get_response, settings=settings)
+        self.media_types = MediaTypes(extra_types=MEDIA_TYPES)
         root = dist_dir()
         # With autorefresh (DEBUG) a build made after start-up is found on the next request.
         if self.autorefresh or root.is_dir():
@@ -64,7 +71,8 @@ class WebAppWhiteNoiseMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]  #
 
     def add_cache_headers(self, headers: dict[str, str], path: str, url: str) -> None:
         super().add_cache_headers(headers, path, url)
-        if url == "/index.html":
+        # The page shell, and the service worker: a new deployment's worker is found at once.
+        if url in ("/index.html", SERVICE_WORKER_URL):
             headers["Cache-Control"] = "no-cache"
 
 

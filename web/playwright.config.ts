@@ -16,6 +16,9 @@ export default defineConfig({
     baseURL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // A service worker answering from its cache would get in the way of page.route mocks and
+    // offline tests; offline.spec.ts allows it for itself.
+    serviceWorkers: 'block',
     launchOptions: {
       // Debian's chromium package; never a downloaded browser.
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

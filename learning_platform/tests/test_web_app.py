@@ -35,6 +35,9 @@ def built_app(tmp_path, settings):
     (tmp_path / "index.html").write_bytes(INDEX)
     (tmp_path / "assets" / "index-BVWHmVHu.js").write_bytes(SCRIPT)
     (tmp_path / "favicon.svg").write_text("<svg xmlns='http://www.w3.org/2000/svg'/>")
+    (tmp_path / "sw.js").write_text("define(['./workbox-9390b00f'], function () {});")
+    (tmp_path / "workbox-9390b00f.js").write_text("define([], function () {});")
+    (tmp_path / "manifest.webmanifest").write_text('{"name": "Learning Platform"}')
     settings.WEB_DIST_DIR = tmp_path
     return tmp_path
 
@@ -104,6 +107,30 @@ def test_other_files_of_the_build_are_served_with_a_short_cache(client, built_ap
 
     assert response.status_code == 200
     assert response["Content-Type"] == "image/svg+xml"
+    assert "immutable" not in response["Cache-Control"]
+
+
+def test_service_worker_is_javascript_revalidated_on_every_use(client, built_app):
+    response = client.get("/sw.js")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert response["Cache-Control"] == "no-cache"
+
+
+def test_service_workers_workbox_runtime_is_javascript_with_a_short_cache(client, built_app):
+    response = client.get("/workbox-9390b00f.js")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript")
+    assert "immutable" not in response["Cache-Control"]
+
+
+def test_web_app_manifest_has_its_media_type(client, built_app):
+    response = client.get("/manifest.webmanifest")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/manifest+json"
     assert "immutable" not in response["Cache-Control"]
 
 

@@ -4,6 +4,8 @@ import { RouterProvider } from 'react-router';
 import { seedInitialData } from './app/initialData';
 import { AppProviders, createQueryClient } from './app/providers';
 import { createRouter } from './app/router';
+import { followNetworkState } from './lib/offline';
+import { registerServiceWorker } from './lib/serviceWorker';
 import { watchTheme } from './lib/theme';
 import './styles.css';
 
@@ -14,6 +16,8 @@ const client = createQueryClient();
 // A lesson or quest page's first answer holds its API data: the page renders from it, unfetched.
 seedInitialData(client);
 const router = createRouter();
+followNetworkState();
+registerServiceWorker(client);
 
 // The server's markup in #root is replaced by the same page as the app draws it (pages/web.py).
 createRoot(document.getElementById('root') as HTMLElement).render(

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { AppStatus } from '@/components/AppStatus';
 import { errorText } from '@/components/ErrorMessage';
 import { FlashBanner } from '@/components/Flash';
 import { ThemeToggle } from '@/components/ThemeToggle';
@@ -12,7 +13,7 @@ import { readEvents } from '@/lib/progressStore';
 import { syncLocalProgress } from '@/lib/progressSync';
 import { isAuthQuery, useAuth } from '@/lib/session';
 import { useQuestInView } from './questInView';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { onlineManager, useQuery, useQueryClient } from '@tanstack/react-query';
 
 export function Layout() {
   const auth = useAuth();
@@ -68,6 +69,7 @@ export function Layout() {
         <GameBar quest={inView.quest} ready={inView.ready} />
       </header>
       <main id="main" tabIndex={-1}>
+        <AppStatus />
         <FlashBanner />
         <Outlet />
       </main>
@@ -114,13 +116,24 @@ function SignedInLinks() {
   );
 }
 
-/** A page load that finds a session and leftover device events (e.g. a failed sync) sends them. */
+/**
+ * Sends the completions kept on this device while signed in: leftovers of a failed sync, and
+ * those made offline. On a page load that finds a session, and when the network comes back.
+ * The server takes a replayed event once, so a second send is harmless.
+ */
 function useSyncWhenSignedIn(signedIn: boolean) {
   const client = useQueryClient();
   useEffect(() => {
-    if (!signedIn || readEvents().length === 0) return;
-    syncLocalProgress()
-      .then(() => client.invalidateQueries({ predicate: (query) => !isAuthQuery(query) }))
-      .catch(() => undefined);
+    if (!signedIn) return;
+    const send = () => {
+      if (readEvents().length === 0 || !onlineManager.isOnline()) return;
+      syncLocalProgress()
+        .then(() => client.invalidateQueries({ predicate: (query) => !isAuthQuery(query) }))
+        .catch(() => undefined);
+    };
+    send();
+    return onlineManager.subscribe((online) => {
+      if (online) send();
+    });
   }, [signedIn, client]);
 }

@@ -17,6 +17,9 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         staleTime: 30_000,
+        // Fetch even when the browser says offline: the service worker answers the reads it
+        // kept (lib/offline.ts). Retries wait for the network to come back.
+        networkMode: 'offlineFirst',
         refetchOnWindowFocus: true,
         // Client errors will not change on retry; a flaky network or a 5xx might.
         retry: (failures, error) => failures < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),

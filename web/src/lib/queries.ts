@@ -1,22 +1,30 @@
 // The reads more than one feature uses or refreshes. Each factory builds its keys and fetches in
-// one place; a feature's own reads have their factory in its api.ts.
+// one place; a feature's own reads have their factory in its api.ts. The reads a lesson page needs
+// are also kept for offline use (lib/offline.ts): public ones in lp-api, the learner's own in
+// lp-personal (emptied on sign-out).
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './api';
+import { keptForOffline, PERSONAL_CACHE } from './offline';
 import type { AchievementList, LeaderboardOutput, LeaderboardPeriod, LevelCurve, ProgressSummary, QuestDetail, QuestPage } from './types';
 
 export const questQueries = {
   all: ['quest'] as const,
-  list: () => queryOptions({ queryKey: ['quests'], queryFn: () => api<QuestPage>('quests/') }),
+  list: () => queryOptions({ queryKey: ['quests'], queryFn: () => keptForOffline('/api/v1/quests/', api<QuestPage>) }),
   detail: (slug: string) =>
     queryOptions({
       queryKey: [...questQueries.all, slug],
-      queryFn: () => api<QuestDetail>(`quests/${encodeURIComponent(slug)}/`),
+      queryFn: () => keptForOffline(`/api/v1/quests/${encodeURIComponent(slug)}/`, api<QuestDetail>),
     }),
 };
 
 export const achievementQueries = {
   all: ['achievements'] as const,
-  list: () => queryOptions({ queryKey: achievementQueries.all, queryFn: () => api<AchievementList>('achievements/') }),
+  list: () =>
+    queryOptions({
+      queryKey: achievementQueries.all,
+      // Whether each is unlocked, signed in: the learner's own.
+      queryFn: () => keptForOffline('/api/v1/achievements/', api<AchievementList>, PERSONAL_CACHE),
+    }),
 };
 
 export const progressQueries = {
@@ -25,9 +33,10 @@ export const progressQueries = {
   summary: (quest: string) =>
     queryOptions({
       queryKey: [...progressQueries.all, quest],
-      queryFn: () => api<ProgressSummary>(quest ? `me/progress?quest=${encodeURIComponent(quest)}` : 'me/progress'),
+      queryFn: () =>
+        keptForOffline(`/api/v1/me/progress${quest ? `?quest=${encodeURIComponent(quest)}` : ''}`, api<ProgressSummary>, PERSONAL_CACHE),
     }),
-  levels: () => queryOptions({ queryKey: ['levels'], queryFn: () => api<LevelCurve>('levels/'), staleTime: 5 * 60_000 }),
+  levels: () => queryOptions({ queryKey: ['levels'], queryFn: () => keptForOffline('/api/v1/levels/', api<LevelCurve>), staleTime: 5 * 60_000 }),
 };
 
 export const leaderboardQueries = {

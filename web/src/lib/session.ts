@@ -2,6 +2,7 @@
 import { queryOptions, useQuery, type QueryClient, type QueryFunctionContext } from '@tanstack/react-query';
 import * as allauth from './allauth';
 import { api } from './api';
+import { keptForOffline, PERSONAL_CACHE } from './offline';
 import type { SessionState } from './types';
 
 /**
@@ -30,7 +31,9 @@ export function ensureConfig(client: QueryClient): Promise<unknown> {
  * allauth's config is fetched alongside so the CSRF cookie is there before the first POST.
  */
 async function loadSession({ client }: QueryFunctionContext): Promise<allauth.AuthState> {
-  const [state] = await Promise.all([api<SessionState>('session'), ensureConfig(client)]);
+  // Offline, the session comes from the service worker's copy and the config not at all (auth
+  // is never kept): the page still knows who is signed in, and the CSRF cookie an earlier visit set stays.
+  const [state] = await Promise.all([keptForOffline('/api/v1/session', api<SessionState>, PERSONAL_CACHE), ensureConfig(client).catch(() => undefined)]);
   return {
     isAuthenticated: state.is_authenticated,
     user: state.user ? { id: state.user.id, email: state.user.email, display: state.user.display_name || state.user.email } : null,

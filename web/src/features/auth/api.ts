@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@ta
 import * as allauth from '@/lib/allauth';
 import { api } from '@/lib/api';
 import { adoptDeviceRecord, ownerOf } from '@/lib/celebrations';
+import { forgetPersonalCaches } from '@/lib/offline';
 import { syncLocalProgress } from '@/lib/progressSync';
 import { AUTH_ROOT, ensureConfig, isAuthQuery, sessionQuery } from '@/lib/session';
 import { browserZone } from '@/lib/timeZones';
@@ -87,6 +88,8 @@ export function useLogout() {
     onSuccess: async (state) => {
       client.setQueryData(sessionQuery.queryKey, state);
       client.removeQueries({ predicate: (query) => !isAuthQuery(query) });
+      // Before the refetches, which keep the signed-out answers in their place.
+      await forgetPersonalCaches();
       await client.invalidateQueries();
     },
   });

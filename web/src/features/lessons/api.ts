@@ -1,8 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { keptForOffline } from '@/lib/offline';
 import type { LessonDetail } from '@/lib/types';
 
 export const lessonQueries = {
   detail: (slug: string) =>
-    queryOptions({ queryKey: ['lesson', slug], queryFn: () => api<LessonDetail>(`lessons/${encodeURIComponent(slug)}/`) }),
+    queryOptions({
+      queryKey: ['lesson', slug],
+      // Kept for offline reading (lib/offline.ts), also when the service worker did not see it.
+      queryFn: () => keptForOffline(`/api/v1/lessons/${encodeURIComponent(slug)}/`, api<LessonDetail>),
+    }),
 };

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { api, ApiError } from '@/lib/api';
 import { claim, noteCompletion, ownerOf, type AchievementInfo } from '@/lib/celebrations';
 import { computeLocalDay, computeLocalHeader, levelFor } from '@/lib/header';
 import { recordCompletion, snapshot, useLocalEvents } from '@/lib/progressStore';
@@ -133,6 +133,8 @@ export interface CompletionResult {
   xp: number;
   levelUp: Level | null;
   achievements: CompletionOutput['new_achievements'];
+  /** Signed in but offline: kept on this device, sent when the network is back. */
+  pending: boolean;
 }
 
 /** Marks a lesson complete: on the server when signed in, on this device otherwise. */
@@ -140,22 +142,35 @@ export function useCompleteLesson(lessonSlug: string, lessonXp: number, questSlu
   const client = useQueryClient();
   const { isAuthenticated, user } = useAuth();
   return useMutation({
+    // Tried offline too: with no network it is kept on the device rather than left waiting.
+    networkMode: 'always',
     mutationFn: async (): Promise<CompletionResult> => {
       if (isAuthenticated) {
-        const answer = await api<CompletionOutput>(`lessons/${encodeURIComponent(lessonSlug)}/complete`, { method: 'POST' });
+        let answer: CompletionOutput;
+        try {
+          answer = await api<CompletionOutput>(`lessons/${encodeURIComponent(lessonSlug)}/complete`, { method: 'POST' });
+        } catch (error) {
+          if (!(error instanceof ApiError && error.status === 0)) throw error;
+          // No network: the completion waits on the device as a sync event (the same the
+          // signed-out learner keeps); Layout sends it when the network is back.
+          const xp = client.getQueryData(progressQueries.summary(questSlug).queryKey)?.xp ?? 0;
+          const event = recordCompletion(lessonSlug);
+          return { alreadyDone: !event, xpAwarded: event ? lessonXp : 0, xp: xp + (event ? lessonXp : 0), levelUp: null, achievements: [], pending: true };
+        }
         return {
           alreadyDone: answer.xp_awarded === 0 && !answer.level_up && answer.new_achievements.length === 0,
           xpAwarded: answer.xp_awarded,
           xp: answer.xp,
           levelUp: answer.level_up ? answer.level_after : null,
           achievements: answer.new_achievements,
+          pending: false,
         };
       }
       const header = client.getQueryData(progressQueries.levels().queryKey);
       const quest = client.getQueryData(questQueries.detail(questSlug).queryKey);
       const xpBefore = localXp(quest);
       const event = recordCompletion(lessonSlug);
-      if (!event) return { alreadyDone: true, xpAwarded: 0, xp: xpBefore, levelUp: null, achievements: [] };
+      if (!event) return { alreadyDone: true, xpAwarded: 0, xp: xpBefore, levelUp: null, achievements: [], pending: false };
       const curve = header?.results ?? [];
       const before = levelFor(xpBefore, curve).level;
       const after = levelFor(xpBefore + lessonXp, curve).level;
@@ -165,6 +180,7 @@ export function useCompleteLesson(lessonSlug: string, lessonXp: number, questSlu
         xp: xpBefore + lessonXp,
         levelUp: after.number > before.number ? after : null,
         achievements: [],
+        pending: false,
       };
     },
     onSuccess: async (result) => {
@@ -174,7 +190,7 @@ export function useCompleteLesson(lessonSlug: string, lessonXp: number, questSlu
         levelUp: result.levelUp ? { level: result.levelUp, xp: result.xp } : null,
         achievements: withDescriptions(result.achievements, described),
       });
-      if (isAuthenticated && !result.alreadyDone) noteCompletion();
+      if (isAuthenticated && !result.alreadyDone && !result.pending) noteCompletion();
       await client.invalidateQueries({ queryKey: progressQueries.all });
       await client.invalidateQueries({ queryKey: questQueries.all });
       await client.invalidateQueries({ queryKey: achievementQueries.all });

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { API_CACHE, forgetPersonalCaches, keptForOffline, PERSONAL_CACHE, rememberForOffline } from './offline';
+
+/** A Cache Storage in memory: cache name → path → body. */
+function fakeCaches() {
+  const stores = new Map<string, Map<string, string>>();
+  const open = async (name: string) => {
+    if (!stores.has(name)) stores.set(name, new Map());
+    const store = stores.get(name)!;
+    return {
+      put: async (url: string, response: Response) => void store.set(url, await response.text()),
+      keys: async () => [...store.keys()].map((url) => new Request(new URL(url, 'http://localhost'))),
+      delete: async (request: Request) => store.delete(new URL(request.url).pathname),
+    };
+  };
+  vi.stubGlobal('caches', { open, delete: async (name: string) => stores.delete(name) });
+  return stores;
+}
+
+describe('offline copies', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('does nothing where there is no Cache Storage', async () => {
+    vi.stubGlobal('caches', undefined);
+    await expect(rememberForOffline('/api/v1/lessons/a/', { slug: 'a' })).resolves.toBeUndefined();
+  });
+
+  it('keeps a lesson in the public cache as the JSON the API answers', async () => {
+    const stores = fakeCaches();
+    await rememberForOffline('/api/v1/lessons/a/', { slug: 'a' });
+    expect(stores.get(API_CACHE)?.get('/api/v1/lessons/a/')).toBe('{"slug":"a"}');
+  });
+
+  it('keeps a read in the cache it names and answers its data', async () => {
+    const stores = fakeCaches();
+    await expect(keptForOffline('/api/v1/session', async () => ({ is_authenticated: true }), PERSONAL_CACHE)).resolves.toEqual({
+      is_authenticated: true,
+    });
+    await vi.waitFor(() => expect(stores.get(PERSONAL_CACHE)?.has('/api/v1/session')).toBe(true));
+  });
+
+  it('on sign-out forgets the personal cache and the quest outlines, not the lessons', async () => {
+    const stores = fakeCaches();
+    await rememberForOffline('/api/v1/session', { is_authenticated: true }, PERSONAL_CACHE);
+    await rememberForOffline('/api/v1/lessons/a/', { slug: 'a' });
+    await rememberForOffline('/api/v1/quests/transformers/', { slug: 'transformers' });
+    await forgetPersonalCaches();
+    expect(stores.has(PERSONAL_CACHE)).toBe(false);
+    expect([...stores.get(API_CACHE)!.keys()]).toEqual(['/api/v1/lessons/a/']);
+  });
+
+  it('does not keep a read that was under way when the learner signed out', async () => {
+    const stores = fakeCaches();
+    let answer!: (value: unknown) => void;
+    const read = keptForOffline('/api/v1/me/progress', () => new Promise((resolve) => (answer = resolve)), PERSONAL_CACHE);
+    await forgetPersonalCaches();
+    answer({ xp: 10 });
+    await read;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(stores.get(PERSONAL_CACHE)?.has('/api/v1/me/progress') ?? false).toBe(false);
+  });
+});

@@ -1,0 +1,75 @@
+// The app's side of working offline. The service worker (vite.config.ts) keeps the reads it
+// sees in two caches; this module adds what it cannot see, empties the personal one on
+// sign-out, and tells the pages whether the network is there.
+import { onlineManager } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
+
+/** Public reads (lessons, quests, the level curve): the same for anyone on this device. */
+export const API_CACHE = 'lp-api';
+/** The signed-in learner's own reads the offline app needs (session, header): gone on sign-out. */
+export const PERSONAL_CACHE = 'lp-personal';
+
+/** Cache Storage, or null where there is none (jsdom, a page over plain http off localhost). */
+function cacheStorage(): CacheStorage | null {
+  return typeof caches === 'undefined' ? null : caches;
+}
+
+/** Bumped by each sign-out: a read begun before it is not kept after it. */
+let generation = 0;
+
+/**
+ * Keeps an API read for offline use as the service worker would have: `url` is the read's path
+ * (`/api/v1/lessons/<slug>/`). For the data the worker never saw go by: the lesson embedded in
+ * the first HTML answer, and the reads of the first visit, made before the worker controlled
+ * the page. Never throws: an offline copy is a nicety (a full disk, a private window).
+ */
+export async function rememberForOffline(url: string, data: unknown, cacheName: string = API_CACHE): Promise<void> {
+  const storage = cacheStorage();
+  if (!storage) return;
+  try {
+    const cache = await storage.open(cacheName);
+    await cache.put(url, new Response(JSON.stringify(data), { headers: { 'Content-Type': 'application/json' } }));
+  } catch {
+    // Nothing kept; the page still works online.
+  }
+}
+
+/** An API read that is also kept for offline use (see rememberForOffline) in `cacheName`. */
+export async function keptForOffline<T>(url: string, read: (url: string) => Promise<T>, cacheName: string = API_CACHE): Promise<T> {
+  const started = generation;
+  const data = await read(url);
+  if (started === generation) void rememberForOffline(url, data, cacheName);
+  return data;
+}
+
+/**
+ * Forgets what the signed-in learner's reads left on this device: the personal cache and the
+ * quest outlines (they carry the learner's completion marks). Lessons stay: they are public.
+ */
+export async function forgetPersonalCaches(): Promise<void> {
+  generation += 1;
+  const storage = cacheStorage();
+  if (!storage) return;
+  try {
+    await storage.delete(PERSONAL_CACHE);
+    const cache = await storage.open(API_CACHE);
+    const keys = await cache.keys();
+    await Promise.all(
+      keys.filter((request) => new URL(request.url).pathname.startsWith('/api/v1/quests/')).map((request) => cache.delete(request)),
+    );
+  } catch {
+    // Best effort, as above.
+  }
+}
+
+/** TanStack Query listens for the browser's online/offline events; it starts from the browser's state. */
+export function followNetworkState(): void {
+  if (typeof navigator !== 'undefined' && navigator.onLine === false) onlineManager.setOnline(false);
+}
+
+const onlineSnapshot = () => onlineManager.isOnline();
+
+/** Whether the network is there, re-rendering when it comes or goes. */
+export function useOnline(): boolean {
+  return useSyncExternalStore((listener) => onlineManager.subscribe(listener), onlineSnapshot, onlineSnapshot);
+}
