@@ -14,6 +14,7 @@
 #
 #   LIGHTHOUSE_PORT (18230)  LIGHTHOUSE_RUNS (3)  LIGHTHOUSE_PAGES ("/lessons/embedding-dimension /quests/transformers")
 #   LIGHTHOUSE_OUT (web/lighthouse-reports, or $CI_ARTIFACTS_DIR/lighthouse): the JSON reports
+#   LIGHTHOUSE_DIST (web/dist): another build to measure, e.g. an older commit's for a comparison
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,8 +26,9 @@ if [ -n "${CI_ARTIFACTS_DIR:-}" ]; then default_out="$CI_ARTIFACTS_DIR/lighthous
 OUT="$(mkdir -p "${LIGHTHOUSE_OUT:-$default_out}" && cd "${LIGHTHOUSE_OUT:-$default_out}" && pwd)"
 export CHROME_PATH="${CHROME_PATH:-/usr/bin/chromium}"
 
-if [ ! -f web/dist/index.html ]; then
-    echo "lighthouse: web/dist is not built; run 'make web' first" >&2
+DIST=${LIGHTHOUSE_DIST:-web/dist}
+if [ ! -f "$DIST/index.html" ]; then
+    echo "lighthouse: $DIST is not built; run 'make web' first" >&2
     exit 2
 fi
 if [ ! -f web/node_modules/lighthouse/package.json ]; then
@@ -47,7 +49,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The image's web/dist: the build, each file beside its .gz (and .br) for WhiteNoise.
-cp -r web/dist "$tmp/dist"
+cp -r "$DIST" "$tmp/dist"
 "$PY" -m whitenoise.compress --quiet "$tmp/dist"
 
 export WEB_DIST_DIR="$tmp/dist" DATABASE_URL="sqlite:///$tmp/db.sqlite3"
