@@ -1,6 +1,5 @@
 import { Link } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
-import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
 import { levelLabel } from '@/lib/header';
 import { useProgressHeader } from '../api';
@@ -9,7 +8,7 @@ import { useProgressHeader } from '../api';
 export function ProgressHeader({ questSlug, signedIn }: { questSlug: string; signedIn: boolean }) {
   const { data, isPending, error, refetch } = useProgressHeader(questSlug);
   if (error) return <ErrorMessage error={error} onRetry={() => void refetch()} />;
-  if (isPending || !data) return <Loading label="Loading your progress…" />;
+  if (isPending || !data) return <Placeholder signedIn={signedIn} />;
   const atTop = data.next_level === null;
   return (
     <section className="progress-header" aria-label="Your progress" data-testid="progress-header">
@@ -51,6 +50,32 @@ export function ProgressHeader({ questSlug, signedIn }: { questSlug: string; sig
           Progress is local-only — <Link to="/signin">sign in</Link> to sync across devices
         </p>
       ) : null}
+    </section>
+  );
+}
+
+/**
+ * The header's shape while its figures load: the same rows, so the lesson below does not move
+ * when they arrive (a layout shift on every first visit otherwise).
+ */
+function Placeholder({ signedIn }: { signedIn: boolean }) {
+  return (
+    <section className="progress-header" aria-label="Your progress" aria-busy="true">
+      <div className="progress-stats">
+        <p className="level">
+          <strong>Level –</strong>
+        </p>
+        <p>– XP</p>
+        <p>–/– lessons</p>
+        <p>–/– achievements</p>
+        <p>–% complete</p>
+      </div>
+      <div className="progress-level">
+        <p>–/– XP to next level</p>
+        <div className="progress-bar" aria-hidden="true" />
+        <p className="muted">– XP to go</p>
+      </div>
+      {!signedIn ? <p className="note">Progress is local-only — sign in to sync across devices</p> : null}
     </section>
   );
 }
