@@ -27,7 +27,7 @@ SCHEMA_FILE ?= openapi.yaml
 PIP_COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
 	--no-emit-index-url --no-emit-find-links
 
-.PHONY: help venv web run test e2e web-lint web-types-check lint typecheck format schema lock worker \
+.PHONY: help venv web run test e2e lighthouse web-lint web-types-check lint typecheck format schema lock worker \
 	beat check-deploy migrate clean
 
 help:  ## list the commands
@@ -65,6 +65,9 @@ e2e: venv  ## browser tests (Playwright, Debian's chromium) on a real server + C
 		echo "make e2e: no Chromium at $${CHROMIUM_PATH:-/usr/bin/chromium}; install Debian's package: apt-get install chromium" >&2; \
 		exit 2; fi
 	scripts/web.sh e2e
+
+lighthouse: venv web  ## Lighthouse (mobile) on the lesson and quest outline, production server, median of 3 vs the thresholds
+	@scripts/lighthouse.sh
 
 web-lint: venv  ## lint (ESLint) and type-check (tsc --noEmit) the web app
 	@rc=0; scripts/web.sh lint || rc=$$?; scripts/web.sh typecheck || rc=$$?; exit $$rc

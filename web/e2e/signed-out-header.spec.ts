@@ -20,6 +20,8 @@ test('the d_model lesson, signed out, shows the header from the API data', async
   await expect(page.getByRole('list', { name: 'Tags' })).toContainText('d-model');
   await expect(page.getByRole('table', { name: 'Width and depth of some well-known models' })).toBeVisible();
   await expect(page.getByText('Estimating parameter count')).toBeVisible();
+  // The code is coloured once it comes near the screen.
+  await page.locator('pre code').first().scrollIntoViewIfNeeded();
   await expect(page.locator('pre code .hljs-keyword').first()).toHaveText('def');
   await expect(page.getByRole('button', { name: 'Copy code: Estimating parameter count' })).toBeVisible();
   await expect(page.getByRole('link', { name: /Attention Is All You Need/ })).toHaveAttribute('href', 'https://arxiv.org/abs/1706.03762');

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { seedInitialData } from './app/initialData';
@@ -20,10 +20,15 @@ followNetworkState();
 registerServiceWorker(client);
 
 // The server's markup in #root is replaced by the same page as the app draws it (pages/web.py).
-createRoot(document.getElementById('root') as HTMLElement).render(
-  <StrictMode>
-    <AppProviders client={client}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
+const root = createRoot(document.getElementById('root') as HTMLElement);
+// The first render as a transition: React yields to the browser every few milliseconds instead
+// of one long task, so a phone stays responsive while the app starts.
+startTransition(() =>
+  root.render(
+    <StrictMode>
+      <AppProviders client={client}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  ),
 );

@@ -1,62 +1,78 @@
-import { createBrowserRouter } from 'react-router';
+import type { ReactNode } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import { NotFound } from '@/components/NotFound';
-import { AchievementsPage } from '@/features/achievements/components/AchievementsPage';
-import {
-  RequestPasswordResetPage,
-  RequireAuth,
-  ResetPasswordPage,
-  SignInPage,
-  SignUpPage,
-  VerifyEmailPage,
-} from '@/features/auth/components/AuthPages';
-import { LeaderboardPage } from '@/features/leaderboard/components/LeaderboardPage';
-import { NotificationsPage } from '@/features/notifications/components/NotificationsPage';
-import { ProgressPage } from '@/features/progress/components/ProgressPage';
 import { HomePage } from './HomePage';
 import { QuestPage } from '@/features/quests/components/QuestPage';
-import { SettingsPage } from '@/features/settings/components/SettingsPage';
 import { Layout } from './Layout';
 import { LessonPage } from './LessonPage';
 
-export const routes = [
+// The pages a first visit lands on (home, a quest, a lesson) and the layout come in the main
+// bundle, so their markup shows without waiting for another file. Every other page is its own
+// chunk, fetched by the router before it renders the page (no fallback in between): a phone
+// opening a lesson does not download, parse and run the account, settings and board pages.
+const auth = () => import('@/features/auth/components/AuthPages');
+const page = (load: () => Promise<ReactNode>): Pick<RouteObject, 'lazy'> => ({
+  lazy: async () => ({ element: await load() }),
+});
+const authPage = (name: 'SignInPage' | 'SignUpPage' | 'VerifyEmailPage' | 'RequestPasswordResetPage' | 'ResetPasswordPage') =>
+  page(async () => {
+    const Page = (await auth())[name];
+    return <Page />;
+  });
+const signedIn = (path: string, load: () => Promise<ReactNode>) =>
+  page(async () => {
+    const [{ RequireAuth }, element] = await Promise.all([auth(), load()]);
+    return <RequireAuth path={path}>{element}</RequireAuth>;
+  });
+
+export const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
       { path: '/', element: <HomePage /> },
       { path: '/quests/:slug', element: <QuestPage /> },
       { path: '/lessons/:slug', element: <LessonPage /> },
-      { path: '/achievements', element: <AchievementsPage /> },
-      { path: '/leaderboard', element: <LeaderboardPage /> },
+      {
+        path: '/achievements',
+        ...page(async () => {
+          const { AchievementsPage } = await import('@/features/achievements/components/AchievementsPage');
+          return <AchievementsPage />;
+        }),
+      },
+      {
+        path: '/leaderboard',
+        ...page(async () => {
+          const { LeaderboardPage } = await import('@/features/leaderboard/components/LeaderboardPage');
+          return <LeaderboardPage />;
+        }),
+      },
       {
         path: '/notifications',
-        element: (
-          <RequireAuth path="/notifications">
-            <NotificationsPage />
-          </RequireAuth>
-        ),
+        ...signedIn('/notifications', async () => {
+          const { NotificationsPage } = await import('@/features/notifications/components/NotificationsPage');
+          return <NotificationsPage />;
+        }),
       },
       {
         path: '/progress',
-        element: (
-          <RequireAuth path="/progress">
-            <ProgressPage />
-          </RequireAuth>
-        ),
+        ...signedIn('/progress', async () => {
+          const { ProgressPage } = await import('@/features/progress/components/ProgressPage');
+          return <ProgressPage />;
+        }),
       },
       {
         path: '/settings',
-        element: (
-          <RequireAuth path="/settings">
-            <SettingsPage />
-          </RequireAuth>
-        ),
+        ...signedIn('/settings', async () => {
+          const { SettingsPage } = await import('@/features/settings/components/SettingsPage');
+          return <SettingsPage />;
+        }),
       },
-      { path: '/signin', element: <SignInPage /> },
-      { path: '/signup', element: <SignUpPage /> },
-      { path: '/account/signup', element: <SignUpPage /> },
-      { path: '/account/verify-email/:key', element: <VerifyEmailPage /> },
-      { path: '/account/password/reset', element: <RequestPasswordResetPage /> },
-      { path: '/account/password/reset/key/:key', element: <ResetPasswordPage /> },
+      { path: '/signin', ...authPage('SignInPage') },
+      { path: '/signup', ...authPage('SignUpPage') },
+      { path: '/account/signup', ...authPage('SignUpPage') },
+      { path: '/account/verify-email/:key', ...authPage('VerifyEmailPage') },
+      { path: '/account/password/reset', ...authPage('RequestPasswordResetPage') },
+      { path: '/account/password/reset/key/:key', ...authPage('ResetPasswordPage') },
       { path: '*', element: <NotFound /> },
     ],
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalZone, formatDateTime, searchZones, zoneLabel, zoneList } from './timeZones';
+import { canonicalZone, dayIn, formatDateTime, searchZones, zoneLabel, zoneList } from './timeZones';
 
 describe('zoneList', () => {
   it('gives current IANA names where the browser answers legacy ones, without duplicates', () => {
@@ -56,5 +56,14 @@ describe('formatDateTime', () => {
 
     expect(formatDateTime(instant, 'UTC')).toMatch(/Nov 30, 2026.*11:30/);
     expect(formatDateTime(instant, 'Asia/Tokyo')).toMatch(/Dec 1, 2026.*8:30/);
+  });
+});
+
+describe('dayIn', () => {
+  it('names the browser’s day without a zone, as Intl does for the browser’s zone', () => {
+    for (const now of [new Date('2026-12-31T23:30:00Z'), new Date('2027-01-01T00:30:00Z'), new Date('2026-03-08T10:00:00Z')]) {
+      const intl = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+      expect(dayIn(undefined, now)).toBe(intl);
+    }
   });
 });

@@ -93,13 +93,28 @@ export function formatDate(value: string | number | Date, zone?: string): string
   return formatter(zone, true).format(new Date(value));
 }
 
-/** The date (YYYY-MM-DD) of `now` in `timeZone` (the browser's when undefined or unknown). */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The date (YYYY-MM-DD) of `now` in `timeZone` (the browser's when undefined or unknown). The
+ * browser's zone is read from the Date itself: building an Intl.DateTimeFormat costs tens of
+ * milliseconds on a phone, which the header paid on every render of a first visit.
+ */
 export function dayIn(timeZone: string | undefined, now: Date = new Date()): string {
-  const format = (zone: string | undefined) =>
-    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-  try {
-    return format(timeZone);
-  } catch {
-    return format(undefined);
+  if (timeZone === undefined) return localDay(now);
+  let format = dayFormatters.get(timeZone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    } catch {
+      return localDay(now);
+    }
+    dayFormatters.set(timeZone, format);
   }
+  return format.format(now);
+}
+
+function localDay(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }

@@ -106,3 +106,4 @@ function ProgressParts({ data, signedIn }: { data: Shown; signedIn: boolean }) {
     </>
   );
 }
+
