@@ -250,7 +250,7 @@ for (const width of [1280, 375]) {
     });
 
     test('an unknown lesson is a not-found page with the way home', async ({ page, watch }) => {
-      watch.allow(/404 .*\/api\/v1\/lessons\/no-such-lesson\//);
+      watch.allow(/404 .*\/lessons\/no-such-lesson/); // the page and its API read
       await page.goto('/lessons/no-such-lesson');
       await expect(page.getByRole('heading', { name: 'This lesson does not exist' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
@@ -265,7 +265,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 375, height: 667 } });
 
   test('every page fits the screen, and the lesson title is on the first screen', async ({ page, watch }) => {
-    watch.allow(/404 .*\/api\/v1\/lessons\/no-such-lesson\//);
+    watch.allow(/404 .*\/lessons\/no-such-lesson/); // the page and its API read
     const pages = ['/', '/quests/transformers', LESSON, '/achievements', '/leaderboard', '/signin', '/signup', '/lessons/no-such-lesson', '/no-such-page'];
     const titleOnFirstScreen = async (who: string) => {
       await page.goto(LESSON);
