@@ -40,13 +40,8 @@ if [ ! -x "$CHROME_PATH" ]; then
     exit 2
 fi
 
-tmp="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/throwaway-server.sh
+source scripts/throwaway-server.sh
 
 # The image's web/dist: the build, each file beside its .gz (and .br) for WhiteNoise.
 cp -r "$DIST" "$tmp/dist"

@@ -17,13 +17,8 @@ PY=${PY:-.venv/bin/python}
 PORT=${SCHEMATHESIS_PORT:-18210}
 MAX_EXAMPLES=${MAX_EXAMPLES:-25}
 SEED=${SCHEMATHESIS_SEED:-$RANDOM}
-tmp="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/throwaway-server.sh
+source scripts/throwaway-server.sh
 
 export DATABASE_URL="sqlite:///$tmp/db.sqlite3"
 unset REDIS_URL CACHE_URL BROKER_URL
