@@ -1,8 +1,11 @@
 """Project-wide pytest setup: test settings, API clients, isolation of cache and throttles."""
 
 import os
+import shutil
+from pathlib import Path
 
 import time_machine
+import yaml
 
 # Each test run gets its own cache key prefix (settings add the xdist worker's id), so
 # throttles and caches never leak across, and no concurrent run on a shared Redis clears
@@ -382,3 +385,22 @@ def _session_clock():
         return
     with time_machine.travel(start, tick=True):
         yield
+
+
+DEMO_CONTENT = Path(__file__).resolve().parent / "content"
+
+
+@pytest.fixture
+def demo_slice(tmp_path) -> Path:
+    """The demo quest cut to the reference lesson and its neighbours, as files the loader
+    reads: what the whole curriculum would show for one lesson, in a tenth of the time."""
+    slugs = ["token-embeddings", "embedding-dimension", "embedding-geometry"]
+    source = DEMO_CONTENT / "transformers"
+    target = tmp_path / "content" / "transformers"
+    (target / "lessons").mkdir(parents=True)
+    quest = yaml.safe_load((source / "quest.yaml").read_text())
+    quest["lessons"] = slugs
+    (target / "quest.yaml").write_text(yaml.safe_dump(quest, sort_keys=False))
+    for slug in slugs:
+        shutil.copy(source / "lessons" / f"{slug}.yaml", target / "lessons")
+    return tmp_path / "content"

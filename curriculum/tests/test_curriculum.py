@@ -308,9 +308,8 @@ def test_the_demo_curriculum_loads_94_published_lessons():
     assert load_curriculum(root=root).changed is False
 
 
-def test_the_demo_d_model_lesson_reads_with_its_exercise(api_client):
-    root = Path(__file__).resolve().parents[2] / "content"
-    load_curriculum(root=root)
+def test_the_demo_d_model_lesson_reads_with_its_exercise(api_client, demo_slice):
+    load_curriculum(root=demo_slice)
 
     body = api_client.get("/api/v1/lessons/embedding-dimension/").json()
 
@@ -321,9 +320,10 @@ def test_the_demo_d_model_lesson_reads_with_its_exercise(api_client):
     assert body["next"] is not None
 
 
-def test_the_demo_exercise_hints_that_gpt2s_missing_n_inner_is_four_times_n_embd(api_client):
-    root = Path(__file__).resolve().parents[2] / "content"
-    load_curriculum(root=root)
+def test_the_demo_exercise_hints_that_gpt2s_missing_n_inner_is_four_times_n_embd(
+    api_client, demo_slice
+):
+    load_curriculum(root=demo_slice)
     lesson = api_client.get("/api/v1/lessons/embedding-dimension/").json()
 
     exercise = api_client.get(f"/api/v1/exercises/{lesson['exercise']['id']}/").json()

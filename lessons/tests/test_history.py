@@ -1,7 +1,5 @@
 """The content's history through the admin's pages: who changed what, and going back."""
 
-from pathlib import Path
-
 import pytest
 from django.urls import reverse
 
@@ -12,8 +10,6 @@ from lessons.tests.factories import LessonFactory, ProseBlockFactory, QuestFacto
 from lessons.tests.test_admin import change_form_data
 
 pytestmark = pytest.mark.django_db
-
-CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 
 def _blocks_as_posted(lesson: Lesson, **changes: dict) -> list[dict]:
@@ -37,10 +33,10 @@ def _blocks_as_posted(lesson: Lesson, **changes: dict) -> list[dict]:
 
 
 def test_reference_lesson_history_shows_an_editors_edit_and_a_revert_served_at_once(
-    client, editor, api_client
+    client, editor, api_client, demo_slice
 ):
     # given the curriculum as the loader writes it, and the lesson as learners get it (cached)
-    load_curriculum(root=CONTENT)
+    load_curriculum(root=demo_slice)
     lesson = Lesson.objects.get(slug="embedding-dimension")
     first = lesson.blocks.order_by("position", "id").first()
     original_html = first.html
@@ -135,8 +131,8 @@ def test_a_learner_cannot_revert(client, user):
     assert "/admin/login/" in response["Location"]
 
 
-def test_the_loaders_writes_are_recorded_under_its_name():
-    load_curriculum(root=CONTENT)
+def test_the_loaders_writes_are_recorded_under_its_name(demo_slice):
+    load_curriculum(root=demo_slice)
 
     record = Lesson.history.filter(slug="embedding-dimension").latest()
     assert record.history_user is None
@@ -144,8 +140,8 @@ def test_the_loaders_writes_are_recorded_under_its_name():
     assert Block.history.filter(history_change_reason="load_curriculum").exists()
 
 
-def test_quest_and_exercise_have_history_pages(client, editor):
-    load_curriculum(root=CONTENT)
+def test_quest_and_exercise_have_history_pages(client, editor, demo_slice):
+    load_curriculum(root=demo_slice)
     lesson = Lesson.objects.get(slug="embedding-dimension")
     exercise = lesson.exercises.get()
 

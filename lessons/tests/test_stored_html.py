@@ -44,8 +44,8 @@ def test_loading_the_curriculum_stores_each_blocks_html():
     assert not any(b.html for b in blocks if b.kind in ("table", "code"))
 
 
-def test_rerender_markdown_restores_html_a_rule_change_made_stale(api_client, capsys):
-    load_curriculum(root=CONTENT)
+def test_rerender_markdown_restores_html_a_rule_change_made_stale(api_client, capsys, demo_slice):
+    load_curriculum(root=demo_slice)
     block = Block.objects.filter(kind="prose").select_related("lesson").first()
     slug = block.lesson.slug
     api_client.get(f"/api/v1/lessons/{slug}/")
@@ -60,8 +60,8 @@ def test_rerender_markdown_restores_html_a_rule_change_made_stale(api_client, ca
     assert block.html in [b.get("html") for b in read["blocks"]]
 
 
-def test_rerender_markdown_changes_nothing_when_everything_is_current(capsys):
-    load_curriculum(root=CONTENT)
+def test_rerender_markdown_changes_nothing_when_everything_is_current(capsys, demo_slice):
+    load_curriculum(root=demo_slice)
 
     call_command("rerender_markdown")
 
