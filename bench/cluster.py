@@ -79,6 +79,8 @@ DRIVER = "lp-cluster-driver"  # the application_name of this script's own connec
 WEB_PORT_IN_NODE = 18310
 FAULTS = ("kill -9 web", "PostgreSQL")  # the windows in which a 5xx is allowed
 GRACE = 2.0
+# Seconds a node may take to start (several Pythons importing Django on a busy machine).
+STARTUP = 180
 
 
 class Rehearsal:
@@ -105,12 +107,16 @@ class Rehearsal:
         self.web_kill = (began, down)
         self.outage("kill -9 web node web-a (until HAProxy marked it down)", began, down)
         node.start()
-        self.haproxy.wait_for("web-a", "UP", timeout=60)
+        self.haproxy.wait_for("web-a", "UP", timeout=STARTUP)
         print(f"  web-a back in HAProxy {time.monotonic() - down:.1f}s after it was marked down")
 
     def kill_worker_mid_batch(self) -> None:
         from exercises.models import Submission, SubmissionStatus
 
+        # The burst is for the workers: with web-a still starting again (after its kill),
+        # it would overload web-b alone, a fault this rehearsal does not plan.
+        for node in ("web-a", "web-b"):
+            self.haproxy.wait_for(node, "UP", timeout=STARTUP)
         # Two submissions from each learner at once: more than the workers grade at once.
         burst = [c for _, c in self.clients] * 2
         submit = [
@@ -165,7 +171,7 @@ class Rehearsal:
         B the progress header and the lesson (its comment count), each asked with the ETag B
         gave before the write: a 304 or old content is a stale read."""
         for node in ("web-a", "web-b"):
-            self.haproxy.wait_for(node, "UP", timeout=60)
+            self.haproxy.wait_for(node, "UP", timeout=STARTUP)
         rng = random.Random(self.args.seed)
         for _, client in rng.sample(self.clients, min(10, len(self.clients))):
             token = client.token
@@ -419,7 +425,7 @@ def main() -> int:
             "haproxy": haproxy, "pgbouncer": pgbouncer, "public_host": public_host,
         }  # fmt: skip
         for name in haproxy.webs:
-            haproxy.wait_for(name, "UP", timeout=60)
+            haproxy.wait_for(name, "UP", timeout=STARTUP)
         log = Log()
         clients = [(u.id, Client(args.port, session_token_for(u), log)) for u in learners]
         print(

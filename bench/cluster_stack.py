@@ -217,6 +217,10 @@ backend web
     option httpchk
     http-check send meth GET uri /readyz ver HTTP/1.1 hdr Host {self.public_host} hdr X-Forwarded-Proto https
     http-check expect status 200
+    # A refused connection (a dead node) fails a check at once: down within two seconds.
+    # A busy node's sync workers answer the check after the requests queued before it, so
+    # a check may wait 3 s before it counts as failed.
+    timeout check 3s
     default-server inter 1s fall 2 rise 2
 {servers}
 {tcp}"""
