@@ -59,7 +59,7 @@ sys.path.insert(0, str(BASE_DIR))
 
 from bench.postgres import database_name, recreate_database  # noqa: E402
 from bench.soak_checks import bomb_invariant, invariants, print_table, settled  # noqa: E402
-from bench.soak_learners import Client, Log, bomb, work  # noqa: E402
+from bench.soak_learners import Client, Log, bomb, learner_threads  # noqa: E402
 from bench.soak_stack import Proxy, SmtpSink, Stack, port_is_free  # noqa: E402
 from bench.stack_data import session_token_for  # noqa: E402
 
@@ -264,23 +264,8 @@ def main() -> int:
             args=(server_port, [u.email for u in learners[:8]], log, args.seconds, resets_asked),
         )
         resets_thread.start()
-        queue = list(enumerate(clients))
-        rng.shuffle(queue)
-        pace = args.seconds / max(1, len(queue))  # spread the learners over the chaos plan
-        lock = threading.Lock()
-
-        def client_thread(seed: int) -> None:
-            thread_rng = random.Random(seed)
-            while True:
-                with lock:
-                    if not queue:
-                        return
-                    index, (learner_id, client) = queue.pop()
-                time.sleep(max(0.0, started + index * pace - time.monotonic()))
-                peers = [c for c in clients if c[0] != learner_id]
-                work(learner_id, client, lessons, exercise.id, log, peers, thread_rng)
-
-        threads = [threading.Thread(target=client_thread, args=(i,)) for i in range(args.threads)]
+        threads = learner_threads(clients, lessons, exercise.id, log, seconds=args.seconds,
+                                  threads=args.threads, rng=rng, started=started)  # fmt: skip
         # One more learner posts and edits Markdown bombs the whole time.
         threads.append(threading.Thread(target=bomb, args=(
             clients[0][1], lessons, log, started + args.seconds, random.Random(args.seed),

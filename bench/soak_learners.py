@@ -38,20 +38,26 @@ class Log:
 
 
 class Client:
-    def __init__(self, port: int, token: str, log: Log) -> None:
+    def __init__(self, port: int, token: str, log: Log, host: str = "127.0.0.1",
+                 headers: dict[str, str] | None = None) -> None:  # fmt: skip
         self.port, self.token, self.log = port, token, log
+        self.host, self.headers = host, headers or {}
 
     def call(self, method: str, path: str, body=None, what: str = "") -> tuple[int, dict]:
         """One request; retried while the answer is 500/502/503 or the connection fails (a
         client retries; every write here is idempotent or keyed)."""
         for attempt in range(20):
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
                 conn.request(
                     method,
                     path,
                     body=json.dumps(body) if body is not None else None,
-                    headers={"X-Session-Token": self.token, "Content-Type": "application/json"},
+                    headers={
+                        "X-Session-Token": self.token,
+                        "Content-Type": "application/json",
+                        **self.headers,
+                    },
                 )
                 response = conn.getresponse()
                 status, raw = response.status, response.read()
@@ -119,6 +125,30 @@ def work(learner_id: int, client: Client, lessons: list[str], exercise_id: int, 
     client.call("GET", "/api/v1/me/", what="me")
     with log.lock:
         log.completed.setdefault(learner_id, set()).update(done)
+
+
+def learner_threads(clients: list[tuple[int, Client]], lessons: list[str], exercise_id: int,
+                    log: Log, *, seconds: float, threads: int, rng: random.Random,
+                    started: float) -> list[threading.Thread]:  # fmt: skip
+    """`threads` client threads (not started) that take the learners in a shuffled order, each
+    learner beginning at its share of `seconds` after `started` (time.monotonic()), and `work`."""
+    queue = list(enumerate(clients))
+    rng.shuffle(queue)
+    pace = seconds / max(1, len(queue))  # spread the learners over the fault plan
+    lock = threading.Lock()
+
+    def client_thread(seed: int) -> None:
+        thread_rng = random.Random(seed)
+        while True:
+            with lock:
+                if not queue:
+                    return
+                index, (learner_id, client) = queue.pop()
+            time.sleep(max(0.0, started + index * pace - time.monotonic()))
+            peers = [c for c in clients if c[0] != learner_id]
+            work(learner_id, client, lessons, exercise_id, log, peers, thread_rng)
+
+    return [threading.Thread(target=client_thread, args=(i,)) for i in range(threads)]
 
 
 # Python-Markdown took 12.5 s and 3.6 s of CPU on these (issue 25); each is under the length limit.

@@ -24,11 +24,11 @@ VENV_BIN = Path(sys.executable).parent
 # --- A TCP proxy that can be cut -------------------------------------------------------------
 
 
-def listening_socket(port: int, *, backlog: int) -> socket.socket:
-    """A TCP listener on 127.0.0.1:`port`, reusable at once after a cut."""
+def listening_socket(port: int, *, backlog: int, host: str = "127.0.0.1") -> socket.socket:
+    """A TCP listener on `host`:`port`, reusable at once after a cut."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", port))
+    listener.bind((host, port))
     listener.listen(backlog)
     return listener
 
@@ -175,14 +175,14 @@ class Stack:
 
 
 class SmtpSink:
-    """A minimal SMTP server on 127.0.0.1:port writing each message it accepts to `mail_dir`
+    """A minimal SMTP server on host:port (127.0.0.1 unless told) writing each message it accepts to `mail_dir`
     (one file per message); `stop()` refuses connections (a mail server outage) until `start()`.
 
     Enough SMTP for Django's SMTP backend (EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT) and
     nothing more: no TLS, no authentication."""
 
-    def __init__(self, port: int, mail_dir: Path) -> None:
-        self.port, self.mail_dir = port, mail_dir
+    def __init__(self, port: int, mail_dir: Path, host: str = "127.0.0.1") -> None:
+        self.port, self.mail_dir, self.host = port, mail_dir, host
         self.accepted = 0
         self._lock = threading.Lock()
         self._listener: socket.socket | None = None
@@ -190,7 +190,7 @@ class SmtpSink:
         threading.Thread(target=self._accept_loop, daemon=True).start()
 
     def start(self) -> None:
-        self._listener = listening_socket(self.port, backlog=64)
+        self._listener = listening_socket(self.port, backlog=64, host=self.host)
 
     def stop(self) -> None:
         listener, self._listener = self._listener, None

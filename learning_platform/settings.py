@@ -146,6 +146,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env.bool(
         "DB_SERVER_SIDE_BINDING", default=True
     )
+    # Behind pgbouncer in transaction pooling a cursor's transaction may not own its server
+    # connection between fetches, so QuerySet.iterator() must not use a server-side cursor.
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = env.bool(
+        "DB_DISABLE_SERVER_SIDE_CURSORS", default=False
+    )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL and a busy timeout let the dev server and an in-process task write side by side.
     DATABASES["default"].setdefault("OPTIONS", {}).update(

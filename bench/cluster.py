@@ -1,0 +1,472 @@
+"""Multi-node rehearsal: two web nodes, two worker nodes and beat behind HAProxy and pgbouncer,
+while a web node is killed, a worker node is killed and another cut off, and PostgreSQL
+restarts.
+
+    .venv/bin/python bench/cluster.py                          # Redis as the broker
+    .venv/bin/python bench/cluster.py --broker-url amqp://guest:guest@127.0.0.1:5672/lp_cluster
+    .venv/bin/python bench/cluster.py --learners 30 --seconds 60 --cut 35   # the CI size
+
+Needs root (network namespaces, `ip`), HAProxy and pgbouncer (Debian's packages), PostgreSQL
+on 127.0.0.1:5432 and Redis (or RabbitMQ). Starts on this machine (bench/cluster_stack.py):
+
+- pgbouncer in transaction pooling in front of the rehearsal's own database (--database-url,
+  dropped and created afresh), migrated and loaded as the migrate Job does, through pgbouncer;
+- two web nodes (gunicorn as the image runs it) and two worker nodes (Celery, as the worker
+  Deployment runs it), each its own process group in its own network namespace, and beat;
+- HAProxy on 127.0.0.1:--port, health-checking each web node's /readyz; it also forwards
+  Redis/RabbitMQ from the bridge to 127.0.0.1 (a namespace cannot reach the host's loopback).
+
+Every node runs with deploy/k8s/configmap.yaml's settings (bench/cluster_env.py): production,
+DEBUG off, only addresses, secrets and timings scaled down to a run of minutes differ.
+
+--learners learners, through the balancer, complete lessons, sync, submit an exercise, comment
+and reply (bench/soak_learners.py), while: web node A is killed with SIGKILL (HAProxy marks it
+down, it starts again); a burst of submissions is sent and worker node A killed while they
+are graded (it starts again); PostgreSQL "restarts": its server connections for the database
+are terminated and pgbouncer PAUSEd for --outage seconds, then RESUMEd (the shared server
+itself is never restarted); worker node B is cut from the network for --cut seconds (its link
+down); and a write through web node A is read at once through web node B. Then the backlog
+drains and the invariants are printed (exit status 1 when one breaks):
+
+- the soak's (bench/soak_checks.py): every completion once, XP equal to its sources, every
+  submission graded, every reply notified exactly once and e-mailed at most once, nothing
+  stuck, no 5xx outside the fault windows (the web kill until HAProxy marked the node down,
+  the PostgreSQL restart; two seconds of grace);
+- every submission graded exactly once: graded, and each learner's exercise XP paid once;
+- the web kill: the requests that failed before HAProxy marked the node down are counted and
+  at most one per client thread; none failed after;
+- no stale read: each write through node A is seen by the next read through node B (the
+  progress header and the lesson, also when B is asked with the ETag it gave before).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+
+from bench.cluster_env import rehearsal_env  # noqa: E402
+from bench.cluster_stack import (  # noqa: E402
+    HAProxy,
+    Network,
+    Node,
+    PgBouncer,
+    beat_argv,
+    forwarded,
+    web_argv,
+    worker_argv,
+)
+from bench.postgres import admin_connection, database_name, recreate_database  # noqa: E402
+from bench.soak import drain  # noqa: E402
+from bench.soak_checks import invariants, print_table  # noqa: E402
+from bench.soak_learners import GOOD_CSV, Client, Log, learner_threads  # noqa: E402
+from bench.soak_stack import SmtpSink, port_is_free  # noqa: E402
+from bench.stack_data import session_token_for  # noqa: E402
+
+DRIVER = "lp-cluster-driver"  # the application_name of this script's own connections
+WEB_PORT_IN_NODE = 18310
+FAULTS = ("kill -9 web", "PostgreSQL")  # the windows in which a 5xx is allowed
+GRACE = 2.0
+# Seconds a node may take to start (several Pythons importing Django on a busy machine).
+STARTUP = 180
+
+
+class Rehearsal:
+    def __init__(self, args, stack: dict, log: Log, clients, lessons, exercise_id) -> None:
+        self.args, self.log, self.clients = args, log, clients
+        self.lessons, self.exercise_id = lessons, exercise_id
+        self.webs, self.workers = stack["webs"], stack["workers"]
+        self.haproxy, self.pgbouncer = stack["haproxy"], stack["pgbouncer"]
+        self.public_host = stack["public_host"]
+        self.web_kill: tuple[float, float] | None = None
+        self.grading_at_kill = -1
+        self.reads = {"checked": 0, "stale": 0, "not_modified": 0}
+
+    def outage(self, name: str, began: float, ended: float) -> None:
+        with self.log.lock:
+            self.log.outages.append((name, began, ended))
+        print(f"  fault: {name} for {ended - began:.1f}s")
+
+    def kill_web(self) -> None:
+        node = self.webs["web-a"]
+        began = time.monotonic()
+        node.kill()
+        down = self.haproxy.wait_for("web-a", "DOWN")
+        self.web_kill = (began, down)
+        self.outage("kill -9 web node web-a (until HAProxy marked it down)", began, down)
+        node.start()
+        self.haproxy.wait_for("web-a", "UP", timeout=STARTUP)
+        print(f"  web-a back in HAProxy {time.monotonic() - down:.1f}s after it was marked down")
+
+    def kill_worker_mid_batch(self) -> None:
+        from exercises.models import Submission, SubmissionStatus
+
+        # The burst is for the workers: with web-a still starting again (after its kill),
+        # it would overload web-b alone, a fault this rehearsal does not plan.
+        for node in ("web-a", "web-b"):
+            self.haproxy.wait_for(node, "UP", timeout=STARTUP)
+        # Two submissions from each learner at once: more than the workers grade at once.
+        burst = [c for _, c in self.clients] * 2
+        submit = [
+            threading.Thread(target=c.call, args=(
+                "POST", f"/api/v1/exercises/{self.exercise_id}/submissions/",
+                {"format": "csv", "content": GOOD_CSV}, "submit",
+            )) for c in burst
+        ]  # fmt: skip
+        for t in submit:
+            t.start()
+        deadline = time.monotonic() + 10
+        grading = Submission.objects.filter(status=SubmissionStatus.GRADING)
+        while not grading.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self.grading_at_kill = grading.count()
+        began = time.monotonic()
+        self.workers["worker-a"].kill()
+        self.outage(f"kill -9 worker node worker-a ({self.grading_at_kill} grading)", began, began)
+        for t in submit:
+            t.join()
+        time.sleep(2)
+        self.workers["worker-a"].start()
+
+    def restart_postgres(self) -> None:
+        """PostgreSQL going away under pgbouncer and coming back, for this database only:
+        every server connection terminated (transactions in flight fail), then pgbouncer
+        PAUSEd (new queries wait) for --outage seconds, then RESUMEd."""
+        name = database_name(self.args.database_url)
+        began = time.monotonic()
+        with admin_connection(self.args.database_url) as conn:
+            killed = conn.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = %s"
+                " AND application_name <> %s AND pid <> pg_backend_pid()",
+                [name, DRIVER],
+            ).fetchone()[0]
+        self.pgbouncer.admin(f"PAUSE {name}", timeout=20)
+        time.sleep(self.args.outage)
+        self.pgbouncer.admin(f"RESUME {name}")
+        self.outage(f"PostgreSQL restart ({killed} server connections ended)", began,
+                    time.monotonic())  # fmt: skip
+
+    def cut_worker(self) -> None:
+        node = self.workers["worker-b"]
+        began = time.monotonic()
+        node.cut()
+        time.sleep(self.args.cut)
+        node.restore()
+        self.outage("worker node worker-b cut from the network", began, time.monotonic())
+
+    def read_your_writes(self) -> None:
+        """Through node A a lesson completed and a comment posted on it; at once through node
+        B the progress header and the lesson (its comment count), each asked with the ETag B
+        gave before the write: a 304 or old content is a stale read."""
+        for node in ("web-a", "web-b"):
+            self.haproxy.wait_for(node, "UP", timeout=STARTUP)
+        rng = random.Random(self.args.seed)
+        for _, client in rng.sample(self.clients, min(10, len(self.clients))):
+            token = client.token
+            _, head, progress = self.fetch("web-b", "GET", "/api/v1/me/progress", token)
+            slug = next(s for s in self.lessons if s not in progress["completed_lessons"])
+            path = f"/api/v1/lessons/{slug}/"
+            _, lesson_head, lesson = self.fetch("web-b", "GET", path, token)
+            done, _, _ = self.fetch("web-a", "POST", f"/api/v1/lessons/{slug}/complete", token)
+            posted, _, _ = self.fetch(
+                "web-a", "POST", f"{path}comments/", token, body={"body": "Read me from B"}
+            )
+            if done not in (200, 201) or posted != 201:
+                print(f"  read-your-writes: writes through A answered {done}, {posted}")
+                continue
+            status, _, after = self.fetch(
+                "web-b",
+                "GET",
+                "/api/v1/me/progress",
+                token,
+                {"If-None-Match": head.get("ETag", "")},
+            )
+            l_status, _, lesson_after = self.fetch(
+                "web-b", "GET", path, token, {"If-None-Match": lesson_head.get("ETag", "")}
+            )
+            self.reads["checked"] += 1
+            self.reads["not_modified"] += (status == 304) + (l_status == 304)
+            fresh = (
+                status == 200 and slug in after["completed_lessons"]
+                and after["xp"] > progress["xp"] and l_status == 200
+                and lesson_after["comment_count"] == lesson["comment_count"] + 1
+            )  # fmt: skip
+            if not fresh:
+                self.reads["stale"] += 1
+                print(f"  read-your-writes: stale read of {slug} through B ({status}, {l_status})")
+
+    def fetch(self, node: str, method: str, path: str, token: str, headers=None, body=None):
+        """A request straight to a web node, as HAProxy forwards it."""
+        host, port = self.haproxy.webs[node].rsplit(":", 1)
+        conn = http.client.HTTPConnection(host, int(port), timeout=30)
+        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers={
+            "X-Session-Token": token, "Host": self.public_host, "X-Forwarded-Proto": "https",
+            "Content-Type": "application/json", **(headers or {}),
+        })  # fmt: skip
+        response = conn.getresponse()
+        raw = response.read()
+        conn.close()
+        self.log.answer(f"direct {method}", response.status)
+        return response.status, dict(response.headers), json.loads(raw) if raw else {}
+
+    def chaos(self) -> None:
+        plan = [
+            (0.10, self.kill_web),
+            (0.25, self.kill_worker_mid_batch),
+            (0.35, self.restart_postgres),
+            (0.45, self.cut_worker),
+            (0.55, self.read_your_writes),
+        ]
+        start = time.monotonic()
+        threads = []
+        for at, act in plan:
+            time.sleep(max(0.0, start + at * self.args.seconds - time.monotonic()))
+            # Each at its time, whether the one before is over or not (a node restarting,
+            # the long worker cut): faults overlap, as they do.
+            threads.append(threading.Thread(target=act))
+            threads[-1].start()
+        for thread in threads:
+            thread.join()
+
+
+def failures(log: Log, began: float, ended: float, *, but: str = "") -> int:
+    """Failed answers (5xx, failed connections) from `began` to `ended`; with `but`, those
+    in the window of another fault (not named `but`) left out."""
+    others = [
+        (b - 0.5, e + GRACE)
+        for name, b, e in log.outages
+        if name != but and any(f in name for f in FAULTS)
+    ]
+    return sum(
+        1
+        for t, _, s in log.answers
+        if s >= 500 and began <= t <= ended and not (but and any(b <= t <= e for b, e in others))
+    )
+
+
+def cluster_invariants(rehearsal: Rehearsal, threads: int) -> list[tuple[str, bool, str]]:
+    from django.db.models import Count
+
+    from exercises.models import Submission, SubmissionStatus
+    from progress.models import XPAward
+
+    rows = []
+    submissions = Submission.objects.all()
+    graded = submissions.filter(status=SubmissionStatus.GRADED, graded_at__isnull=False).count()
+    passed_by = set(submissions.filter(passed=True).values_list("user_id", flat=True))
+    paid = dict(
+        XPAward.objects.filter(source_type="exercise", source_id=rehearsal.exercise_id)
+        .values_list("user_id").annotate(n=Count("id"))
+    )  # fmt: skip
+    wrong = [u for u in passed_by | set(paid) if paid.get(u, 0) != (u in passed_by)]
+    regraded = submissions.filter(attempts__gt=1).count()
+    rows.append(("every submission graded exactly once",
+                 graded == submissions.count() > 0 and not wrong,
+                 f"{submissions.count()} submissions, {graded} graded, {len(wrong)} learners "
+                 f"not paid exactly once, {regraded} claimed again after a lost worker, "
+                 f"{rehearsal.grading_at_kill} grading when worker-a was killed"))  # fmt: skip
+
+    log = rehearsal.log
+    if rehearsal.web_kill is None:
+        rows.append(("web kill: few failed before marked down, none after", False, "not run"))
+    else:
+        began, down = rehearsal.web_kill
+        name = next(n for n, b, _ in log.outages if b == began)
+        during = failures(log, began - 0.5, down + GRACE)
+        after = failures(log, down + GRACE, down + GRACE + 10, but=name)
+        rows.append(("web kill: few failed before marked down, none after",
+                     during <= threads and after == 0,
+                     f"marked down {down - began:.1f}s after the kill; {during} failed "
+                     f"before (limit {threads}), {after} in the 10s after"))  # fmt: skip
+    reads = rehearsal.reads
+    rows.append(("a write through node A read at once through node B",
+                 reads["checked"] > 0 and reads["stale"] == 0,
+                 f"{reads['checked']} writes, {reads['stale']} stale reads, "
+                 f"{reads['not_modified']} answered 304"))  # fmt: skip
+    return rows
+
+
+def print_faults(log: Log) -> None:
+    print("\nfault                                                   failed during  after 10s")
+    for name, began, ended in log.outages:
+        during = failures(log, began - 0.5, ended + GRACE, but=name)
+        after = failures(log, ended + GRACE, ended + GRACE + 10, but=name)
+        print(f"{name[:55]:<55}  {during:>13}  {after:>9}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--learners", type=int, default=60)
+    parser.add_argument("--threads", type=int, default=6)
+    parser.add_argument("--seconds", type=float, default=90, help="spread of the fault plan")
+    parser.add_argument("--outage", type=float, default=5, help="seconds PostgreSQL is away")
+    parser.add_argument("--cut", type=float, default=35, help="seconds worker-b is cut off")
+    parser.add_argument("--drain", type=float, default=120)
+    parser.add_argument("--port", type=int, default=18300, help="HAProxy; the next 4 too")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-netns", action="store_true", help="no namespaces: cut = SIGSTOP")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("CLUSTER_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/lp_cluster"),
+    )  # fmt: skip
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("CLUSTER_REDIS_URL", "redis://127.0.0.1:6379/11"),
+        help="its own database number: it is flushed",
+    )  # fmt: skip
+    parser.add_argument("--broker-url", default=os.environ.get("CLUSTER_BROKER_URL", ""),
+                        help="default: --redis-url; or amqp://USER:PASS@HOST:5672/VHOST")  # fmt: skip
+    args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)
+    began = time.monotonic()
+    if "cluster" not in database_name(args.database_url):
+        raise SystemExit("refusing to recreate a database without 'cluster' in its name")
+    for port in range(args.port, args.port + 5):
+        if not port_is_free(port):
+            raise SystemExit(f"port {port} is taken; pass --port")
+    isolated = not args.no_netns
+    if isolated and not Network.available():
+        raise SystemExit("cannot make network namespaces (needs root): pass --no-netns")
+    recreate_database(args.database_url)
+    import redis
+
+    redis.Redis.from_url(args.redis_url).flushdb()
+
+    run_dir = Path(tempfile.mkdtemp(prefix="lp-cluster-"))
+    network = Network(isolated)
+    nodes: list[Node] = []
+    haproxy: HAProxy | None = None
+    pgbouncer: PgBouncer | None = None
+    try:
+        host = network.host
+        env = rehearsal_env({}, {})  # the public name, before the addresses are known
+        public_host = env["ALLOWED_HOSTS"].split(",")[0]
+        haproxy = HAProxy(port=args.port, public_host=public_host, run_dir=run_dir)
+        pgbouncer = PgBouncer(port=args.port + 1, listen=sorted({"127.0.0.1", host}),
+                              database=database_name(args.database_url),
+                              run_dir=run_dir / "pgbouncer")  # fmt: skip
+        redis_url = forwarded(args.redis_url, host, args.port + 2, haproxy, "redis")
+        broker_url = forwarded(args.broker_url or args.redis_url, host, args.port + 3, haproxy,
+                               "broker")  # fmt: skip
+        mail_dir = run_dir / "mail"
+        mail_dir.mkdir()
+        SmtpSink(args.port + 4, mail_dir, host=host)
+        env = rehearsal_env(
+            {
+                "DATABASE_URL": f"postgres://postgres@{host}:{args.port + 1}/{pgbouncer.database}",
+                "REDIS_URL": redis_url, "BROKER_URL": broker_url,
+                "EMAIL_URL": f"smtp://{host}:{args.port + 4}",
+            },
+            {"SECRET_KEY": f"cluster-{uuid.uuid4()}{uuid.uuid4()}"},
+        )  # fmt: skip
+        # Nothing of this process's own settings leaks into the nodes: only the system's.
+        keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONDONTWRITEBYTECODE")
+        node_env = {**{k: os.environ[k] for k in keep if k in os.environ}, **env}
+
+        for index, name in enumerate(("web-a", "web-b", "worker-a", "worker-b", "beat"), 1):
+            address = network.add(name, index)
+            if name.startswith("web"):
+                # In its namespace every node has the port; on 127.0.0.1 each its own.
+                port = WEB_PORT_IN_NODE if isolated else args.port + 10 + index
+                argv = web_argv(address, port)
+                haproxy.webs[name] = f"{address}:{port}"
+            else:
+                argv = worker_argv(name) if name.startswith("worker") else beat_argv(run_dir)
+            nodes.append(Node(name, argv, node_env, run_dir, network, address))
+        pgbouncer.start()
+        haproxy.start()
+        print(f"cluster: pgbouncer and HAProxy up in {time.monotonic() - began:.0f}s; migrating")
+        # The migrate Job, through pgbouncer (the host reaches the bridge's address too).
+        manage = [sys.executable, "manage.py"]
+        subprocess.run([*manage, "migrate", "--noinput", "-v", "0"], cwd=BASE_DIR,
+                       env=node_env, check=True)  # fmt: skip
+        subprocess.run([*manage, "load_curriculum", "content/"], cwd=BASE_DIR, env=node_env,
+                       check=True, capture_output=True)  # fmt: skip
+
+        print(f"cluster: migrated and loaded in {time.monotonic() - began:.0f}s")
+        # This process: the same settings, its own direct connection (it checks and sweeps).
+        direct = f"{args.database_url}?application_name={DRIVER}"
+        os.environ.update({**env, "DATABASE_URL": direct})
+        os.environ["DJANGO_SETTINGS_MODULE"] = "learning_platform.settings"
+        import logging
+
+        import django
+
+        django.setup()
+        logging.getLogger("learning_platform.outbox").setLevel(logging.ERROR)
+        from accounts.models import User
+        from exercises.models import Exercise
+        from learning_platform.celery import app
+        from lessons.models import Lesson
+
+        app.control.purge()  # an earlier run's messages on the broker
+        lessons = list(Lesson.objects.filter(published=True).values_list("slug", flat=True))
+        exercise = Exercise.objects.filter(lesson__published=True).first()
+        learners = User.objects.bulk_create(
+            User(email=f"cluster{i}@example.com", display_name=f"C{i}", password="!")
+            for i in range(args.learners)
+        )
+        for node in nodes:
+            node.start()
+        stack = {
+            "webs": {n.name: n for n in nodes if n.name.startswith("web")},
+            "workers": {n.name: n for n in nodes if n.name.startswith("worker")},
+            "haproxy": haproxy, "pgbouncer": pgbouncer, "public_host": public_host,
+        }  # fmt: skip
+        for name in haproxy.webs:
+            haproxy.wait_for(name, "UP", timeout=STARTUP)
+        log = Log()
+        clients = [(u.id, Client(args.port, session_token_for(u), log)) for u in learners]
+        print(
+            f"cluster: {len(clients)} learners, {args.threads} threads, broker "
+            f"{broker_url.split('://')[0]}, {'network namespaces' if isolated else 'no netns'}, "
+            f"logs in {run_dir} (set up in {time.monotonic() - began:.0f}s)"
+        )
+        rehearsal = Rehearsal(args, stack, log, clients, lessons, exercise.id)
+        started = time.monotonic()
+        chaos = threading.Thread(target=rehearsal.chaos)
+        chaos.start()
+        threads = learner_threads(clients, lessons, exercise.id, log, seconds=args.seconds,
+                                  threads=args.threads, rng=random.Random(args.seed),
+                                  started=started)  # fmt: skip
+        for t in threads:
+            t.start()
+        for t in [*threads, chaos]:
+            t.join()
+        load_seconds = time.monotonic() - started
+        print(f"cluster: load done in {load_seconds:.0f}s; draining (at most {args.drain:.0f}s)")
+        drain_began = time.monotonic()
+        drained = drain(args.drain)
+        print(f"cluster: drained in {time.monotonic() - drain_began:.0f}s")
+        rows = [
+            *invariants(log, mail_dir, drained, faults=FAULTS),
+            *cluster_invariants(rehearsal, args.threads),
+        ]
+    finally:
+        for node in nodes:
+            node.stop()
+        for part in (haproxy, pgbouncer):
+            if part is not None:
+                part.stop()
+        if isolated:
+            network.teardown()
+    print_table(rows, log, load_seconds)
+    print_faults(log)
+    starts = ", ".join(f"{n.name} {n.starts}" for n in nodes)
+    print(f"\nnode starts: {starts}")
+    return 0 if all(ok for _, ok, _ in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
