@@ -230,12 +230,14 @@ def _reply_with_a_follower(capture, *, publish: bool = True):
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
-def test_a_flushed_redis_loses_no_reply_notification_and_no_reset_email(live_worker, settings):
+def test_a_broker_that_lost_its_queue_loses_no_reply_notification_and_no_reset_email(
+    live_worker, settings
+):
     """Worker "paused" (the tasks go to a queue nobody reads), a reply and a reset request,
-    the broker's queue deleted from Redis (the keys FLUSHDB would take), then the sweep."""
+    the broker's queue deleted (Redis: the keys FLUSHDB would take; RabbitMQ: the queue), then
+    the sweep."""
     import time
 
-    import redis
     from django.test import Client
 
     from accounts.tests.factories import UserFactory
@@ -251,9 +253,8 @@ def test_a_flushed_redis_loses_no_reply_notification_and_no_reset_email(live_wor
             content_type="application/json",
         )
         assert response.status_code == 200
-        broker = redis.Redis.from_url(settings.REDIS_URL)
-        assert broker.llen(parked) >= 2
-        broker.delete(parked)  # lost, as with FLUSHDB
+        assert live_worker.waiting(parked) >= 2
+        live_worker.delete_queues(parked)  # lost, as with FLUSHDB
     finally:
         app.conf.task_default_queue = live_worker.queue
 
