@@ -44,6 +44,10 @@ def _queue_type(name: str) -> str:
     return found.group(1)
 
 
+def test_readyz_reaches_rabbitmq(rabbit_worker, client):
+    assert client.get("/readyz").json()["checks"]["broker"] == "ok"
+
+
 def test_the_task_queue_is_a_quorum_queue_beside_the_delay_queues(rabbit_worker):
     assert _queue_type(rabbit_worker.queue) == "quorum"
     assert "Global QoS is disabled" in rabbit_worker.log()  # quorum queues refuse it
