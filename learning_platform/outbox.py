@@ -214,8 +214,9 @@ def _pause() -> None:
 
 
 def _broker_errors() -> tuple[type[BaseException], ...]:
-    """What a publish raises when the broker is unreachable: its transport's connection and
-    channel errors, and any socket error."""
+    """What a publish raises when the broker is unreachable or refuses it for now: its
+    transport's connection and channel errors (RabbitMQ's nack of a confirmed publish among
+    the recoverable ones), and any socket error."""
     from learning_platform.celery import app
 
     connection = app.connection_for_write()
@@ -225,6 +226,7 @@ def _broker_errors() -> tuple[type[BaseException], ...]:
             OperationalError,
             *connection.connection_errors,
             *connection.channel_errors,
+            *connection.recoverable_connection_errors,
         )
     finally:
         connection.release()

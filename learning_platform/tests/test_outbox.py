@@ -67,6 +67,19 @@ def test_the_sweep_publishes_in_batches_oldest_first(unreachable_broker, monkeyp
     assert list(UnsentTask.objects.values_list("args", flat=True)) == [[3]]
 
 
+def test_a_publish_rabbitmq_refuses_is_kept_for_the_sweep_like_an_outage():
+    from amqp.exceptions import MessageNacked
+
+    broker = app.conf.broker_url
+    app.conf.broker_url = "amqp://guest:guest@127.0.0.1:1//"  # no connection is made
+    try:
+        errors = outbox._broker_errors()
+    finally:
+        app.conf.broker_url = broker
+
+    assert issubclass(MessageNacked, errors)
+
+
 def test_the_sweep_runs_from_the_beat_schedule(settings):
     import learning_platform.tasks  # noqa: F401  (what the worker's autodiscovery imports)
 
