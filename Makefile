@@ -100,12 +100,12 @@ lock: venv  ## re-pin requirements/base.txt and dev.txt from pyproject.toml (wit
 migrate: venv  ## apply migrations to the configured database
 	$(PY) manage.py migrate --noinput
 
-worker: venv  ## a Celery worker (needs REDIS_URL)
-	@if [ -z "$${REDIS_URL:-}" ]; then echo "make worker: set REDIS_URL (e.g. redis://127.0.0.1:6379/0); without it tasks run in-process" >&2; exit 2; fi
+worker: venv  ## a Celery worker (needs REDIS_URL, or BROKER_URL for RabbitMQ)
+	@if [ -z "$${REDIS_URL:-}$${BROKER_URL:-}" ]; then echo "make worker: set REDIS_URL (e.g. redis://127.0.0.1:6379/0) or BROKER_URL; without them tasks run in-process" >&2; exit 2; fi
 	DEBUG=$${DEBUG:-1} exec $(VENV)/bin/celery -A learning_platform worker -l INFO
 
-beat: venv  ## the Celery beat scheduler, exactly one per deployment (needs REDIS_URL)
-	@if [ -z "$${REDIS_URL:-}" ]; then echo "make beat: set REDIS_URL (e.g. redis://127.0.0.1:6379/0)" >&2; exit 2; fi
+beat: venv  ## the Celery beat scheduler, exactly one per deployment (needs REDIS_URL or BROKER_URL)
+	@if [ -z "$${REDIS_URL:-}$${BROKER_URL:-}" ]; then echo "make beat: set REDIS_URL (e.g. redis://127.0.0.1:6379/0) or BROKER_URL" >&2; exit 2; fi
 	DEBUG=$${DEBUG:-1} exec $(VENV)/bin/celery -A learning_platform beat -l INFO \
 		--schedule $(VENV)/celerybeat-schedule
 

@@ -65,8 +65,9 @@ def _clear_cache(cache, settings) -> None:
 
 
 class Broker:
-    """Switch the real Celery app between publishing to a Redis port where nothing listens
-    (Redis down) and the test default (tasks run in-process)."""
+    """Switch the real Celery app between publishing to a port where nothing listens (the
+    broker down: Redis, or RabbitMQ when the broker is one) and the test default (tasks run
+    in-process, or the live worker's broker)."""
 
     def __init__(self):
         from learning_platform.celery import app
@@ -75,8 +76,14 @@ class Broker:
         self.saved = (app.conf.task_always_eager, app.conf.broker_url)
 
     def down(self) -> None:
+        from learning_platform.broker import is_rabbitmq
+
         self.app.conf.task_always_eager = False
-        self.app.conf.broker_url = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+        # Nothing listens on port 1.
+        rabbitmq = is_rabbitmq(self.saved[1])
+        self.app.conf.broker_url = (
+            "amqp://guest:guest@127.0.0.1:1//" if rabbitmq else "redis://127.0.0.1:1/0"
+        )
         self._forget_connections()
 
     def up(self) -> None:
@@ -209,12 +216,13 @@ def staff_client(staff_user):
 
 @pytest.fixture
 def live_worker(transactional_db, settings):
-    """A real `celery worker` process on Redis, sharing the test database.
+    """A real `celery worker` process on the broker (Redis, or RabbitMQ when BROKER_URL is an
+    amqp:// URL), sharing the test database.
 
     For integration tests marked `@pytest.mark.integration` with
     `@pytest.mark.django_db(transaction=True)`: tasks leave this process through the broker
-    and run in the worker, exactly as in production. Skipped only when no REDIS_URL is set
-    (the embedded default has no broker to run a worker on).
+    and run in the worker, exactly as in production. Skipped only when there is no broker
+    (no REDIS_URL or BROKER_URL: the embedded default has none to run a worker on).
     """
     import os
     import signal
@@ -226,8 +234,8 @@ def live_worker(transactional_db, settings):
 
     from learning_platform.celery import app as celery_app
 
-    if not settings.REDIS_URL:
-        pytest.skip("integration test: needs REDIS_URL (a Redis broker) for a real worker")
+    if not settings.BROKER_URL:
+        pytest.skip("integration test: needs REDIS_URL or BROKER_URL (a broker) for a worker")
     db = connection.settings_dict
     if (
         db["ENGINE"].endswith("sqlite3") and db["NAME"] in ("", ":memory:")
@@ -241,6 +249,7 @@ def live_worker(transactional_db, settings):
         "DEBUG": "1",
         "DATABASE_URL": _database_url(db),
         "REDIS_URL": settings.REDIS_URL,
+        "BROKER_URL": settings.BROKER_URL,
         "CACHE_KEY_PREFIX": settings.CACHES["default"].get("KEY_PREFIX", "test"),
         "EMAIL_URL": "filemail:///" + str(_mail_dir(queue)),  # 4 slashes: an absolute path
         "CELERY_VISIBILITY_TIMEOUT": os.environ.get("TEST_VISIBILITY_TIMEOUT", "10"),
@@ -285,9 +294,25 @@ def live_worker(transactional_db, settings):
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
         log.close()
+        _delete_queues(settings.BROKER_URL, queue)
+
+
+def _delete_queues(broker_url: str, *names: str) -> None:
+    """Remove a test's queues from the broker; on RabbitMQ their exchanges too (each test
+    queue has its own, named after it)."""
+    from learning_platform.broker import is_rabbitmq
+    from learning_platform.celery import app
+
+    if not is_rabbitmq(broker_url):
         import redis
 
-        redis.Redis.from_url(settings.REDIS_URL).delete(queue)
+        redis.Redis.from_url(broker_url).delete(*names)
+        return
+    with app.connection_for_write(url=broker_url) as connection:
+        channel = connection.channel()
+        for name in names:
+            channel.queue_delete(name)
+            channel.exchange_delete(name)
 
 
 class LiveWorker:
@@ -310,6 +335,28 @@ class LiveWorker:
         return [text for text in texts if text.rstrip("\n").endswith("-" * 79)]
 
     env: dict
+
+    def wait_for(self, condition, timeout: float = 30.0) -> None:
+        """Return once `condition()` is true; fail with the worker's log after `timeout` s."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if condition():
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"timed out; worker log:\n{self.log()}")
+
+    def waiting(self, queue: str) -> int:
+        """How many messages wait in `queue` on the worker's broker."""
+        from learning_platform.celery import app
+
+        with app.connection_for_write(url=self.env["BROKER_URL"]) as connection:
+            return connection.channel().queue_declare(queue, passive=True).message_count
+
+    def delete_queues(self, *names: str) -> None:
+        """Lose these queues and what waits in them (as a Redis FLUSHDB would)."""
+        _delete_queues(self.env["BROKER_URL"], *names)
 
     def start_again(self):
         """Start a fresh worker process on the same queue (after killing this one)."""

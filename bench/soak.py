@@ -2,11 +2,13 @@
 
     .venv/bin/python bench/soak.py                       # 200 learners, the documented long run
     .venv/bin/python bench/soak.py --learners 30 --seconds 40   # the CI size
+    .venv/bin/python bench/soak.py --broker-url amqp://guest:guest@127.0.0.1:5672/VHOST
 
 Starts, all on 127.0.0.1 ports from --port (default 18220):
 
 - two TCP proxies this script controls, in front of the real Redis (--redis-url): one the
-  processes use as their cache (CACHE_URL), one as their broker (BROKER_URL). Cutting a proxy
+  processes use as their cache (CACHE_URL), one as their broker (BROKER_URL; in front of
+  RabbitMQ instead with --broker-url amqp://..., on a vhost the soak may fill). Cutting a proxy
   closes its connections and refuses new ones: Redis is unreachable for those processes, while
   the machine's Redis keeps running for everyone else;
 - gunicorn (2 workers x 4 threads, production settings) and one Celery worker (prefork, 2),
@@ -18,7 +20,8 @@ chaos thread kills the worker with SIGKILL twice (a new one starts at once), cut
 proxy for --outage seconds and the broker proxy for --outage seconds, stops the mail server (a
 local SMTP sink the soak runs) for --outage seconds, and runs FLUSHDB on the soak's own Redis
 database (the one in --redis-url: give the soak a database number of its own; when that
-database holds keys that are not the soak's, only the soak's keys are deleted). A few learners
+database holds keys that are not the soak's, only the soak's keys are deleted; on RabbitMQ the
+soak's queue is purged at the same moment, the broker losing its messages). A few learners
 ask for a password reset meanwhile. What beat does (the
 sweeps) the script does every few seconds. When the load is over it waits (at most
 --drain seconds) for the backlog to settle and prints the invariants; the exit status is 1 when
@@ -114,6 +117,20 @@ def flush_redis(redis_url: str, run_id: str) -> None:
             client.delete(*mine)
 
 
+def purge_queue(broker_url: str, queue: str, *, delete: bool = False) -> None:
+    """Lose what waits in the soak's RabbitMQ queue, straight on the broker (not through the
+    proxy); `delete`: remove the queue and its exchange (when the soak ends)."""
+    from kombu import Connection
+
+    with Connection(broker_url) as connection:
+        channel = connection.channel()
+        if delete:
+            channel.queue_delete(queue)
+            channel.exchange_delete(queue)
+        else:
+            print(f"  chaos: {channel.queue_purge(queue)} messages purged from RabbitMQ")
+
+
 def ask_for_resets(port: int, emails: list[str], log: Log, seconds: float,
                    asked: list[str]) -> None:  # fmt: skip
     """A password reset for each address, spread over the run (across the mail server outage
@@ -172,6 +189,10 @@ def main() -> int:
     parser.add_argument(
         "--redis-url", default=os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
     )
+    parser.add_argument(
+        "--broker-url", default=os.environ.get("SOAK_BROKER_URL", ""),
+        help="RabbitMQ (amqp://USER:PASSWORD@HOST:PORT/VHOST) as the broker; default Redis",
+    )  # fmt: skip
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
     rng = random.Random(args.seed)
@@ -186,7 +207,14 @@ def main() -> int:
         if not port_is_free(port):
             raise SystemExit(f"port {port} is taken; pass --port")
     cache = Proxy(cache_port, (redis.hostname or "127.0.0.1", redis.port or 6379))
-    broker = Proxy(broker_port, (redis.hostname or "127.0.0.1", redis.port or 6379))
+    rabbitmq = urlparse(args.broker_url) if args.broker_url else None
+    if rabbitmq is None:
+        broker = Proxy(broker_port, (redis.hostname or "127.0.0.1", redis.port or 6379))
+        broker_url = f"redis://127.0.0.1:{broker_port}/{redis_db}"
+    else:
+        broker = Proxy(broker_port, (rabbitmq.hostname or "127.0.0.1", rabbitmq.port or 5672))
+        netloc = rabbitmq.netloc.rsplit("@", 1)[0] + "@" if "@" in rabbitmq.netloc else ""
+        broker_url = f"amqp://{netloc}127.0.0.1:{broker_port}{rabbitmq.path or '/'}"
     run_id = f"soak-{os.getpid()}"
     log_dir = Path(tempfile.mkdtemp(prefix="lp-soak-"))
     mail_dir = log_dir / "mail"
@@ -199,7 +227,7 @@ def main() -> int:
         "SESSION_COOKIE_SECURE": "false", "SECURE_HSTS_SECONDS": "0",
         "DATABASE_URL": args.database_url, "REDIS_URL": "",
         "CACHE_URL": f"redis://127.0.0.1:{cache_port}/{redis_db}",
-        "BROKER_URL": f"redis://127.0.0.1:{broker_port}/{redis_db}",
+        "BROKER_URL": broker_url,
         "CACHE_KEY_PREFIX": run_id, "CELERY_TASK_DEFAULT_QUEUE": run_id,
         "EMAIL_URL": f"smtp://127.0.0.1:{smtp_port}", "LOG_LEVEL": "WARNING",
         # A task whose message the FLUSHDB lost is published again this soon (production: 300);
@@ -238,6 +266,12 @@ def main() -> int:
             for i in range(args.learners)
         ]
     )
+
+    def lose_everything() -> None:
+        flush_redis(args.redis_url, run_id)
+        if rabbitmq is not None:
+            purge_queue(args.broker_url, run_id)
+
     stack = Stack(env=env, port=server_port, queue=run_id, log_dir=log_dir)
     log = Log()
     try:
@@ -255,7 +289,7 @@ def main() -> int:
         chaos_thread = threading.Thread(
             target=chaos,
             args=(stack, cache, broker, log, args.seconds, args.outage, smtp,
-                  lambda: flush_redis(args.redis_url, run_id)),
+                  lose_everything),
         )  # fmt: skip
         chaos_thread.start()
         resets_asked: list[str] = []
@@ -290,10 +324,13 @@ def main() -> int:
         rows = [*invariants(log, mail_dir, drained, resets=resets_asked), bomb_invariant(log)]
     finally:
         stack.stop()
+        if rabbitmq is not None:
+            purge_queue(args.broker_url, run_id, delete=True)
     print_table(rows, log, load_seconds)
     server_log = (log_dir / "server.log").read_text()
+    print(f"\nbroker: {'RabbitMQ' if rabbitmq else 'Redis'}")
     print(
-        f"\nthe outages as the server saw them: {server_log.count('Could not publish')} tasks "
+        f"the outages as the server saw them: {server_log.count('Could not publish')} tasks "
         f"kept for the sweep (broker), {server_log.count('serving without it')} times a "
         f"process paused its cache (Redis); {stack.worker_starts} worker processes started"
     )

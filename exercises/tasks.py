@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 
 from exercises.services import pipeline, queueing
@@ -12,6 +12,7 @@ _TIME_LIMIT = queueing.grading_time_limit()
 
 
 @shared_task(
+    bind=True,
     name="exercises.grade_submission",
     acks_late=True,
     reject_on_worker_lost=True,
@@ -23,9 +24,11 @@ _TIME_LIMIT = queueing.grading_time_limit()
     retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
     retry_jitter=True,
 )
-def grade_submission(submission_id: int) -> str:
+def grade_submission(self: Task[..., str], submission_id: int) -> str:
     """Grade one submission; idempotent (a graded or invalid submission is left as it is)."""
-    return pipeline.grade_submission(submission_id=submission_id)
+    # The broker delivers a message again when the worker that took it is gone.
+    redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
+    return pipeline.grade_submission(submission_id=submission_id, redelivered=redelivered)
 
 
 @shared_task(name="exercises.requeue_stale_submissions", acks_late=True)

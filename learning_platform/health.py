@@ -8,6 +8,8 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from learning_platform import broker
+
 logger = logging.getLogger(__name__)
 
 
@@ -39,13 +41,10 @@ def _cache_state() -> str:
 
 def _broker_state() -> str:
     url = settings.CELERY_BROKER_URL
-    if not url.startswith(("redis://", "rediss://")):
+    if not url.startswith(("redis://", "rediss://")) and not broker.is_rabbitmq(url):
         return "in-process"  # embedded mode: tasks run in-process, there is no broker to reach
-    import redis
-
     try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
-        return "ok" if client.ping() else "unavailable"
+        return "ok" if broker.broker_answers(url, timeout=1) else "unavailable"
     except Exception:
         logger.warning("readyz: broker unreachable", exc_info=True)
         return "unavailable"

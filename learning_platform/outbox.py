@@ -41,6 +41,10 @@ logger = logging.getLogger(__name__)
 
 # One quick retry: a broker that does not answer is handled by the sweep, not by the request.
 PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1}
+# Seconds a publish may wait on the broker: RabbitMQ's confirm (a broker that blocks publishers
+# when short of memory or disk would otherwise hold the request; the row waits for the sweep).
+PUBLISH_TIMEOUT = 5
+PUBLISH_OPTIONS: dict[str, Any] = {"timeout": PUBLISH_TIMEOUT, "confirm_timeout": PUBLISH_TIMEOUT}
 SWEEP_BATCH_SIZE = 500
 UNKNOWN_TASK = "no task of this name in the project"
 # The message header that names a task's row; the worker deletes that row when the task is done.
@@ -168,6 +172,7 @@ def _publish(row: UnsentTask) -> datetime | None:
             headers=headers,
             retry=True,
             retry_policy=PUBLISH_RETRY_POLICY,
+            **PUBLISH_OPTIONS,
             **options,
         )
     except _broker_errors() as exc:
@@ -209,8 +214,9 @@ def _pause() -> None:
 
 
 def _broker_errors() -> tuple[type[BaseException], ...]:
-    """What a publish raises when the broker is unreachable: its transport's connection and
-    channel errors, and any socket error."""
+    """What a publish raises when the broker is unreachable or refuses it for now: its
+    transport's connection and channel errors (RabbitMQ's nack of a confirmed publish among
+    the recoverable ones), and any socket error."""
     from learning_platform.celery import app
 
     connection = app.connection_for_write()
@@ -220,6 +226,7 @@ def _broker_errors() -> tuple[type[BaseException], ...]:
             OperationalError,
             *connection.connection_errors,
             *connection.channel_errors,
+            *connection.recoverable_connection_errors,
         )
     finally:
         connection.release()

@@ -15,6 +15,8 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from learning_platform import broker
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env()
@@ -166,7 +168,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: cache and Celery broker --------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 # The cache and the broker default to REDIS_URL; either can live elsewhere (or, in the
-# fault-and-soak bench, behind a proxy that can cut it).
+# fault-and-soak bench, behind a proxy that can cut it). The broker may be RabbitMQ (amqp://).
 CACHE_URL = env.str("CACHE_URL", default=REDIS_URL)
 BROKER_URL = env.str("BROKER_URL", default=REDIS_URL)
 CACHE_KEY_PREFIX = env.str("CACHE_KEY_PREFIX", default="lp")
@@ -314,7 +316,7 @@ CELERY_BROKER_URL = BROKER_URL or "memory://"
 # Queue of tasks not routed elsewhere (a test worker sets its own, so tasks it enqueues stay with it).
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 # Embedded mode (no broker): tasks run in-process. Tests run them in-process too, except the
-# integration tests, which start a real worker on Redis (see conftest `celery_worker_process`).
+# integration tests, which start a real worker on the broker (see conftest `live_worker`).
 CELERY_TASK_ALWAYS_EAGER = not BROKER_URL or TESTING
 # Under tests a task's exception fails the test that ran it (a swallowed one hid bugs). The
 # embedded mode keeps answering: a side task failing there is logged, never the request's error.
@@ -329,21 +331,19 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=60)
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=90)
-# A message not acked within this window goes back to the queue (a killed worker's task).
-# Above the hard time limit so a running task is never handed out twice, well under an hour.
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=180),
-    # An unreachable Redis must fail a publish quickly (the API still answers; a sweep
-    # re-enqueues), not hang the request that publishes.
-    "socket_connect_timeout": 2,
-    "socket_timeout": 10,
-    # Workers look for such messages every 10 s; kombu's default scans only every 10th time
-    # (and first at start-up), so a killed task would wait up to 100 s more.
-    "unacked_restore_throttle": 1,
-}
+# Redis or RabbitMQ (learning_platform/broker.py): Redis's visibility timeout (above the hard
+# time limit, well under an hour) and socket timeouts; RabbitMQ's quorum queues, publisher
+# confirms and heartbeat. RABBITMQ_CONSUMER_TIMEOUT says what the broker's consumer_timeout is.
+CELERY_BROKER_TRANSPORT_OPTIONS, _broker_settings = broker.celery_settings(
+    BROKER_URL,
+    visibility_timeout=env.int("CELERY_VISIBILITY_TIMEOUT", default=180),
+    heartbeat=env.int("BROKER_HEARTBEAT", default=30),
+)
+vars().update(_broker_settings)
+RABBITMQ_CONSUMER_TIMEOUT = env.int("RABBITMQ_CONSUMER_TIMEOUT", default=1800)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The longest wait between a task's automatic retries. A retry waits in the broker, so this plus
-# the task's time limit must stay under the visibility timeout, or the retry runs twice
+# the task's time limit must stay under Redis's visibility timeout, or the retry runs twice
 # (learning_platform/checks.py refuses to start otherwise); the periodic sweeps take over work
 # whose retries ran out.
 CELERY_RETRY_BACKOFF_MAX = env.int("CELERY_RETRY_BACKOFF_MAX", default=60)

@@ -94,12 +94,7 @@ def _sweep_when_due(worker, *, recipients: int) -> None:
 
 
 def _wait_for(condition, worker, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out; worker log:\n{worker.log()}")
+    worker.wait_for(condition, timeout)
 
 
 @pytest.mark.integration

@@ -53,12 +53,15 @@ class _Job:
     exercise: ExerciseForGrading
 
 
-def grade_submission(*, submission_id: int) -> str:
+def grade_submission(*, submission_id: int, redelivered: bool = False) -> str:
     """Grade one submission, at most once: "graded", "invalid" or "skipped".
 
     Claims the submission with one conditional UPDATE (queued, or grading but started longer
     ago than the time limit), counting the attempt; anything else (already graded, invalid,
     being graded right now, gone) is skipped, so a re-delivered message changes nothing.
+    A message the broker `redelivered` (its worker died: RabbitMQ hands it out again at once)
+    takes over a claim however recent; should the first worker still be alive (cut off from the
+    broker), its grade is no longer its own to write.
     A pass pays the exercise's XP once per learner (the ledger's constraint) and re-evaluates
     achievements; a grade that took long notifies the learner.
     Raises GraderCrashed when the grader itself fails; the submission is queued again.
@@ -69,7 +72,7 @@ def grade_submission(*, submission_id: int) -> str:
     submission claimed, and skips.
     """
     started = time.monotonic()
-    job = _claim(submission_id)
+    job = _claim(submission_id, take_over=redelivered)
     if job is None:
         return "skipped"
     if (
@@ -190,11 +193,14 @@ _PICK_BACKLOG = """WITH picked AS MATERIALIZED (
 _CLAIM_BACKLOG = "id IN (SELECT id FROM picked) AND status = %s"
 
 
-def _claim(submission_id: int) -> _Job | None:
+def _claim(submission_id: int, *, take_over: bool = False) -> _Job | None:
     """Take the submission for grading if it is queued, or grading but started longer ago than
-    the time limit (its worker died); count the attempt. One statement, which also reads what
-    grading needs and whether the learner passed this exercise before; None if not ours."""
-    stale_before = timezone.now() - timedelta(seconds=queueing.grading_time_limit())
+    the time limit (its worker died) or at all (`take_over`); count the attempt. One statement,
+    which also reads what grading needs and whether the learner passed this exercise before;
+    None if not ours."""
+    stale_before = timezone.now() - timedelta(
+        seconds=0 if take_over else queueing.grading_time_limit()
+    )
     jobs = _claim_where(
         _CLAIM_ONE,
         [

@@ -10,6 +10,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from exercises.models import Submission, SubmissionStatus
+from learning_platform import broker
 
 logger = logging.getLogger(__name__)
 
@@ -26,11 +27,11 @@ ENQUEUE_RETRY_POLICY = {
 def grading_time_limit() -> int:
     """The hard time limit of one grade, in seconds.
 
-    Half the broker's visibility timeout (at most 30 s), so a grade still running is never
-    handed to a second worker, and a grade started longer ago than this is known to be dead.
+    Half the time the broker lets a worker hold a message (Redis's visibility timeout,
+    RabbitMQ's consumer timeout; at most 30 s), so a grade still running is never handed to a
+    second worker, and a grade started longer ago than this is known to be dead.
     """
-    visibility = settings.CELERY_BROKER_TRANSPORT_OPTIONS.get("visibility_timeout", 3600)
-    return max(2, min(30, int(visibility) // 2))
+    return max(2, min(30, broker.ack_timeout() // 2))
 
 
 def grading_task_id(submission_id: int, enqueued_at: datetime) -> str:

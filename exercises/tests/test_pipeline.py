@@ -97,6 +97,31 @@ def test_a_submission_being_graded_right_now_is_left_alone(exercise):
     assert submission.status == "grading"
 
 
+def test_a_redelivered_message_takes_over_a_recent_claim_and_the_first_cannot_write(exercise):
+    # RabbitMQ hands a message out again as soon as its worker's connection drops: the claim
+    # that worker made is seconds old, and the worker is dead (or cut off from the broker).
+    submission = _aged(
+        SubmissionFactory(exercise=exercise, content=GOOD_CSV),
+        status="grading",
+        grading_started_at=timezone.now(),
+        attempts=1,
+    )
+    first = pipeline._Job(**{**_job_fields(submission), "attempt": 1})
+
+    assert pipeline.grade_submission(submission_id=submission.id, redelivered=True) == "graded"
+    submission.refresh_from_db()
+    assert (submission.status, submission.attempts) == ("graded", 2)
+    assert not pipeline._write_result(first, {"score": 0.0})
+
+
+def _job_fields(submission) -> dict:
+    return {
+        "submission_id": submission.id, "user_id": submission.user_id, "format": "csv",
+        "content": "", "created_at": submission.created_at, "enqueued_at": None,
+        "passed_before": False, "exercise": None,
+    }  # fmt: skip
+
+
 def test_a_grading_abandoned_past_the_time_limit_is_taken_over(exercise):
     started = timezone.now() - timedelta(seconds=queueing.grading_time_limit() + 1)
     submission = _aged(

@@ -121,3 +121,23 @@ def test_a_worker_refuses_to_start_when_a_retry_waits_past_the_visibility_timeou
 
     with pytest.raises(SystemExit, match=r"community\.send_notification_emails"):
         _refuse_delays_longer_than_the_visibility_timeout()
+
+
+def test_on_rabbitmq_delays_wait_in_the_broker_and_only_time_limits_meet_its_consumer_timeout(
+    settings,
+):
+    from exercises.services.queueing import grading_time_limit
+    from learning_platform.checks import delay_errors
+
+    settings.CELERY_BROKER_URL = "amqp://guest:guest@127.0.0.1:5672/lp"
+    settings.CELERY_TASK_TIME_LIMIT = 90
+    # Retries wait up to 60 s plus 90 s of run time: past 100 s, which only Redis minds.
+    settings.RABBITMQ_CONSUMER_TIMEOUT = 100
+    assert delay_errors() == []
+    assert grading_time_limit() == 30
+
+    settings.RABBITMQ_CONSUMER_TIMEOUT = 60
+    assert delay_errors()[0] == (
+        "CELERY_TASK_TIME_LIMIT (90 s) must stay under the consumer timeout (60 s)."
+    )
+    assert grading_time_limit() == 30

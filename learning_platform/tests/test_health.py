@@ -70,12 +70,17 @@ def test_readyz_pings_the_broker_when_one_is_configured(client):
 
 
 @pytest.mark.django_db
-def test_readyz_is_degraded_not_down_when_the_broker_is_unreachable(client):
+@pytest.mark.parametrize(
+    "broker_url",
+    ["redis://127.0.0.1:1/0", "amqp://guest:guest@127.0.0.1:1//"],  # nothing listens on port 1
+    ids=["redis", "rabbitmq"],
+)
+def test_readyz_is_degraded_not_down_when_the_broker_is_unreachable(client, broker_url):
     # Requests still succeed (side effects wait in the database for the sweep), so the
     # instance stays in the load balancer; the body names what is missing.
     with override_settings(
-        REDIS_URL="redis://127.0.0.1:1/0",  # nothing listens on port 1
-        CELERY_BROKER_URL="redis://127.0.0.1:1/0",
+        REDIS_URL="redis://127.0.0.1:1/0",
+        CELERY_BROKER_URL=broker_url,
         CACHES=LOCAL_CACHE,
     ):
         response = client.get("/readyz")

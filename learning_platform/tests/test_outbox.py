@@ -67,6 +67,19 @@ def test_the_sweep_publishes_in_batches_oldest_first(unreachable_broker, monkeyp
     assert list(UnsentTask.objects.values_list("args", flat=True)) == [[3]]
 
 
+def test_a_publish_rabbitmq_refuses_is_kept_for_the_sweep_like_an_outage():
+    from amqp.exceptions import MessageNacked
+
+    broker = app.conf.broker_url
+    app.conf.broker_url = "amqp://guest:guest@127.0.0.1:1//"  # no connection is made
+    try:
+        errors = outbox._broker_errors()
+    finally:
+        app.conf.broker_url = broker
+
+    assert issubclass(MessageNacked, errors)
+
+
 def test_the_sweep_runs_from_the_beat_schedule(settings):
     import learning_platform.tasks  # noqa: F401  (what the worker's autodiscovery imports)
 
@@ -230,12 +243,14 @@ def _reply_with_a_follower(capture, *, publish: bool = True):
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
-def test_a_flushed_redis_loses_no_reply_notification_and_no_reset_email(live_worker, settings):
+def test_a_broker_that_lost_its_queue_loses_no_reply_notification_and_no_reset_email(
+    live_worker, settings
+):
     """Worker "paused" (the tasks go to a queue nobody reads), a reply and a reset request,
-    the broker's queue deleted from Redis (the keys FLUSHDB would take), then the sweep."""
+    the broker's queue deleted (Redis: the keys FLUSHDB would take; RabbitMQ: the queue), then
+    the sweep."""
     import time
 
-    import redis
     from django.test import Client
 
     from accounts.tests.factories import UserFactory
@@ -251,9 +266,8 @@ def test_a_flushed_redis_loses_no_reply_notification_and_no_reset_email(live_wor
             content_type="application/json",
         )
         assert response.status_code == 200
-        broker = redis.Redis.from_url(settings.REDIS_URL)
-        assert broker.llen(parked) >= 2
-        broker.delete(parked)  # lost, as with FLUSHDB
+        assert live_worker.waiting(parked) >= 2
+        live_worker.delete_queues(parked)  # lost, as with FLUSHDB
     finally:
         app.conf.task_default_queue = live_worker.queue
 

@@ -104,6 +104,34 @@ def test_redis_url_selects_redis_cache_and_broker_and_real_workers():
     assert settings.CELERY_TASK_ALWAYS_EAGER is False
 
 
+def test_an_amqp_broker_url_gets_quorum_queues_confirms_and_heartbeats_and_redis_stays_cache():
+    settings = load_settings(
+        DEBUG="1",
+        REDIS_URL="redis://cache.internal:6379/2",
+        BROKER_URL="amqp://lp:secret@rabbitmq.internal:5672/lp",
+        BROKER_HEARTBEAT="20",
+    )
+
+    assert settings.CACHES["default"]["LOCATION"] == "redis://cache.internal:6379/2"
+    assert settings.CELERY_BROKER_URL == "amqp://lp:secret@rabbitmq.internal:5672/lp"
+    assert settings.CELERY_BROKER_TRANSPORT_OPTIONS == {"confirm_publish": True}
+    assert settings.CELERY_TASK_DEFAULT_QUEUE_TYPE == "quorum"
+    assert settings.CELERY_TASK_CREATE_MISSING_QUEUE_TYPE == "quorum"
+    assert settings.CELERY_TASK_DEFAULT_EXCHANGE_TYPE == "topic"  # native delayed delivery
+    assert settings.CELERY_WORKER_DETECT_QUORUM_QUEUES is True
+    assert settings.CELERY_BROKER_HEARTBEAT == 20
+    assert settings.CELERY_TASK_ACKS_LATE
+    assert settings.CELERY_TASK_REJECT_ON_WORKER_LOST
+    assert settings.CELERY_TASK_TIME_LIMIT < settings.RABBITMQ_CONSUMER_TIMEOUT
+
+
+def test_a_redis_broker_keeps_its_visibility_timeout_and_no_queue_type():
+    settings = load_settings(DEBUG="1", REDIS_URL="redis://cache.internal:6379/2")
+
+    assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] == 180
+    assert not hasattr(settings, "CELERY_TASK_DEFAULT_QUEUE_TYPE")
+
+
 def test_env_file_is_read_when_named(tmp_path):
     env_file = tmp_path / "app.env"
     env_file.write_text("DATABASE_URL=postgres://from-file@db.internal:5432/from_file\n")
