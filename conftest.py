@@ -129,7 +129,9 @@ class MemoryBroker(Broker):
         ran = []
         for name, args, kwargs, headers in self.queued():
             task = self.app.tasks[name]
-            custom = {k: v for k, v in headers.items() if k == "outbox_id"}
+            custom = {
+                k: v for k, v in headers.items() if k in ("outbox_id", "request_id", "published_at")
+            }
             retries = (task.max_retries or 0) if last_try else 0
             task.apply(args, kwargs, headers=custom, retries=retries, throw=False)
             ran.append(name)
@@ -382,3 +384,35 @@ def _session_clock():
         return
     with time_machine.travel(start, tick=True):
         yield
+
+
+class Scraped(dict):
+    """Samples of one scrape of /metrics: {(name, sorted label pairs): value}."""
+
+    def value(self, name: str, **labels) -> float:
+        """The sample's value, 0 when absent (a series not yet written)."""
+        return self.get((name, tuple(sorted(labels.items()))), 0.0)
+
+    def families(self) -> set[str]:
+        return {name for name, _ in self} | self.declared
+
+
+@pytest.fixture
+def scrape(client, settings):
+    """Read /metrics through the HTTP client, as Prometheus does (with the bearer token)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    settings.METRICS_TOKEN = "scrape-token"  # noqa: S105
+
+    def read() -> Scraped:
+        response = client.get("/metrics", HTTP_AUTHORIZATION="Bearer scrape-token")
+        assert response.status_code == 200
+        scraped = Scraped()
+        scraped.declared = set()
+        for family in text_string_to_metric_families(response.content.decode()):
+            scraped.declared.add(family.name)
+            for sample in family.samples:
+                scraped[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+        return scraped
+
+    return read
