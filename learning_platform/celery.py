@@ -136,19 +136,22 @@ def queue_lengths() -> dict[str, int] | None:
     try:
         with app.connection_for_read() as connection:
             connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
-            channel: Any = connection.channel()
-            try:
-                lengths = {name: _length(channel, name) for name in queue_names()}
-            finally:
-                channel.close()
+            lengths = {}
+            for name in queue_names():
+                # AMQP closes a channel whose passive declare found no queue: one each.
+                channel: Any = connection.channel()
+                try:
+                    lengths[name] = _length(channel, name, connection.channel_errors)
+                finally:
+                    channel.close()
     except Exception:
         logging.getLogger(__name__).warning("Could not read the queues' lengths", exc_info=True)
     _last_read = (time.monotonic(), lengths)
     return lengths
 
 
-def _length(channel: Any, queue: str) -> int:
+def _length(channel: Any, queue: str, channel_errors: tuple[type[BaseException], ...]) -> int:
     try:
         return int(channel.queue_declare(queue=queue, passive=True).message_count)
-    except channel.connection.channel_errors:
-        return 0  # not declared yet: nothing was ever published to it
+    except channel_errors:
+        return 0  # not declared yet (Redis: empty): nothing waits in it
