@@ -217,6 +217,7 @@ def live_worker(transactional_db, settings):
     """
     import os
     import signal
+    import socket
     import subprocess
     import sys
     import time
@@ -234,6 +235,9 @@ def live_worker(transactional_db, settings):
         pytest.skip("integration test: the worker cannot share an in-memory SQLite database")
 
     queue = f"test-{os.getpid()}-{time.monotonic_ns()}"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        metrics_port = probe.getsockname()[1]
     env = {
         **os.environ,
         "TESTING": "0",
@@ -248,6 +252,9 @@ def live_worker(transactional_db, settings):
         "CELERY_TASK_TIME_LIMIT": "6",
         "CELERY_RETRY_BACKOFF_MAX": "2",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
+        # The worker serves its metrics, as in production (learning_platform/observe_tasks.py).
+        "WORKER_METRICS_PORT": str(metrics_port),
+        "PROMETHEUS_MULTIPROC_DIR": str(_mail_dir(queue).parent / "metrics"),
     }
     command = [
         sys.executable, "-m", "celery", "-A", "learning_platform", "worker",
@@ -271,6 +278,7 @@ def live_worker(transactional_db, settings):
             process=process, queue=queue, log_path=log_path, mail_dir=_mail_dir(queue)
         )
         worker.env = env
+        worker.metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
         yield worker
     finally:
         celery_app.conf.task_always_eager = old_eager

@@ -149,3 +149,35 @@ def test_leaderboard_rebuild_age_is_read_from_the_boards(scrape):
         assert 0 <= scrape().value("lp_leaderboard_rebuild_age_seconds") < 60
     else:  # no Redis: no boards to be old
         assert ("lp_leaderboard_rebuild_age_seconds", ()) not in scrape()
+
+
+@pytest.mark.integration
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_serves_the_metrics_of_the_tasks_it_ran(live_worker):
+    import time
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    def worker_samples() -> dict:
+        with urllib.request.urlopen(live_worker.metrics_url, timeout=10) as response:  # noqa: S310
+            text = response.read().decode()
+        return {
+            (sample.name, sample.labels.get("task"), sample.labels.get("state")): sample.value
+            for family in text_string_to_metric_families(text)
+            for sample in family.samples
+        }
+
+    name = "learning_platform.send_unsent_tasks"
+    tasks.send_unsent_tasks.delay()
+    deadline, samples = time.monotonic() + 30, {}
+    while time.monotonic() < deadline:
+        samples = worker_samples()
+        if samples.get(("lp_celery_task_duration_seconds_count", name, "SUCCESS")):
+            break
+        time.sleep(0.3)
+
+    assert samples.get(("lp_celery_task_duration_seconds_count", name, "SUCCESS")) == 1, (
+        live_worker.log()
+    )
+    assert samples.get(("lp_celery_task_wait_seconds_count", name, None)) == 1
