@@ -92,9 +92,11 @@ schema: venv  ## write the OpenAPI schema to $(SCHEMA_FILE); any warning fails
 	DEBUG=1 $(PY) manage.py spectacular --validate --fail-on-warn --file $(SCHEMA_FILE)
 	@echo "schema written to $(SCHEMA_FILE)"
 
-lock: venv  ## re-pin requirements/base.txt and dev.txt from pyproject.toml (with hashes)
+lock: venv  ## re-pin requirements/base.txt, observability.txt and dev.txt from pyproject.toml (with hashes)
 	$(PIP_COMPILE) --output-file=requirements/base.txt pyproject.toml
-	$(PIP_COMPILE) --extra=dev --constraint=requirements/base.txt \
+	$(PIP_COMPILE) --extra=observability --constraint=requirements/base.txt \
+		--output-file=requirements/observability.txt pyproject.toml
+	$(PIP_COMPILE) --extra=dev --extra=observability --constraint=requirements/observability.txt \
 		--output-file=requirements/dev.txt pyproject.toml
 
 migrate: venv  ## apply migrations to the configured database

@@ -139,7 +139,9 @@ class MemoryBroker(Broker):
         ran = []
         for name, args, kwargs, headers in self.queued():
             task = self.app.tasks[name]
-            custom = {k: v for k, v in headers.items() if k == "outbox_id"}
+            custom = {
+                k: v for k, v in headers.items() if k in ("outbox_id", "request_id", "published_at")
+            }
             retries = (task.max_retries or 0) if last_try else 0
             task.apply(args, kwargs, headers=custom, retries=retries, throw=False)
             ran.append(name)
@@ -226,6 +228,7 @@ def live_worker(transactional_db, settings):
     """
     import os
     import signal
+    import socket
     import subprocess
     import sys
     import time
@@ -243,6 +246,9 @@ def live_worker(transactional_db, settings):
         pytest.skip("integration test: the worker cannot share an in-memory SQLite database")
 
     queue = f"test-{os.getpid()}-{time.monotonic_ns()}"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        metrics_port = probe.getsockname()[1]
     env = {
         **os.environ,
         "TESTING": "0",
@@ -258,6 +264,9 @@ def live_worker(transactional_db, settings):
         "CELERY_TASK_TIME_LIMIT": "6",
         "CELERY_RETRY_BACKOFF_MAX": "2",
         "CELERY_TASK_DEFAULT_QUEUE": queue,
+        # The worker serves its metrics, as in production (learning_platform/observe_tasks.py).
+        "WORKER_METRICS_PORT": str(metrics_port),
+        "PROMETHEUS_MULTIPROC_DIR": str(_mail_dir(queue).parent / "metrics"),
     }
     command = [
         sys.executable, "-m", "celery", "-A", "learning_platform", "worker",
@@ -281,6 +290,7 @@ def live_worker(transactional_db, settings):
             process=process, queue=queue, log_path=log_path, mail_dir=_mail_dir(queue)
         )
         worker.env = env
+        worker.metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
         yield worker
     finally:
         celery_app.conf.task_always_eager = old_eager
@@ -451,3 +461,35 @@ def demo_slice(tmp_path) -> Path:
     for slug in slugs:
         shutil.copy(source / "lessons" / f"{slug}.yaml", target / "lessons")
     return tmp_path / "content"
+
+
+class Scraped(dict):
+    """Samples of one scrape of /metrics: {(name, sorted label pairs): value}."""
+
+    def value(self, name: str, **labels) -> float:
+        """The sample's value, 0 when absent (a series not yet written)."""
+        return self.get((name, tuple(sorted(labels.items()))), 0.0)
+
+    def families(self) -> set[str]:
+        return {name for name, _ in self} | self.declared
+
+
+@pytest.fixture
+def scrape(client, settings):
+    """Read /metrics through the HTTP client, as Prometheus does (with the bearer token)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    settings.METRICS_TOKEN = "scrape-token"  # noqa: S105
+
+    def read() -> Scraped:
+        response = client.get("/metrics", HTTP_AUTHORIZATION="Bearer scrape-token")
+        assert response.status_code == 200
+        scraped = Scraped()
+        scraped.declared = set()
+        for family in text_string_to_metric_families(response.content.decode()):
+            scraped.declared.add(family.name)
+            for sample in family.samples:
+                scraped[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+        return scraped
+
+    return read

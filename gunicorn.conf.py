@@ -15,9 +15,42 @@ checks each of them, so a gunicorn upgrade that changes the writer fails CI.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import socket
+import tempfile
+from typing import Any
 
 import gunicorn.util
+
+# prometheus-client's multiprocess mode (learning_platform/metrics.py): each worker writes its
+# metrics to files in this directory and /metrics adds every worker's up. It must be set before
+# a worker imports prometheus_client; without one of the operator's, this server makes its own.
+_OWN_METRICS_DIR = not os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+if _OWN_METRICS_DIR:
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="lp-metrics-")
+
+
+def on_starting(server: Any) -> None:
+    """An earlier run's files would be added to this one's counts."""
+    directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    os.makedirs(directory, exist_ok=True)
+    for name in os.listdir(directory):
+        if name.endswith(".db"):
+            os.remove(os.path.join(directory, name))
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker exited: its live gauges go; its counts stay in the sums."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server: Any) -> None:
+    if _OWN_METRICS_DIR:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
+
 
 # gunicorn's defaults, stated: they bound what a request line and headers may cost a worker.
 limit_request_line = 4094

@@ -12,6 +12,7 @@ class UnsentTaskAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     list_display = ("id", "task", "args", "created_at", "due_at", "attempts", "last_error")
     list_filter = ("task",)
+    search_fields = ("=request_id",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -31,6 +31,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
+from learning_platform.metrics import CACHE_OPERATION_DURATION
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -84,26 +86,34 @@ class RedisCache(django_redis.RedisCache):
     def _kept_here(self, key: str) -> bool:
         return bool(self.fallback_prefixes) and str(key).startswith(self.fallback_prefixes)
 
-    def _try_or_fallback(self, key: str, call: Callable[[], T], fallback: Callable[[], T]) -> T:
+    def _try_or_fallback(
+        self, operation: str, key: str, call: Callable[[], T], fallback: Callable[[], T]
+    ) -> T:
         """`call` on Redis; while Redis is unreachable, `fallback` (this process's memory)."""
         if not self.is_paused():
+            started = time.perf_counter()
             try:
                 return call()
             except UNREACHABLE:
                 self._pause()
+            finally:
+                CACHE_OPERATION_DURATION.labels(operation).observe(time.perf_counter() - started)
         return fallback()
 
     def is_paused(self) -> bool:
         return self.paused_until > time.monotonic()
 
-    def _try(self, call: Callable[[], T], default: T) -> T:
+    def _try(self, operation: str, call: Callable[[], T], default: T) -> T:
         if self.is_paused():
             return default
+        started = time.perf_counter()
         try:
             return call()
         except UNREACHABLE:
             self._pause()
             return default
+        finally:
+            CACHE_OPERATION_DURATION.labels(operation).observe(time.perf_counter() - started)
 
     def _pause(self) -> None:
         if not self.is_paused():
@@ -115,7 +125,7 @@ class RedisCache(django_redis.RedisCache):
     def ping(self) -> bool:
         """Whether Redis answers now (ignores, then updates, the pause)."""
         self.paused_until = 0.0
-        return self._try(lambda: bool(self._cache.get_client(write=True).ping()), False)
+        return self._try("ping", lambda: bool(self._cache.get_client(write=True).ping()), False)
 
     def read_ahead(self, keys: list[str]) -> None:
         """Fetch `keys` in one round trip for the `get`s this request is about to make.
@@ -137,17 +147,18 @@ class RedisCache(django_redis.RedisCache):
             return default if value is None else value
         if self._kept_here(key):
             return self._try_or_fallback(
+                "get",
                 key,
                 lambda: super(RedisCache, self).get(key, default, version),
                 lambda: self.fallback.get(key, default, version),
             )
-        return self._try(lambda: super(RedisCache, self).get(key, default, version), default)
+        return self._try("get", lambda: super(RedisCache, self).get(key, default, version), default)
 
     def get_many(self, keys: Iterable[str], version: int | None = None) -> dict[str, Any]:
-        return self._try(lambda: super(RedisCache, self).get_many(keys, version), {})
+        return self._try("get_many", lambda: super(RedisCache, self).get_many(keys, version), {})
 
     def has_key(self, key: str, version: int | None = None) -> bool:
-        return self._try(lambda: super(RedisCache, self).has_key(key, version), False)
+        return self._try("has_key", lambda: super(RedisCache, self).has_key(key, version), False)
 
     def set(
         self,
@@ -159,12 +170,13 @@ class RedisCache(django_redis.RedisCache):
         self._ahead.clear()
         if self._kept_here(key):
             self._try_or_fallback(
+                "set",
                 key,
                 lambda: super(RedisCache, self).set(key, value, timeout, version),
                 lambda: self.fallback.set(key, value, timeout, version),
             )
             return
-        self._try(lambda: super(RedisCache, self).set(key, value, timeout, version), None)
+        self._try("set", lambda: super(RedisCache, self).set(key, value, timeout, version), None)
 
     def add(
         self,
@@ -176,11 +188,14 @@ class RedisCache(django_redis.RedisCache):
         self._ahead.clear()
         if self._kept_here(key):
             return self._try_or_fallback(
+                "add",
                 key,
                 lambda: super(RedisCache, self).add(key, value, timeout, version),
                 lambda: self.fallback.add(key, value, timeout, version),
             )
-        return self._try(lambda: super(RedisCache, self).add(key, value, timeout, version), True)
+        return self._try(
+            "add", lambda: super(RedisCache, self).add(key, value, timeout, version), True
+        )
 
     def set_many(
         self,
@@ -189,37 +204,45 @@ class RedisCache(django_redis.RedisCache):
         version: int | None = None,
     ) -> list[str]:
         self._ahead.clear()
-        return self._try(lambda: super(RedisCache, self).set_many(data, timeout, version), [])
+        return self._try(
+            "set_many", lambda: super(RedisCache, self).set_many(data, timeout, version), []
+        )
 
     def touch(
         self, key: str, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None
     ) -> bool:
         self._ahead.clear()
-        return self._try(lambda: super(RedisCache, self).touch(key, timeout, version), False)
+        return self._try(
+            "touch", lambda: super(RedisCache, self).touch(key, timeout, version), False
+        )
 
     def delete(self, key: str, version: int | None = None) -> bool:
         self._ahead.clear()
         if self._kept_here(key):
             return self._try_or_fallback(
+                "delete",
                 key,
                 lambda: super(RedisCache, self).delete(key, version),
                 lambda: self.fallback.delete(key, version),
             )
-        return self._try(lambda: super(RedisCache, self).delete(key, version), False)
+        return self._try("delete", lambda: super(RedisCache, self).delete(key, version), False)
 
     def delete_many(self, keys: Iterable[str], version: int | None = None) -> None:
         self._ahead.clear()
-        self._try(lambda: super(RedisCache, self).delete_many(keys, version), None)
+        self._try("delete_many", lambda: super(RedisCache, self).delete_many(keys, version), None)
 
     def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
         self._ahead.clear()
         if not self.is_paused():
+            started = time.perf_counter()
             try:
                 return super().incr(key, delta, version)
             except UNREACHABLE:
                 self._pause()
+            finally:
+                CACHE_OPERATION_DURATION.labels("incr").observe(time.perf_counter() - started)
         raise ValueError("The cache is unavailable.")
 
     def clear(self) -> None:
         self._ahead.clear()
-        self._try(lambda: super(RedisCache, self).clear(), None)
+        self._try("clear", lambda: super(RedisCache, self).clear(), None)

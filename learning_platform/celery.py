@@ -5,12 +5,17 @@ Workers: `celery -A learning_platform worker`; beat: `celery -A learning_platfor
 
 import importlib
 import importlib.util
+import logging
 import os
+import time
 from typing import Any, ParamSpec, TypeVar
 
 from celery import Celery, signals
 from celery.contrib.django.task import DjangoTask
 from django.apps import apps
+
+# Connects, on import, the receivers that time tasks, log them and carry the request id.
+from learning_platform import observe_tasks  # noqa: F401
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "learning_platform.settings")
 
@@ -99,3 +104,54 @@ def _settle_outbox_row(
         return
     error = "" if state == "SUCCESS" else f"{type(retval).__name__}: {retval}"
     outbox.task_done(outbox_id, succeeded=state == "SUCCESS", error=error)
+
+
+def queue_names() -> list[str]:
+    """The queues workers consume: the default one, those declared and those routed to."""
+    names = {app.conf.task_default_queue}
+    names.update(queue.name for queue in app.conf.task_queues or ())
+    routes = app.conf.task_routes
+    if isinstance(routes, dict):
+        names.update(
+            route["queue"]
+            for route in routes.values()
+            if isinstance(route, dict) and route.get("queue")
+        )
+    return sorted(names)
+
+
+_QUEUE_READ_TTL = 1.0
+_last_read: tuple[float, dict[str, int] | None] = (0.0, None)
+
+
+def queue_lengths() -> dict[str, int] | None:
+    """Messages waiting per queue, read from the broker in one short connection (a passive
+    declare, which Redis and AMQP both answer); None when the broker does not answer. Kept a
+    second, so the gauges of one scrape share one read."""
+    global _last_read
+    read_at, lengths = _last_read
+    if time.monotonic() - read_at < _QUEUE_READ_TTL:
+        return lengths
+    lengths = None
+    try:
+        with app.connection_for_read() as connection:
+            connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+            lengths = {}
+            for name in queue_names():
+                # AMQP closes a channel whose passive declare found no queue: one each.
+                channel: Any = connection.channel()
+                try:
+                    lengths[name] = _length(channel, name, connection.channel_errors)
+                finally:
+                    channel.close()
+    except Exception:
+        logging.getLogger(__name__).warning("Could not read the queues' lengths", exc_info=True)
+    _last_read = (time.monotonic(), lengths)
+    return lengths
+
+
+def _length(channel: Any, queue: str, channel_errors: tuple[type[BaseException], ...]) -> int:
+    try:
+        return int(channel.queue_declare(queue=queue, passive=True).message_count)
+    except channel_errors:
+        return 0  # not declared yet (Redis: empty): nothing waits in it

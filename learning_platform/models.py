@@ -20,6 +20,8 @@ class UnsentTask(models.Model):
     due_at = models.DateTimeField(default=timezone.now, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=500, blank=True)
+    # The request that caused the task (X-Request-ID), carried into its message and logs.
+    request_id = models.CharField(max_length=128, blank=True)
 
     class Meta:
         ordering = ("id",)

@@ -32,10 +32,13 @@ from celery import Task
 from celery.exceptions import NotRegistered
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from learning_platform.models import UnsentTask
+from learning_platform.observe import current_request_id
+from learning_platform.observe_tasks import REQUEST_ID_HEADER
 
 logger = logging.getLogger(__name__)
 
@@ -70,9 +73,14 @@ def publish_on_commit(
     after the commit; never raises because of the broker."""
     from learning_platform.celery import app
 
+    request_id = current_request_id.get() or ""
     if app.conf.task_always_eager:
+        # The request id goes with the task, as in a message: a commit may come after the request.
+        eager = dict(options or {})
+        if request_id:
+            eager["headers"] = {**eager.get("headers", {}), REQUEST_ID_HEADER: request_id}
         transaction.on_commit(
-            lambda: task.apply_async(args=tuple(args), kwargs=kwargs or {}, **(options or {}))
+            lambda: task.apply_async(args=tuple(args), kwargs=kwargs or {}, **eager)
         )
         return
     try:
@@ -80,7 +88,12 @@ def publish_on_commit(
     except (TypeError, ValueError):
         due_at = timezone.now()  # bad options: the publish marks the row with its error
     row = UnsentTask.objects.create(
-        task=task.name, args=list(args), kwargs=kwargs or {}, options=options or {}, due_at=due_at
+        task=task.name,
+        args=list(args),
+        kwargs=kwargs or {},
+        options=options or {},
+        due_at=due_at,
+        request_id=request_id,
     )
     transaction.on_commit(lambda: _publish_after_commit(row))
 
@@ -165,6 +178,8 @@ def _publish(row: UnsentTask) -> datetime | None:
     # Invalid options fail here, before any connection: they are the row's error.
     due_at = _redeliver_at(options)
     headers = {**options.pop("headers", {}), HEADER: row.pk}
+    if row.request_id:
+        headers[REQUEST_ID_HEADER] = row.request_id
     try:
         task.apply_async(
             args=tuple(row.args),
@@ -243,3 +258,14 @@ def _registered_task(task_name: str) -> Task[..., Any] | None:
     except NotRegistered:
         app.loader.import_default_modules()
     return app.tasks.get(task_name)
+
+
+def backlog() -> dict[str, Any]:
+    """For the metrics: rows pending and given up (OUTBOX_MAX_ATTEMPTS reached), and when the
+    oldest pending row was written (None: none). One query."""
+    pending = Q(attempts__lt=settings.OUTBOX_MAX_ATTEMPTS)
+    return UnsentTask.objects.aggregate(
+        pending=Count("id", filter=pending),
+        given_up=Count("id", filter=~pending),
+        oldest=Min("created_at", filter=pending),
+    )

@@ -52,9 +52,10 @@ CORS_ALLOW_HEADERS = (
     # allauth headless: the key of a pending e-mail verification or password reset.
     "x-email-verification-key",
     "x-password-reset-key",
+    "x-request-id",
 )
 # Location: where a 202's submission is polled.
-CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After"]
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID"]
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=_VITE_DEV_ORIGINS if DEBUG else [])
 # API and allauth paths answer a CSRF failure in the API's JSON error shape, others in HTML.
 CSRF_FAILURE_VIEW = "learning_platform.api.errors.csrf_failure"
@@ -101,6 +102,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: the request id, the request's metrics and its log line cover everything.
+    "learning_platform.observe.RequestObservingMiddleware",
     # First: every later reader of REMOTE_ADDR sees the client, not the balancer.
     "learning_platform.proxies.TrustedProxiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -321,11 +324,8 @@ CELERY_TASK_ALWAYS_EAGER = not BROKER_URL or TESTING
 # Under tests a task's exception fails the test that ran it (a swallowed one hid bugs). The
 # embedded mode keeps answering: a side task failing there is logged, never the request's error.
 CELERY_TASK_EAGER_PROPAGATES = TESTING
-CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_TASK_SERIALIZER = "json"
-CELERY_RESULT_SERIALIZER = "json"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -430,7 +430,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG and not TESTING)
 # Load balancers and container health checks probe over plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG and not TESTING)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG or TESTING else 31536000)
@@ -470,11 +470,26 @@ GRADING_BATCH_SIZE = env.int("GRADING_BATCH_SIZE", default=50)
 # Replies within this window reach a learner as one e-mail (a digest), not one per reply.
 COMMUNITY_DIGEST_WINDOW_SECONDS = env.int("COMMUNITY_DIGEST_WINDOW_SECONDS", default=300)
 
+# --- Operators: metrics, logs; Sentry and OpenTelemetry off unless set (docs/operations.md) --
+# /metrics answers only `Authorization: Bearer <METRICS_TOKEN>` (unset: 404); workers, a port.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+WORKER_METRICS_PORT = env.int("WORKER_METRICS_PORT", default=0)
+WORKER_METRICS_ADDR = env.str("WORKER_METRICS_ADDR", default="127.0.0.1")
+# json: one JSON object per line; text: for people at a terminal. Another value fails dictConfig.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text" if DEBUG or TESTING else "json")
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
+OTEL_EXPORTER_OTLP_ENDPOINT = env.str("OTEL_EXPORTER_OTLP_ENDPOINT", default="")
+_CONSOLE = {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {"()": "learning_platform.observe.json_formatter"},
+    },
+    "filters": {"request_id": {"()": "learning_platform.observe.RequestIdFilter"}},
+    "handlers": {"console": _CONSOLE},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},

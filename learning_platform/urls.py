@@ -6,7 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerView,
 )
 
-from learning_platform import health, web_app
+from learning_platform import health, scrape, web_app
 from learning_platform.admin_pages import name_admin_site
 from learning_platform.api.index import ApiIndexView
 
@@ -39,6 +39,7 @@ urlpatterns = [
     ),
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
+    path("metrics", scrape.metrics_view, name="metrics"),
     # The app's pages answered with their content, robots.txt and sitemap.xml.
     path("", include("pages.web_urls")),
     # Last: every other GET is a route of the web app, answered by its index.html.

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import update_profile
+from learning_platform import metrics
 from learning_platform.errors import NotFound
 from learning_platform.text import single_line
 from notifications import events, selectors
@@ -358,12 +359,14 @@ def send_email_delivery(*, delivery_id: int) -> bool:
         # The message itself is malformed (BadHeaderError, an invalid address): no retry can
         # send it. Give it up so the ones after it still go out.
         logger.error("E-mail delivery %s cannot be sent; marked failed", delivery_id, exc_info=True)
+        metrics.EMAILS_FAILED.labels("given_up").inc()
         EmailDelivery.objects.filter(pk=delivery_id).update(
             claimed_until=None, failed_at=timezone.now(), last_error=_error_text(exc)
         )
         return False
     except Exception as exc:
         exhausted = delivery.attempts >= selectors.MAX_DELIVERY_ATTEMPTS
+        metrics.EMAILS_FAILED.labels("given_up" if exhausted else "will_retry").inc()
         EmailDelivery.objects.filter(pk=delivery_id).update(
             claimed_until=None,
             last_error=_error_text(exc),

@@ -18,8 +18,10 @@ class ProgressConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
-        from learning_platform import versioned
+        from learning_platform import metrics, versioned
         from progress import boards, models
+
+        metrics.LEADERBOARD_REBUILD_AGE.hook.subscribe(boards.rebuild_age_samples)
 
         # The learners themselves, and what progress keeps per learner.
         grows_with_learners(

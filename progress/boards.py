@@ -138,6 +138,28 @@ def is_built() -> bool:
     return bool(_client().exists(_key("ready")))
 
 
+@_reporting_failures
+def last_rebuilt_at() -> datetime | None:
+    """When the standing boards were last rebuilt in full (None: never, or Redis lost them)."""
+    value = _client().get(_key("ready"))
+    if not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.decode() if isinstance(value, bytes) else str(value))
+    except ValueError:
+        return None  # written by a version that stored no time
+
+
+def rebuild_age_samples(_: None) -> list[tuple[tuple[()], float]]:
+    """lp_leaderboard_rebuild_age_seconds, read at scrape time (none without the boards)."""
+    if not enabled():
+        return []
+    rebuilt_at = last_rebuilt_at()
+    if rebuilt_at is None:
+        return []
+    return [((), max(0.0, (datetime.now(UTC) - rebuilt_at).total_seconds()))]
+
+
 def forget_failures() -> None:
     """Try Redis again at once (tests; an operator after a repair)."""
     _failed_at.clear()

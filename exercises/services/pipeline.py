@@ -7,6 +7,7 @@ import logging
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -19,6 +20,7 @@ from exercises.models import Exercise, Submission, SubmissionStatus
 from exercises.services import grading_cache, queueing
 from exercises.services.grading_cache import ExerciseForGrading
 from learning_platform.db import asynchronous_commit_column, update_rows
+from learning_platform.metrics import GRADING_LATENCY
 from notifications.services import create_notification
 from progress import services as progress_services
 
@@ -313,7 +315,20 @@ def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
         where_params=[SubmissionStatus.GRADING],
         returning=quote("id") + asynchronous_commit_column(),
     )
-    return {submission_id for submission_id, *_ in written}
+    ids = {submission_id for submission_id, *_ in written}
+    latencies = [
+        (str(values["status"]), (values["graded_at"] - job.created_at).total_seconds())
+        for job, values in results
+        if job.submission_id in ids
+    ]
+    # Observed once committed: a batch undone (another worker took a pass over) is not counted.
+    transaction.on_commit(partial(_observe_latencies, latencies))
+    return ids
+
+
+def _observe_latencies(latencies: list[tuple[str, float]]) -> None:
+    for outcome, seconds in latencies:
+        GRADING_LATENCY.labels(outcome).observe(seconds)
 
 
 def _finish_graded(

@@ -114,12 +114,12 @@ def test_cors_preflight_allows_allauths_key_headers_with_credentials(client):
 
 
 @override_settings(CORS_ALLOWED_ORIGINS=[VITE])
-def test_cors_exposes_location_etag_and_retry_after_to_the_spa(client):
+def test_cors_exposes_location_etag_retry_after_and_request_id_to_the_spa(client):
     response = client.get("/api/v1/levels/", HTTP_ORIGIN=VITE)
 
     assert response["Access-Control-Allow-Origin"] == VITE
     exposed = {h.strip() for h in response["Access-Control-Expose-Headers"].split(",")}
-    assert exposed == {"ETag", "Location", "Retry-After"}
+    assert exposed == {"ETag", "Location", "Retry-After", "X-Request-ID"}
 
 
 @override_settings(CORS_ALLOWED_ORIGINS=[VITE])

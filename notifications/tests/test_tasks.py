@@ -58,3 +58,23 @@ def test_a_failing_mail_server_is_retried_and_the_email_survives(monkeypatch, ma
     delivery = EmailDelivery.objects.get()
     assert delivery.sent_at is not None
     assert delivery.attempts == 3
+
+
+@pytest.mark.django_db
+def test_a_failed_send_is_counted_in_the_metrics(monkeypatch, mailoutbox, scrape):
+    from django.core.mail import EmailMultiAlternatives
+
+    def refused(self, fail_silently=False):
+        raise SMTPException("4.3.0 try again later")
+
+    user = UserFactory()
+    NotificationFactory(recipient=user, email_state=EmailState.PENDING)
+    monkeypatch.setattr(EmailMultiAlternatives, "send", refused)
+    before = scrape()
+
+    with pytest.raises(Retry):
+        tasks.send_notification_emails.apply(args=(user.id,))
+
+    after = scrape()
+    name = "lp_emails_failed_total"
+    assert after.value(name, outcome="will_retry") == before.value(name, outcome="will_retry") + 1
