@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "learning_platform.proxies.TrustedProxiesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "learning_platform.web_app.WebAppWhiteNoiseMiddleware",
+    # Signed-out HTML and JSON compressed (learning_platform/compression.py: why only those).
+    "learning_platform.compression.PublicGZipMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -1,18 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ErrorMessage, isNotFound } from '@/components/ErrorMessage';
 import { NotFound } from '@/components/NotFound';
 import { Loading } from '@/components/Loading';
 import { Comments } from '@/features/comments/components/Comments';
-import { ExercisePanel } from '@/features/exercises/components/ExercisePanel';
 import { lessonQueries } from '@/features/lessons/api';
 import { BlockView } from '@/features/lessons/components/Blocks';
 import { CompleteButton } from '@/features/progress/components/CompleteButton';
 import { ProgressHeader } from '@/features/progress/components/ProgressHeader';
-import { ReportButton, ReportDialog, reportPlaces, WHOLE_LESSON } from '@/features/reports/components/ReportDialog';
+import { blockPlace, EXERCISE_PLACE, LINKS_PLACE, ReportButton, ReportDialog, reportPlaces, WHOLE_LESSON } from '@/features/reports/components/ReportDialog';
+import { useAfterIdle } from '@/lib/idle';
 import { useAuth } from '@/lib/session';
+import type { Block } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
+
+// The exercise is below the lesson: its code (the table form, feedback, attempts) is its own
+// chunk, fetched once the page is idle; meanwhile it shows the loading line the server sent.
+const ExercisePanel = lazy(() => import('@/features/exercises/components/ExercisePanel').then((module) => ({ default: module.ExercisePanel })));
+const EXERCISE_LOADING = <Loading label="Loading the exercise…" />;
 
 export function LessonPage() {
   const { slug } = useParams();
@@ -20,8 +26,10 @@ export function LessonPage() {
   const { isAuthenticated } = useAuth();
   const [reporting, setReporting] = useState<string | null>(null);
   const data = lesson.data;
-  const places = useMemo(() => (data ? reportPlaces(data.blocks, data.links.length > 0, data.exercise) : []), [data]);
-  const placeOf = (key: string) => places.find((place) => place.key === key)!;
+  const idle = useAfterIdle();
+  // The dialog's list of parts reads each block's text: only once it opens.
+  const open = reporting !== null;
+  const places = useMemo(() => (data && open ? reportPlaces(data.blocks, data.links.length > 0, data.exercise) : []), [data, open]);
 
   useDocumentTitle(data?.title);
 
@@ -57,12 +65,7 @@ export function LessonPage() {
             </ul>
           ) : null}
         </header>
-        {data.blocks.map((block) => (
-          <div key={block.id} className="lesson-part">
-            <BlockView block={block} />
-            <ReportButton place={placeOf(`block-${block.id}`)} onReport={setReporting} />
-          </div>
-        ))}
+        <LessonBlocks blocks={data.blocks} onReport={setReporting} />
         {data.links.length ? (
           <section aria-labelledby="links-title">
             <h2 id="links-title">Further reading</h2>
@@ -76,7 +79,7 @@ export function LessonPage() {
                 </li>
               ))}
             </ul>
-            <ReportButton place={placeOf('links')} onReport={setReporting} />
+            <ReportButton place={LINKS_PLACE} onReport={setReporting} />
           </section>
         ) : null}
         {data.exercise ? null : actions}
@@ -84,8 +87,14 @@ export function LessonPage() {
       {data.exercise ? (
         <>
           <div className="lesson-part">
-            <ExercisePanel exerciseId={data.exercise.id} signedIn={isAuthenticated} />
-            <ReportButton place={placeOf('exercise')} onReport={setReporting} />
+            {idle ? (
+              <Suspense fallback={EXERCISE_LOADING}>
+                <ExercisePanel exerciseId={data.exercise.id} signedIn={isAuthenticated} />
+              </Suspense>
+            ) : (
+              EXERCISE_LOADING
+            )}
+            <ReportButton place={EXERCISE_PLACE} onReport={setReporting} />
           </div>
           {actions}
         </>
@@ -105,7 +114,20 @@ export function LessonPage() {
           </Link>
         ) : null}
       </nav>
-      <Comments lesson={data.slug} signedIn={isAuthenticated} />
+      <Comments lesson={data.slug} signedIn={isAuthenticated} load={idle} />
     </div>
   );
 }
+
+/**
+ * The lesson's blocks, rendered again only when the lesson changes: not when the session, the
+ * learner's progress or the report dialog's state arrive or change around them.
+ */
+const LessonBlocks = memo(function LessonBlocks({ blocks, onReport }: { blocks: Block[]; onReport: (key: string) => void }) {
+  return blocks.map((block) => (
+    <div key={block.id} className="lesson-part">
+      <BlockView block={block} />
+      <ReportButton place={blockPlace(block)} onReport={onReport} />
+    </div>
+  ));
+});

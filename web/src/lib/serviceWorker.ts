@@ -1,6 +1,5 @@
 // The service worker vite-plugin-pwa builds (vite.config.ts): registered in production builds
 // only, and a new version taken on the learner's next page, never under them mid-lesson.
-import type { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 
 const HOUR = 60 * 60 * 1000;
@@ -40,20 +39,14 @@ export function useUpdateWaiting(): boolean {
 
 /**
  * Registers the service worker once the page has loaded (its precache download must not compete
- * with the page's own). The first install takes control of this page at once (clientsClaim):
- * the reads on screen are then fetched again through it, so they are kept for offline use too.
- * The browser looks for a new version on every full page load; a tab kept open asks hourly.
+ * with the page's own). The first install takes control of this page at once (clientsClaim).
+ * The reads made before that are not fetched again through it: every read the worker keeps is
+ * also kept by the app itself (keptForOffline, lib/offline.ts), so refetching them all would
+ * only cost the phone a burst of work just after the page became usable. The browser looks for
+ * a new version on every full page load; a tab kept open asks hourly.
  */
-export function registerServiceWorker(client: QueryClient): void {
+export function registerServiceWorker(): void {
   if (!import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
-  const container = navigator.serviceWorker;
-  if (!container.controller) {
-    const onFirstControl = () => {
-      container.removeEventListener('controllerchange', onFirstControl);
-      void client.invalidateQueries({ refetchType: 'active' });
-    };
-    container.addEventListener('controllerchange', onFirstControl);
-  }
   const start = () =>
     void import('virtual:pwa-register').then(({ registerSW }) => {
       const update = registerSW({

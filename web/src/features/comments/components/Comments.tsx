@@ -14,8 +14,9 @@ const USER_INPUT = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
 /** The server's limit (community.models.COMMENT_MAX_LENGTH). */
 export const COMMENT_MAX_LENGTH = 5000;
 
-export function Comments({ lesson, signedIn }: { lesson: string; signedIn: boolean }) {
-  const threads = useInfiniteQuery(commentQueries.threads(lesson));
+/** `load` false: the section and its loading line only, the comments not asked for yet. */
+export function Comments({ lesson, signedIn, load = true }: { lesson: string; signedIn: boolean; load?: boolean }) {
+  const threads = useInfiniteQuery({ ...commentQueries.threads(lesson), enabled: load });
   const location = useLocation();
   const loaded = threads.isSuccess;
 

@@ -33,28 +33,48 @@ export const WHOLE_LESSON = 'lesson';
 /** Every part of a lesson, in page order: its blocks, its links, its exercise. */
 export function reportPlaces(blocks: Block[], hasLinks: boolean, exercise: { title: string } | null): ReportPlace[] {
   const places: ReportPlace[] = blocks.map((block, index) => {
-    const [kind, noun, text] = describeBlock(block);
-    return { key: `block-${block.id}`, label: `${index + 1}. ${kind}: ${shorten(text)}`, noun, block: block.id };
+    const { key, kind, noun } = blockPlace(block);
+    return { key, label: `${index + 1}. ${kind}: ${shorten(blockText(block))}`, noun, block: block.id };
   });
-  if (hasLinks) places.push({ key: 'links', label: 'Further reading (the links)', noun: 'these links', block: null });
-  if (exercise) places.push({ key: 'exercise', label: `Exercise: ${shorten(exercise.title)}`, noun: 'this exercise', block: null });
+  if (hasLinks) places.push(LINKS_PLACE);
+  if (exercise) places.push({ ...EXERCISE_PLACE, label: `Exercise: ${shorten(exercise.title)}` });
   return places;
 }
 
+/** What a part's own report button needs: cheap, so a lesson's first render reads no block's text. */
+export type ButtonPlace = Pick<ReportPlace, 'key' | 'noun'>;
+
+export const LINKS_PLACE: ReportPlace = { key: 'links', label: 'Further reading (the links)', noun: 'these links', block: null };
+export const EXERCISE_PLACE: ReportPlace = { key: 'exercise', label: 'Exercise', noun: 'this exercise', block: null };
+
 const CALLOUT = { note: 'Note', tip: 'Tip', warning: 'Warning' } as const;
 
-function describeBlock(block: Block): [kind: string, noun: string, text: string] {
+/** A block's key, kind ("Table") and noun ("this table"). */
+export function blockPlace(block: Block): ButtonPlace & { kind: string } {
+  const key = `block-${block.id}`;
   switch (block.kind) {
     case 'table':
-      return ['Table', 'this table', block.caption || block.columns.join(', ')];
+      return { key, kind: 'Table', noun: 'this table' };
     case 'code':
-      return ['Code', 'this code', block.title || block.source];
+      return { key, kind: 'Code', noun: 'this code' };
     case 'callout': {
       const label = CALLOUT[block.style as keyof typeof CALLOUT] ?? 'Note';
-      return [label, `this ${label.toLowerCase()}`, textOf(block.html)];
+      return { key, kind: label, noun: `this ${label.toLowerCase()}` };
     }
     default:
-      return ['Text', 'this text', 'html' in block ? textOf(block.html) : ''];
+      return { key, kind: 'Text', noun: 'this text' };
+  }
+}
+
+/** What the dialog's list shows of a block: its caption, title or first words. */
+function blockText(block: Block): string {
+  switch (block.kind) {
+    case 'table':
+      return block.caption || block.columns.join(', ');
+    case 'code':
+      return block.title || block.source;
+    default:
+      return 'html' in block ? textOf(block.html) : '';
   }
 }
 
@@ -69,7 +89,7 @@ function shorten(text: string): string {
 }
 
 /** The small report action under a part of the lesson. */
-export function ReportButton({ place, onReport }: { place: ReportPlace; onReport: (key: string) => void }) {
+export function ReportButton({ place, onReport }: { place: ButtonPlace; onReport: (key: string) => void }) {
   return (
     <p className="part-report">
       <button type="button" className="link-button" aria-label={`Report ${place.noun}`} onClick={() => onReport(place.key)}>
