@@ -366,42 +366,27 @@ CELERY_TIMEZONE = "UTC"
 # Without a broker nobody runs beat: the development server (runserver, as `make run` starts
 # it) then runs this schedule itself, in one thread per process (learning_platform/scheduler.py).
 EMBEDDED_SCHEDULER = env.bool("EMBEDDED_SCHEDULER", default=not BROKER_URL and not TESTING)
-# Periodic jobs; each entry names a task by its registered name.
+
+
+def _every(task: str, seconds: float, expires: int) -> dict[str, Any]:
+    """A periodic job: the task's registered name, how often, and when a late run is dropped."""
+    return {"task": task, "schedule": timedelta(seconds=seconds), "options": {"expires": expires}}
+
+
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
-    # Lessons whose "publish at" has come (reads already show them; this makes it stick).
-    "lessons.publish_due_lessons": {
-        "task": "lessons.publish_due_lessons",
-        "schedule": timedelta(minutes=1),
-        "options": {"expires": 55},
-    },
-    "learning_platform.send_unsent_tasks": {
-        "task": "learning_platform.send_unsent_tasks",
-        "schedule": timedelta(seconds=30),
-        "options": {"expires": 25},
-    },
-    # Builds the boards after a Redis loss, and each day's period boards ahead of midnight.
-    "progress.refresh_leaderboards": {
-        "task": "progress.refresh_leaderboards",
-        "schedule": timedelta(minutes=5),
-        "options": {"expires": 280},
-    },
-    # Rewrites every board from the ledger's rollup: anything Redis missed is back within a day.
-    "progress.rebuild_leaderboards": {
-        "task": "progress.rebuild_leaderboards",
-        "schedule": timedelta(hours=24),
-        "options": {"expires": 3600},
-    },
-    # Sends the notification digests that are due (COMMUNITY_DIGEST_WINDOW_SECONDS).
-    "community.send_overdue_emails": {
-        "task": "community.send_overdue_emails",
-        "schedule": timedelta(seconds=60),
-        "options": {"expires": 55},
-    },
-    "exercises.requeue_stale_submissions": {
-        "task": "exercises.requeue_stale_submissions",
-        "schedule": timedelta(seconds=60),
-        "options": {"expires": 55},
-    },
+    job["task"]: job
+    for job in (
+        # Lessons whose "publish at" has come (reads already show them; this makes it stick).
+        _every("lessons.publish_due_lessons", 60, expires=55),
+        _every("learning_platform.send_unsent_tasks", 30, expires=25),
+        # Builds the boards after a Redis loss, and each day's period boards ahead of midnight.
+        _every("progress.refresh_leaderboards", 300, expires=280),
+        # Rewrites every board from the ledger's rollup: anything Redis missed is back in a day.
+        _every("progress.rebuild_leaderboards", 24 * 3600, expires=3600),
+        # Sends the notification digests that are due (COMMUNITY_DIGEST_WINDOW_SECONDS).
+        _every("community.send_overdue_emails", 60, expires=55),
+        _every("exercises.requeue_stale_submissions", 60, expires=55),
+    )
 }
 
 # --- E-mail -------------------------------------------------------------------------------

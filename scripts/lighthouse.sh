@@ -15,6 +15,7 @@
 #   LIGHTHOUSE_PORT (18230)  LIGHTHOUSE_RUNS (3)  LIGHTHOUSE_PAGES ("/lessons/embedding-dimension /quests/transformers")
 #   LIGHTHOUSE_OUT (web/lighthouse-reports, or $CI_ARTIFACTS_DIR/lighthouse): the JSON reports
 #   LIGHTHOUSE_DIST (web/dist): another build to measure, e.g. an older commit's for a comparison
+#   LIGHTHOUSE_REPORT_ONLY (unset): 1 prints the verdict without failing on a missed threshold
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
