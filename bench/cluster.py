@@ -36,7 +36,9 @@ drains and the invariants are printed (exit status 1 when one breaks):
 - the web kill: the requests that failed before HAProxy marked the node down are counted and
   at most one per client thread; none failed after;
 - no stale read: each write through node A is seen by the next read through node B (the
-  progress header and the lesson, also when B is asked with the ETag it gave before).
+  progress header and the lesson, also when B is asked with the ETag it gave before);
+- every metric moved or is present: each web node's /metrics and each worker node's metrics
+  port, scraped at the start of the load and after the drain (bench/cluster_metrics.py).
 """
 
 from __future__ import annotations
@@ -57,7 +59,9 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
+from bench.cluster_env import node_env as deployment_env  # noqa: E402
 from bench.cluster_env import rehearsal_env  # noqa: E402
+from bench.cluster_metrics import scrape_nodes, table  # noqa: E402
 from bench.cluster_stack import (  # noqa: E402
     HAProxy,
     Network,
@@ -368,22 +372,34 @@ def main() -> int:
                 "REDIS_URL": redis_url, "BROKER_URL": broker_url,
                 "EMAIL_URL": f"smtp://{host}:{args.port + 4}",
             },
-            {"SECRET_KEY": f"cluster-{uuid.uuid4()}{uuid.uuid4()}"},
+            {"SECRET_KEY": f"cluster-{uuid.uuid4()}{uuid.uuid4()}",
+             "METRICS_TOKEN": str(uuid.uuid4())},
         )  # fmt: skip
         # Nothing of this process's own settings leaks into the nodes: only the system's.
         keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONDONTWRITEBYTECODE")
         node_env = {**{k: os.environ[k] for k in keep if k in os.environ}, **env}
 
+        metrics_at: dict[str, str] = {}  # node -> address:port of its metrics
         for index, name in enumerate(("web-a", "web-b", "worker-a", "worker-b", "beat"), 1):
             address = network.add(name, index)
+            # Each web and worker node its own multiprocess directory, as each pod its volume.
+            own = {"PROMETHEUS_MULTIPROC_DIR": str(run_dir / "metrics" / name)}
+            extra: dict[str, str] = {}
             if name.startswith("web"):
                 # In its namespace every node has the port; on 127.0.0.1 each its own.
                 port = WEB_PORT_IN_NODE if isolated else args.port + 10 + index
                 argv = web_argv(address, port)
-                haproxy.webs[name] = f"{address}:{port}"
+                haproxy.webs[name] = metrics_at[name] = f"{address}:{port}"
+                extra = deployment_env("web", own)
+            elif name.startswith("worker"):
+                argv = worker_argv(name)
+                if not isolated:
+                    own["WORKER_METRICS_PORT"] = str(args.port + 10 + index)
+                extra = deployment_env("worker", own)
+                metrics_at[name] = f"{address}:{extra['WORKER_METRICS_PORT']}"
             else:
-                argv = worker_argv(name) if name.startswith("worker") else beat_argv(run_dir)
-            nodes.append(Node(name, argv, node_env, run_dir, network, address))
+                argv = beat_argv(run_dir)
+            nodes.append(Node(name, argv, {**node_env, **extra}, run_dir, network, address))
         pgbouncer.start()
         haproxy.start()
         print(f"cluster: pgbouncer and HAProxy up in {time.monotonic() - began:.0f}s; migrating")
@@ -407,7 +423,7 @@ def main() -> int:
         logging.getLogger("learning_platform.outbox").setLevel(logging.ERROR)
         from accounts.models import User
         from exercises.models import Exercise
-        from learning_platform.celery import app
+        from learning_platform.celery import app, queue_names
         from lessons.models import Lesson
 
         app.control.purge()  # an earlier run's messages on the broker
@@ -434,6 +450,10 @@ def main() -> int:
             f"logs in {run_dir} (set up in {time.monotonic() - began:.0f}s)"
         )
         rehearsal = Rehearsal(args, stack, log, clients, lessons, exercise.id)
+        scrape = {"token": env["METRICS_TOKEN"], "host": public_host}
+        scraped = [scrape_nodes(metrics_at, **scrape, wait=STARTUP)]
+        # A learner's look at the boards, which the flushed Redis lacks: a rebuild is queued.
+        clients[0][1].call("GET", "/api/v1/leaderboard", what="leaderboard")
         started = time.monotonic()
         chaos = threading.Thread(target=rehearsal.chaos)
         chaos.start()
@@ -449,10 +469,16 @@ def main() -> int:
         drain_began = time.monotonic()
         drained = drain(args.drain)
         print(f"cluster: drained in {time.monotonic() - drain_began:.0f}s")
+        scraped.append(scrape_nodes(metrics_at, **scrape, wait=30))
+        metric_lines, stuck = table(*scraped, age=time.monotonic() - began, queues=queue_names(),
+                                    nodes=list(metrics_at))  # fmt: skip
         rows = [
             *invariants(log, mail_dir, drained, faults=FAULTS),
             *cluster_invariants(rehearsal, args.threads),
-        ]
+            ("every metric moved or is present", not stuck,
+             f"{len(metric_lines) - 1} metrics of {len(metrics_at)} nodes; "
+             f"not: {', '.join(stuck) or 'none'}"),
+        ]  # fmt: skip
     finally:
         for node in nodes:
             node.stop()
@@ -461,6 +487,7 @@ def main() -> int:
                 part.stop()
         if isolated:
             network.teardown()
+    print("\n" + "\n".join(metric_lines))
     print_table(rows, log, load_seconds)
     print_faults(log)
     starts = ", ".join(f"{n.name} {n.starts}" for n in nodes)
