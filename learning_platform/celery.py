@@ -7,7 +7,6 @@ import importlib
 import importlib.util
 import logging
 import os
-import time
 from typing import Any, ParamSpec, TypeVar
 
 from celery import Celery, signals
@@ -120,19 +119,10 @@ def queue_names() -> list[str]:
     return sorted(names)
 
 
-_QUEUE_READ_TTL = 1.0
-_last_read: tuple[float, dict[str, int] | None] = (0.0, None)
-
-
 def queue_lengths() -> dict[str, int] | None:
     """Messages waiting per queue, read from the broker in one short connection (a passive
-    declare, which Redis and AMQP both answer); None when the broker does not answer. Kept a
-    second, so the gauges of one scrape share one read."""
-    global _last_read
-    read_at, lengths = _last_read
-    if time.monotonic() - read_at < _QUEUE_READ_TTL:
-        return lengths
-    lengths = None
+    declare, which Redis and AMQP both answer); None when the broker does not answer."""
+    lengths: dict[str, int] | None = None
     try:
         with app.connection_for_read() as connection:
             connection.ensure_connection(max_retries=1, interval_start=0, timeout=2)
@@ -146,7 +136,6 @@ def queue_lengths() -> dict[str, int] | None:
                     channel.close()
     except Exception:
         logging.getLogger(__name__).warning("Could not read the queues' lengths", exc_info=True)
-    _last_read = (time.monotonic(), lengths)
     return lengths
 
 

@@ -8,7 +8,8 @@ Names are stable: dashboards (deploy/grafana/) and alerts read them. Two kinds:
   PROMETHEUS_MULTIPROC_DIR (prometheus-client's multiprocess mode) and the scrape adds them up;
 - read at scrape time (`ScrapeGauge`), from the owner of the value: the broker's queue depths,
   the outbox backlog, the leaderboards' last rebuild. The owner subscribes a reader to the
-  gauge's hook in its `AppConfig.ready()`; a reader that fails leaves its samples out.
+  gauge's hook in its `AppConfig.ready()`; a reader that fails leaves its samples out. Readers
+  get the scrape's `ScrapeMemo`, so gauges fed by one read (queue depths and broker up) share it.
 
 This module imports no app and needs no app registry: any process may import it early.
 """
@@ -81,6 +82,15 @@ EMAILS_FAILED = _Counter(
 Samples = Iterable[tuple[Sequence[str], float]]
 
 
+class ScrapeMemo(dict[str, Any]):
+    """One scrape's reads, by name: readers of several gauges fetch a value once per scrape."""
+
+    def read(self, name: str, fetch: Callable[[], Any]) -> Any:
+        if name not in self:
+            self[name] = fetch()
+        return self[name]
+
+
 class ScrapeGauge:
     """A gauge whose samples are read when /metrics is scraped, from the readers subscribed
     to `hook` (each returns `Samples`)."""
@@ -89,13 +99,13 @@ class ScrapeGauge:
         self.name = name
         self.documentation = documentation
         self.labels = list(labels)
-        self.hook: Hook[None, Samples] = Hook(name)
+        self.hook: Hook[ScrapeMemo, Samples] = Hook(name)
 
-    def family(self) -> GaugeMetricFamily:
+    def family(self, memo: ScrapeMemo) -> GaugeMetricFamily:
         family = GaugeMetricFamily(self.name, self.documentation, labels=self.labels)
         for reader in list(self.hook._subscribers):
             try:
-                for label_values, value in reader(None):
+                for label_values, value in reader(memo):
                     family.add_metric(list(label_values), value)
             except Exception:
                 logger.warning("Reading %s failed; its samples are left out", self.name)
@@ -131,8 +141,9 @@ SCRAPE_GAUGES = (
 
 class _ScrapeTime(Collector):
     def collect(self) -> Iterator[Metric]:
+        memo = ScrapeMemo()
         for gauge in SCRAPE_GAUGES:
-            yield gauge.family()
+            yield gauge.family(memo)
 
 
 # --- Exposition -----------------------------------------------------------------------------
@@ -146,22 +157,20 @@ def exposition(*, scrape_time: bool = True) -> bytes:
     """The text a scrape answers: every process's recorded metrics (multiprocess mode: the
     files in PROMETHEUS_MULTIPROC_DIR; else this process's), and the scrape-time gauges."""
     registry = CollectorRegistry()
-    if multiprocess_dir():
-        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-    else:
-        registry.register(REGISTRY)
+    registry.register(worker_registry())
     if scrape_time:
         registry.register(_ScrapeTime())
     return generate_latest(registry)
 
 
 def worker_registry() -> CollectorRegistry:
-    """What a Celery worker's metrics port serves: its processes' recorded metrics."""
+    """The recorded metrics of this node's processes: in multiprocess mode the files in
+    PROMETHEUS_MULTIPROC_DIR, else this process's. A Celery worker's metrics port serves it."""
+    if not multiprocess_dir():
+        return REGISTRY
     registry = CollectorRegistry()
-    if multiprocess_dir():
-        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-        return registry
-    return REGISTRY
+    multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    return registry
 
 
 def mark_process_dead(pid: int) -> None:

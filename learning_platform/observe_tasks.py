@@ -34,8 +34,9 @@ PUBLISHED_AT_HEADER = "published_at"
 
 logger = logging.getLogger(__name__)
 task_logger = logging.getLogger("learning_platform.task")
-# Running tasks by id: (monotonic start, wait in seconds or None, the request id's reset token).
-_running: dict[str, tuple[float, float | None, contextvars.Token[str | None]]] = {}
+# Kept on the running task's request context (Celery's per-execution object) from prerun to
+# postrun: (monotonic start, wait in seconds or None, the request id's reset token).
+_STARTED = "_lp_started"
 
 
 def message_header(request: Any, name: str) -> Any:
@@ -75,15 +76,19 @@ def _task_started(task_id: str | None = None, task: Any = None, **kwargs: Any) -
     wait = _wait(task.request)
     if wait is not None:
         metrics.TASK_WAIT.labels(task.name).observe(wait)
-    _running[task_id] = (time.perf_counter(), wait, token)
+    setattr(task.request, _STARTED, (time.perf_counter(), wait, token))
 
 
 @signals.task_postrun.connect
 def _task_finished(
     task_id: str | None = None, task: Any = None, state: str | None = None, **kwargs: Any
 ) -> None:
-    started = _running.pop(task_id, None) if task_id is not None else None
-    if started is None or task is None:
+    if task_id is None or task is None:
+        return
+    started: tuple[float, float | None, contextvars.Token[str | None]] | None = getattr(
+        task.request, _STARTED, None
+    )
+    if started is None:
         return
     began, wait, token = started
     duration = time.perf_counter() - began

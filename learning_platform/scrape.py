@@ -31,26 +31,26 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
     return HttpResponse(metrics.exposition(), content_type=CONTENT_TYPE_LATEST)
 
 
-def _queue_lengths(_: None) -> metrics.Samples:
+def _queue_lengths(memo: metrics.ScrapeMemo) -> metrics.Samples:
     if app.conf.task_always_eager:
         return []  # no broker: tasks run in-process
-    lengths = queue_lengths()
+    lengths = memo.read("queue_lengths", queue_lengths)
     return [((name,), length) for name, length in (lengths or {}).items()]
 
 
-def _broker_up(_: None) -> metrics.Samples:
+def _broker_up(memo: metrics.ScrapeMemo) -> metrics.Samples:
     if app.conf.task_always_eager:
         return []
-    return [((), 0.0 if queue_lengths() is None else 1.0)]
+    return [((), 0.0 if memo.read("queue_lengths", queue_lengths) is None else 1.0)]
 
 
-def _outbox_tasks(_: None) -> metrics.Samples:
-    backlog = outbox.backlog()
+def _outbox_tasks(memo: metrics.ScrapeMemo) -> metrics.Samples:
+    backlog = memo.read("outbox", outbox.backlog)
     return [(("pending",), backlog["pending"]), (("given_up",), backlog["given_up"])]
 
 
-def _outbox_oldest_age(_: None) -> metrics.Samples:
-    oldest = outbox.backlog()["oldest"]
+def _outbox_oldest_age(memo: metrics.ScrapeMemo) -> metrics.Samples:
+    oldest = memo.read("outbox", outbox.backlog)["oldest"]
     return [((), max(0.0, time.time() - oldest.timestamp()) if oldest else 0.0)]
 
 

@@ -150,7 +150,7 @@ def last_rebuilt_at() -> datetime | None:
         return None  # written by a version that stored no time
 
 
-def rebuild_age_samples(_: None) -> list[tuple[tuple[()], float]]:
+def rebuild_age_samples(_: object) -> list[tuple[tuple[()], float]]:
     """lp_leaderboard_rebuild_age_seconds, read at scrape time (none without the boards)."""
     if not enabled():
         return []

@@ -114,9 +114,8 @@ def test_a_task_wait_is_timed_from_its_publish_to_its_start(scrape, memory_broke
 
 
 def test_queue_depth_and_outbox_backlog_are_read_at_scrape_time(
-    scrape, memory_broker, monkeypatch, django_capture_on_commit_callbacks
+    scrape, memory_broker, django_capture_on_commit_callbacks
 ):
-    monkeypatch.setattr(celery_module, "_last_read", (0.0, None))
     queue = celery_module.app.conf.task_default_queue
     with django_capture_on_commit_callbacks(execute=True), transaction.atomic():
         tasks.send_unsent_tasks.delay_on_commit()
@@ -132,9 +131,7 @@ def test_queue_depth_and_outbox_backlog_are_read_at_scrape_time(
     assert 0 <= scraped.value("lp_outbox_oldest_task_age_seconds") < 60
 
 
-def test_an_unreachable_broker_is_reported_not_raised(scrape, unreachable_broker, monkeypatch):
-    monkeypatch.setattr(celery_module, "_last_read", (0.0, None))
-
+def test_an_unreachable_broker_is_reported_not_raised(scrape, unreachable_broker):
     scraped = scrape()
 
     assert scraped.value("lp_broker_up") == 0
