@@ -1,15 +1,16 @@
 import { useEffect, useState } from 'react';
 
-type IdleWindow = Window & {
-  requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number;
-  cancelIdleCallback?: (handle: number) => void;
-};
-
-/** Runs `task` when the browser is next idle (at the latest after `timeout` ms). */
-export function whenIdle(task: () => void, timeout = 2000): void {
-  const w = window as IdleWindow;
-  if (w.requestIdleCallback) w.requestIdleCallback(task, { timeout });
-  else window.setTimeout(task, 50);
+/**
+ * Runs `task` when the browser is next idle (at the latest after `timeout` ms; a short timer
+ * where there is no requestIdleCallback, as in jsdom). Returns what cancels it.
+ */
+export function whenIdle(task: () => void, timeout = 2000): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(task, { timeout });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = window.setTimeout(task, 50);
+  return () => window.clearTimeout(timer);
 }
 
 /**
@@ -22,13 +23,7 @@ export function useAfterIdle(timeout = 2000): boolean {
   const [idle, setIdle] = useState(false);
   useEffect(() => {
     if (idle) return;
-    const w = window as IdleWindow;
-    if (w.requestIdleCallback && w.cancelIdleCallback) {
-      const handle = w.requestIdleCallback(() => setIdle(true), { timeout });
-      return () => w.cancelIdleCallback?.(handle);
-    }
-    const timer = window.setTimeout(() => setIdle(true), 50);
-    return () => window.clearTimeout(timer);
+    return whenIdle(() => setIdle(true), timeout);
   }, [idle, timeout]);
   return idle;
 }
