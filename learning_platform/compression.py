@@ -14,15 +14,14 @@ files are not seen here: WhiteNoise answers them earlier, pre-compressed (docs/s
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.middleware.gzip import GZipMiddleware
 
+from learning_platform.credentials import carries_credentials
+
 COMPRESSED_TYPES = ("text/html", "application/json", "application/xml", "text/plain")
 SKIPPED_PREFIXES = ("/admin/",)
-# The headers a request can prove who it is by (learning_platform/api/authentication.py).
-CREDENTIAL_HEADERS = ("X-Session-Token", "Authorization")
 
 
 class PublicGZipMiddleware(GZipMiddleware):
@@ -39,9 +38,7 @@ class PublicGZipMiddleware(GZipMiddleware):
 def should_compress(request: HttpRequest, response: HttpResponseBase) -> bool:
     if request.method not in ("GET", "HEAD"):
         return False
-    if settings.SESSION_COOKIE_NAME in request.COOKIES:
-        return False
-    if any(header in request.headers for header in CREDENTIAL_HEADERS):
+    if carries_credentials(request):
         return False
     if request.path.startswith(SKIPPED_PREFIXES) or response.streaming:
         return False

@@ -21,11 +21,11 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.utils.functional import empty
 from pythonjsonlogger.json import JsonFormatter
 
+from learning_platform.credentials import carries_credentials
 from learning_platform.metrics import HTTP_REQUEST_DURATION
 
 HEADER = "X-Request-ID"
@@ -79,10 +79,7 @@ def _user_id(request: HttpRequest) -> int | str:
     user = getattr(request, "user", None)
     if user is None:
         return "anonymous"
-    if getattr(user, "_wrapped", None) is empty and not (
-        request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-        or request.META.get("HTTP_X_SESSION_TOKEN")
-    ):
+    if getattr(user, "_wrapped", None) is empty and not carries_credentials(request):
         return "anonymous"
     return user.pk if user.is_authenticated else "anonymous"
 

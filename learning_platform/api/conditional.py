@@ -19,7 +19,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-VARY = ("Cookie", "X-Session-Token", "Authorization")
+from learning_platform.credentials import CREDENTIAL_HEADERS
+
+VARY = ("Cookie", *CREDENTIAL_HEADERS)
 
 # How conditional reads are documented in the schema (api/schema.py adds their 304).
 IF_NONE_MATCH = OpenApiParameter(
