@@ -24,10 +24,13 @@ from django.utils.html import strip_tags
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 
+from accounts.serializers import SessionStateSerializer
+from achievements.views import public_listing
 from learning_platform import versioned, web_app
-from learning_platform.api.conditional import Page
+from learning_platform.api.conditional import Page, page
 from lessons.selectors import LessonNotFound, QuestNotFound, sees_drafts
 from pages import views
+from progress.views import level_curve_page
 
 SITE_NAME = "Learning Platform"  # as web/src/lib/useDocumentTitle.ts writes it
 DESCRIPTION_LENGTH = 160
@@ -51,7 +54,11 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     except LessonNotFound:
         return web_app.app_page(request, status=404)
     rendered = lesson_markup(slug=slug, body=body, path=request.path)
-    return _answer(request, rendered, key="lesson", body=body)
+    parts = {"lesson": body}
+    if not request.user.is_authenticated:
+        quest_slug = json.loads(body.json)["quest"]["slug"]
+        parts |= {"quest": views.public_outline_page(slug=quest_slug), **_signed_out_reads()}
+    return _answer(request, rendered, parts)
 
 
 def quest(request: HttpRequest, slug: str) -> HttpResponse:
@@ -64,14 +71,33 @@ def quest(request: HttpRequest, slug: str) -> HttpResponse:
         public = views.public_outline_page(slug=slug)
     except QuestNotFound:
         return web_app.app_page(request, status=404)
-    body = (
-        views.learner_outline_page(slug=slug, user_id=user.pk) if user.is_authenticated else public
+    if user.is_authenticated:
+        parts = {"quest": views.learner_outline_page(slug=slug, user_id=user.pk)}
+    else:
+        parts = {"quest": public, **_signed_out_reads()}
+    return _answer(request, quest_markup(slug=slug, body=public), parts)
+
+
+SIGNED_OUT_SESSION = page(SessionStateSerializer({"is_authenticated": False, "user": None}).data)
+
+
+def _signed_out_reads() -> dict[str, Page]:
+    """The reads the app makes at once on any page, answered here for a signed-out visitor: its
+    first render then has its header, and no answer arrives later to draw it again. Each is the
+    API's answer (cached for it), under the name web/src/app/initialData.ts seeds it by."""
+    return {
+        "session": SIGNED_OUT_SESSION,
+        "levels": level_curve_page(),
+        "achievements": public_listing(),
+    }
+
+
+def _answer(request: HttpRequest, rendered: Rendered, parts: dict[str, Page]) -> HttpResponse:
+    data = (
+        b"{"
+        + b",".join(b'"' + key.encode() + b'":' + part.json for key, part in parts.items())
+        + b"}"
     )
-    return _answer(request, quest_markup(slug=slug, body=public), key="quest", body=body)
-
-
-def _answer(request: HttpRequest, rendered: Rendered, *, key: str, body: Page) -> HttpResponse:
-    data = b'{"' + key.encode() + b'":' + body.json + b"}"
     return web_app.app_page(
         request,
         head=rendered.head,

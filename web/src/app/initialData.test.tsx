@@ -38,6 +38,26 @@ describe('the data a page was served with', () => {
     expect(document.getElementById(INITIAL_DATA_ID)).toBeNull();
   });
 
+  it('renders the signed-out header on the first render from the reads served with the page', () => {
+    const { calls } = mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      [`GET /api/v1/lessons/${lesson.slug}/comments/`]: { body: { count: 0, results: [] } },
+    });
+    embed({ lesson, quest, session: signedOutSession.body, levels, achievements });
+
+    renderApp(`/lessons/${lesson.slug}`, seedInitialData);
+
+    // No waiting and no read: the session, the curve, the outline and the achievements were served.
+    const header = screen.getByRole('region', { name: 'Your progress' });
+    expect(header).toHaveTextContent(`0/${quest.lessons.length} lessons`);
+    expect(header).toHaveTextContent(`0/${achievements.count} achievements`);
+    expect(screen.queryByText('Loading your progress…')).not.toBeInTheDocument();
+    const reads = calls.map((call) => call.url);
+    for (const url of ['/api/v1/session', '/api/v1/levels/', '/api/v1/achievements/', '/api/v1/quests/transformers/']) {
+      expect(reads).not.toContain(url);
+    }
+  });
+
   it('renders the quest outline, with the marks it was served with, without fetching it', () => {
     const { calls } = mockFetch({
       'GET /_allauth/browser/v1/config': allauthConfig,

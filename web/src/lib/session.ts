@@ -33,7 +33,14 @@ export function ensureConfig(client: QueryClient): Promise<unknown> {
 async function loadSession({ client }: QueryFunctionContext): Promise<allauth.AuthState> {
   // Offline, the session comes from the service worker's copy and the config not at all (auth
   // is never kept): the page still knows who is signed in, and the CSRF cookie an earlier visit set stays.
-  const [state] = await Promise.all([keptForOffline('/api/v1/session', api<SessionState>, PERSONAL_CACHE), ensureConfig(client).catch(() => undefined)]);
+  const [state] = await Promise.all([keptForOffline(SESSION_URL, api<SessionState>, PERSONAL_CACHE), ensureConfig(client).catch(() => undefined)]);
+  return toAuthState(state);
+}
+
+export const SESSION_URL = '/api/v1/session';
+
+/** The app's view of GET /api/v1/session's answer. */
+export function toAuthState(state: SessionState): allauth.AuthState {
   return {
     isAuthenticated: state.is_authenticated,
     user: state.user ? { id: state.user.id, email: state.user.email, display: state.user.display_name || state.user.email } : null,
