@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 /**
  * Runs `task` when the browser is next idle (at the latest after `timeout` ms; a short timer
@@ -23,7 +23,9 @@ export function useAfterIdle(timeout = 2000): boolean {
   const [idle, setIdle] = useState(false);
   useEffect(() => {
     if (idle) return;
-    return whenIdle(() => setIdle(true), timeout);
+    // A transition: React renders what the idle moment brings in slices, yielding to the
+    // browser between them, instead of in one task.
+    return whenIdle(() => startTransition(() => setIdle(true)), timeout);
   }, [idle, timeout]);
   return idle;
 }
