@@ -16,7 +16,6 @@ from progress.services.ledger import (
     award_xp,
 )
 from progress.services.sync import SyncOutcome, sync_progress
-from progress.streaks import streak_runs
 
 # The sync event's limits and its one definition live with SyncEventSerializer; the service
 # answers for them.
