@@ -113,7 +113,9 @@ class MemoryBroker(Broker):
         self.flush()
 
     def _queue(self, connection):
-        return connection.SimpleQueue(self.app.conf.task_default_queue)
+        # The queue as the app declares it (its exchange's type is the broker's: topic for
+        # RabbitMQ), so reading it does not redeclare the exchange differently.
+        return connection.SimpleQueue(self.app.amqp.queues[self.app.conf.task_default_queue])
 
     def flush(self) -> None:
         with self.app.connection_for_read() as connection:

@@ -43,6 +43,7 @@ class SessionStateView(APIView):
         return response
 
 
+@extend_schema(tags=["me"])
 class MeView(APIView):
     """The signed-in learner's profile."""
 

@@ -47,7 +47,6 @@ class AchievementListView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        tags=["achievements"],
         operation_id="achievements_list",
         parameters=[IF_NONE_MATCH],
         responses=AchievementListOutputSerializer,

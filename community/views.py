@@ -130,7 +130,6 @@ class LessonCommentsView(generics.ListAPIView):
         return selectors.comment_threads(lesson_id=lesson.id, newest_first=newest)
 
     @extend_schema(
-        tags=["community"],
         operation_id="lesson_comments_list",
         parameters=[ThreadQuerySerializer],
         description="Visible top-level comments of the lesson, paginated. Each embeds its "
@@ -150,7 +149,6 @@ class LessonCommentsView(generics.ListAPIView):
         return HttpResponse(body, content_type="application/json")
 
     @extend_schema(
-        tags=["community"],
         operation_id="lesson_comments_create",
         request=CommentInputSerializer,
         responses={201: CommentSerializer},
@@ -180,13 +178,12 @@ class CommentDetailView(APIView):
             return [ScopedRateThrottle()]
         return super().get_throttles()
 
-    @extend_schema(tags=["community"], responses={200: CommentSerializer})
+    @extend_schema(responses={200: CommentSerializer})
     def get(self, request: Request, pk: int) -> Response:
         comment = selectors.get_visible_comment(pk=pk, user=request.user)
         return Response(CommentSerializer(comment, context={"request": request}).data)
 
     @extend_schema(
-        tags=["community"],
         request=CommentEditSerializer,
         responses={200: CommentSerializer},
         description="Edit your own comment (marks it edited). Someone else's: 403. A body "
@@ -203,7 +200,6 @@ class CommentDetailView(APIView):
         return Response(CommentSerializer(comment, context={"request": request}).data)
 
     @extend_schema(
-        tags=["community"],
         request=None,
         responses={204: OpenApiResponse(description="Deleted.")},
         description='Delete your own comment. One with replies stays as "[deleted]". '
@@ -215,7 +211,7 @@ class CommentDetailView(APIView):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-@extend_schema_view(get=extend_schema(tags=["community"], operation_id="comment_replies_list"))
+@extend_schema_view(get=extend_schema(operation_id="comment_replies_list"))
 class CommentRepliesView(generics.ListAPIView):
     """Every visible reply in a thread, oldest first, paginated."""
 
@@ -238,12 +234,11 @@ class LessonSubscriptionView(APIView):
         state = selectors.subscription_state(user=request.user, lesson=lesson)
         return Response(SubscriptionSerializer({"lesson": lesson.slug, **state}).data)
 
-    @extend_schema(tags=["community"], responses={200: SubscriptionSerializer})
+    @extend_schema(responses={200: SubscriptionSerializer})
     def get(self, request: SignedInRequest, slug: str) -> Response:
         return self._answer(request, get_visible_lesson(slug=slug, user=request.user))
 
     @extend_schema(
-        tags=["community"],
         request=None,
         responses={200: SubscriptionSerializer},
         description="Follow: be notified of new comments on this lesson.",
@@ -254,7 +249,6 @@ class LessonSubscriptionView(APIView):
         return self._answer(request, lesson)
 
     @extend_schema(
-        tags=["community"],
         request=None,
         responses={200: SubscriptionSerializer},
         description="Stop following: no notifications about this lesson's comments, even "
@@ -276,7 +270,6 @@ class LessonReportsView(APIView):
     throttle_classes = [ReportAnonThrottle, ReportUserThrottle]
 
     @extend_schema(
-        tags=["community"],
         operation_id="lesson_reports_create",
         request=ReportInputSerializer,
         responses={201: ReportSerializer},
@@ -299,7 +292,7 @@ class LessonReportsView(APIView):
         return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema_view(get=extend_schema(tags=["community"], operation_id="my_reports_list"))
+@extend_schema_view(get=extend_schema(operation_id="my_reports_list"))
 class MyReportListView(generics.ListAPIView):
     """The issue reports you filed, newest first, with their status."""
 
@@ -315,7 +308,6 @@ class MyReportDetailView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        tags=["community"],
         responses={200: ReportSerializer},
         description="One of your reports. Anyone else's: 404.",
     )

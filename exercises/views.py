@@ -27,7 +27,6 @@ class ExerciseDetailView(APIView):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
     @extend_schema(
-        tags=["exercises"],
         operation_id="exercises_retrieve",
         responses={200: ExerciseDetailSerializer, 404: NOT_FOUND},
         description="The exercise: its prompt, the columns it asks for (with the headers "
@@ -62,7 +61,6 @@ class ExerciseSubmissionsView(GenericAPIView):
         )
 
     @extend_schema(
-        tags=["exercises"],
         operation_id="exercises_submissions_list",
         responses={200: SubmissionListItemSerializer(many=True), 404: NOT_FOUND},
         description="The learner's own attempts at this exercise, newest first, each with "
@@ -85,7 +83,6 @@ class ExerciseSubmissionsView(GenericAPIView):
         return self.get_paginated_response(data)
 
     @extend_schema(
-        tags=["exercises"],
         operation_id="exercises_submissions_create",
         request=SubmissionInputSerializer,
         parameters=[
@@ -146,7 +143,6 @@ class SubmissionDetailView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        tags=["exercises"],
         operation_id="submissions_retrieve",
         responses={
             200: SubmissionDetailSerializer,

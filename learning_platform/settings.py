@@ -285,6 +285,7 @@ REST_FRAMEWORK = {
         "reports_anon": env.str("THROTTLE_REPORTS_ANON", default="3/hour"),
         "reports_user": env.str("THROTTLE_REPORTS_USER", default="20/hour"),
         "sync": env.str("THROTTLE_SYNC", default="60/min"),
+        "admin_markdown_preview": "240/min",  # the admin's live preview, per editor
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     # REMOTE_ADDR is already the client's (learning_platform/proxies.py, NUM_PROXIES).

@@ -4,11 +4,8 @@ curriculum files and exercise specs are checked against it before anything is wr
 
 from __future__ import annotations
 
-import re
-
 from django.core.validators import RegexValidator
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
-SLUG_RE = re.compile(SLUG_PATTERN)
 
 slug_validator = RegexValidator(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens.")

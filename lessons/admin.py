@@ -1,21 +1,26 @@
 import contextlib
-import json
 from typing import Any
 
 from django.contrib import admin, messages
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import models
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_POST
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
 from simple_history.admin import SimpleHistoryAdmin
 
-from learning_platform.api.errors import error_body
+from learning_platform.api.authentication import CsrfSessionAuthentication
+from learning_platform.api.errors import PayloadTooLarge
+from learning_platform.api.fields import StrictCharField
 from learning_platform.errors import Conflict
 from learning_platform.markdown import markdown_problems, render_markdown
 from lessons import history, services
@@ -24,9 +29,45 @@ from lessons.forms import BlockForm
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.serializers import block_data
 
-# The live preview posts as the editor types (debounced in the browser); these bound it.
+# The live preview posts as the editor types (debounced in the browser); this bounds it.
 MARKDOWN_PREVIEW_MAX_CHARS = 50_000
-MARKDOWN_PREVIEW_PER_MINUTE = 240
+
+
+class MarkdownPreview(APIView):
+    """Lesson Markdown rendered by the platform's renderer, with what its sanitizer strips.
+
+    POST {"markdown": "..."} (JSON, CSRF token in X-CSRFToken) -> {"html", "problems",
+    "refusal"}; errors in the API's shape. The admin's own page, not part of the API's schema.
+    """
+
+    authentication_classes = [CsrfSessionAuthentication]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "admin_markdown_preview"  # REST_FRAMEWORK's DEFAULT_THROTTLE_RATES
+    schema = None
+
+    class Input(serializers.Serializer):
+        markdown = StrictCharField(default="", allow_blank=True, trim_whitespace=False)
+
+    def post(self, request: Request) -> Response:
+        if not (
+            request.user.has_perm("lessons.change_lesson")
+            or request.user.has_perm("lessons.add_lesson")
+        ):
+            raise PermissionDenied
+        data = self.Input(data=request.data)
+        data.is_valid(raise_exception=True)
+        markdown: str = data.validated_data["markdown"]
+        if len(markdown) > MARKDOWN_PREVIEW_MAX_CHARS:
+            raise PayloadTooLarge("The Markdown is too long.")
+        problems = markdown_problems(markdown, profile="lesson")
+        return Response(
+            {
+                "html": render_markdown(markdown, profile="lesson"),
+                "problems": problems,
+                # What a save of this text would answer: the preview says the same.
+                "refusal": refusal(problems) if problems else "",
+            }
+        )
 
 
 class BlockInline(admin.StackedInline):
@@ -148,7 +189,7 @@ class LessonAdmin(admin.ModelAdmin):
         )
         markdown_preview = path(
             "markdown-preview/",
-            self.admin_site.admin_view(self.markdown_preview_view),
+            self.admin_site.admin_view(MarkdownPreview.as_view()),
             name="lessons_lesson_markdown_preview",
         )
         revert = path(
@@ -226,38 +267,6 @@ class LessonAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/lessons/lesson/preview.html", context)
 
-    def markdown_preview_view(self, request: HttpRequest) -> JsonResponse:
-        """Lesson Markdown rendered by the platform's renderer, with what its sanitizer strips.
-
-        POST {"markdown": "..."} (JSON, CSRF token in X-CSRFToken) -> {"html", "problems"}.
-        """
-        if request.method != "POST":
-            return _preview_error(405, "method_not_allowed", "POST the Markdown as JSON.")
-        if not (self.has_change_permission(request) or self.has_add_permission(request)):
-            raise PermissionDenied
-        if len(request.body) > MARKDOWN_PREVIEW_MAX_CHARS * 4:
-            return _preview_error(413, "payload_too_large", "The Markdown is too long.")
-        if _preview_rate_exceeded(request.user.pk):
-            return _preview_error(429, "throttled", "Too many previews; wait a minute.")
-        try:
-            source = json.loads(request.body or b"{}").get("markdown", "")
-        except (ValueError, AttributeError):
-            return _preview_error(400, "bad_request", 'Send {"markdown": "..."} as JSON.')
-        if not isinstance(source, str):
-            return _preview_error(400, "bad_request", "markdown must be text.")
-        if len(source) > MARKDOWN_PREVIEW_MAX_CHARS:
-            return _preview_error(413, "payload_too_large", "The Markdown is too long.")
-        return JsonResponse(
-            {
-                "html": render_markdown(source, profile="lesson"),
-                "problems": markdown_problems(source, profile="lesson"),
-                # What a save of this text would answer: the preview says the same.
-                "refusal": refusal(problems)
-                if (problems := markdown_problems(source, profile="lesson"))
-                else "",
-            }
-        )
-
 
 def error_summary(context: dict[str, Any]) -> list[dict[str, Any]]:
     """What stops the save, one entry per failing part of the form (the lesson's fields, each
@@ -291,19 +300,6 @@ def error_summary(context: dict[str, Any]) -> list[dict[str, Any]]:
                 {"label": label, "href": f"#{formset.prefix}-{index}", "messages": messages_}
             )
     return entries
-
-
-def _preview_error(status: int, code: str, detail: str) -> JsonResponse:
-    return JsonResponse(error_body(status_code=status, code=code, detail=detail), status=status)
-
-
-def _preview_rate_exceeded(user_id: int | None) -> bool:
-    key = f"admin-md-preview:{user_id}"
-    try:
-        cache.add(key, 0, timeout=60)
-        return cache.incr(key) > MARKDOWN_PREVIEW_PER_MINUTE
-    except Exception:  # a cache outage must not take the editor down
-        return False
 
 
 @admin.register(Quest)

@@ -28,7 +28,6 @@ class NotificationQuerySerializer(QuerySerializer):
 
 @extend_schema_view(
     get=extend_schema(
-        tags=["notifications"],
         operation_id="notifications_list",
         parameters=[NotificationQuerySerializer],
     )
@@ -52,7 +51,6 @@ class NotificationReadView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        tags=["notifications"],
         request=None,
         responses={200: NotificationSerializer},
         description="Mark one of your notifications read. Anyone else's: 404.",
@@ -65,7 +63,7 @@ class NotificationReadView(APIView):
 class NotificationReadAllView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(tags=["notifications"], request=None, responses={200: ReadAllSerializer})
+    @extend_schema(request=None, responses={200: ReadAllSerializer})
     def post(self, request: SignedInRequest) -> Response:
         changed = services.mark_all_notifications_read(user=request.user)
         return Response(ReadAllSerializer({"marked_read": changed, "unread_count": 0}).data)
@@ -108,13 +106,12 @@ class UnsubscribeView(APIView):
     parser_classes = [JSONParser, FormParser]
     renderer_classes = [renderers.JSONRenderer, UnsubscribePageRenderer]
 
-    @extend_schema(tags=["notifications"], responses={200: UnsubscribeSerializer})
+    @extend_schema(responses={200: UnsubscribeSerializer})
     def get(self, request: Request, token: str) -> Response:
         scope = services.unsubscribe_scope(token=token)
         return Response(UnsubscribeSerializer({**scope, "done": False}).data)
 
     @extend_schema(
-        tags=["notifications"],
         request=None,
         responses={200: UnsubscribeSerializer},
         description="Unsubscribe (idempotent). No sign-in needed: the token is signed.",

@@ -93,24 +93,24 @@ def _end_of(day: date, *, days_after: int = 0) -> int:
 
 # --- the connection, with a pause after a failure ----------------------------------------------
 
-_clients: dict[str, redis.Redis] = {}
 _failed_at: dict[str, float] = {}
+
+
+@functools.cache
+def _connect(url: str, timeout: float) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=timeout)
 
 
 def _client(*, maintenance: bool = False) -> redis.Redis:
     """The requests' client gives up after 2 s; the rebuild's waits for its unions (a month's
-    board at 100,000 learners is a union of 1.3 million scores: about a second of Redis)."""
+    board at 100,000 learners is a union of 1.3 million scores: about a second of Redis).
+
+    A client of its own rather than the cache's: the boards may live in another Redis
+    (LEADERBOARD_REDIS_URL), and the cache gives up after 0.5 s, before a rebuild's union ends."""
     url = settings.LEADERBOARD_REDIS_URL
     if time.monotonic() - _failed_at.get(url, -PAUSE_AFTER_FAILURE) < PAUSE_AFTER_FAILURE:
         raise BoardUnavailable("Redis failed moments ago")
-    timeout = MAINTENANCE_TIMEOUT if maintenance else 2
-    client = _clients.get(f"{timeout} {url}")
-    if client is None:
-        client = _clients.setdefault(
-            f"{timeout} {url}",
-            redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=timeout),
-        )
-    return client
+    return _connect(url, MAINTENANCE_TIMEOUT if maintenance else 2)
 
 
 def _failed(error: Exception) -> BoardUnavailable:

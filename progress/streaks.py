@@ -72,15 +72,6 @@ def extend_run(
     return Run(current=current, best=best, freezes=freezes, frozen=frozen)
 
 
-def streak_runs(
-    days: list[date], *, current: int = 0, best: int = 0, previous: date | None = None
-) -> tuple[int, int]:
-    """(length of the run ending on the last day, longest run) of sorted distinct active days,
-    continuing runs that stood at `current`/`best` after the day `previous`, no day forgiven."""
-    run = extend_run(days, previous=previous, run=Run(current=current, best=best))
-    return run.current, run.best
-
-
 def day_start(day: date, zone: ZoneInfo) -> datetime:
     """The instant `day` begins in `zone` (its first midnight, or the end of a gap that skips it),
     in UTC: arithmetic on datetimes of one zone is wall-clock time, blind to the zone's changes."""

@@ -47,7 +47,6 @@ class LevelCurveView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        tags=["progress"],
         operation_id="levels_list",
         parameters=[IF_NONE_MATCH],
         responses=LevelCurveSerializer,
@@ -64,7 +63,6 @@ class CompleteLessonView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        tags=["progress"],
         operation_id="lessons_complete",
         request=None,
         responses={
@@ -90,7 +88,6 @@ class MyProgressView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        tags=["progress"],
         operation_id="me_progress_retrieve",
         parameters=[ProgressQuerySerializer],
         responses={200: ProgressSummarySerializer, 404: NOT_FOUND},
@@ -117,7 +114,6 @@ class SyncProgressView(APIView):
     throttle_scope = "sync"
 
     @extend_schema(
-        tags=["progress"],
         operation_id="me_progress_sync",
         parameters=[ProgressQuerySerializer],
         request=SyncInputSerializer,
@@ -176,7 +172,6 @@ class LeaderboardView(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        tags=["progress"],
         operation_id="leaderboard_retrieve",
         parameters=[LeaderboardQuerySerializer],
         responses=LeaderboardOutputSerializer,
@@ -199,7 +194,6 @@ class DailyGoalView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        tags=["progress"],
         operation_id="me_daily_goal_update",
         request=DailyGoalInputSerializer,
         responses={200: DailyGoalInputSerializer},
@@ -221,7 +215,6 @@ class CalendarView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        tags=["progress"],
         operation_id="me_calendar_retrieve",
         responses={200: CalendarSerializer},
         description=f"The learner's last {selectors.CALENDAR_WEEKS} weeks of activity, for a "

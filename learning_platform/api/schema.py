@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.apps import apps
 from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 from drf_spectacular.plumbing import ComponentRegistry
 from rest_framework import serializers
@@ -61,6 +62,11 @@ class AutoSchema(SpectacularAutoSchema):
         ):
             schema["pattern"] = NO_NUL_PATTERN
         return schema
+
+    def get_tags(self) -> list[str]:
+        """An operation's tag is its view's app (`progress`), unless the view names its own."""
+        config = apps.get_containing_app_config(self.view.__module__)
+        return [config.label] if config else super().get_tags()
 
     def get_operation(
         self,

@@ -3,6 +3,7 @@
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
+from rest_framework.throttling import ScopedRateThrottle
 
 from accounts.tests.factories import UserFactory
 from lessons.models import Block, Lesson
@@ -475,9 +476,7 @@ def test_markdown_preview_refuses_bad_input_with_the_error_shape(client, editor,
 
 
 def test_markdown_preview_is_rate_limited_per_editor(client, editor, monkeypatch):
-    from lessons import admin as lessons_admin
-
-    monkeypatch.setattr(lessons_admin, "MARKDOWN_PREVIEW_PER_MINUTE", 3)
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "admin_markdown_preview", "3/min")
     for _ in range(3):
         client.post(PREVIEW_URL, {"markdown": "x"}, content_type="application/json")
 

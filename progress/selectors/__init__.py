@@ -7,13 +7,7 @@ from progress.selectors.analytics import (
     furthest_lesson_counts,
 )
 from progress.selectors.calendar import CALENDAR_WEEKS, activity_calendar
-from progress.selectors.leaderboards import (
-    LEADERBOARD_MARGIN,
-    LEADERBOARD_PERIODS,
-    LEADERBOARD_SIZE,
-    leaderboard,
-    leaderboard_first_day,
-)
+from progress.selectors.leaderboards import LEADERBOARD_PERIODS, leaderboard
 from progress.selectors.learners import (
     completed_lesson_ids,
     completed_lesson_ids_by_user,
@@ -35,36 +29,3 @@ from progress.selectors.summary import (
     quest_exists,
     state_after_sync,
 )
-
-__all__ = [
-    "CALENDAR_WEEKS",
-    "LEADERBOARD_MARGIN",
-    "LEADERBOARD_PERIODS",
-    "LEADERBOARD_SIZE",
-    "LevelStep",
-    "ProgressSummary",
-    "QuestNotFound",
-    "activity_calendar",
-    "completed_lesson_ids",
-    "completed_lesson_ids_by_user",
-    "completion_counts",
-    "completions_by_week",
-    "completions_changed_by_other_devices",
-    "count_completed_lessons",
-    "count_completed_lessons_by_user",
-    "furthest_lesson_counts",
-    "leaderboard",
-    "leaderboard_first_day",
-    "level_curve",
-    "level_progress",
-    "percent_complete",
-    "progress_summary",
-    "quest_exists",
-    "quest_percent",
-    "quest_percents_by_user",
-    "standing_for_user",
-    "standings_for_users",
-    "state_after_sync",
-    "today_in",
-    "xp_total",
-]

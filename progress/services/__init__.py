@@ -12,39 +12,11 @@ from progress.services.goals import set_daily_goal
 from progress.services.ledger import (
     STREAK_WITNESS_WINDOW,
     Award,
-    AwardKey,
     StandingAfterAward,
     award_xp,
 )
-from progress.services.sync import (
-    ALLOWED_CLOCK_SKEW,
-    MAX_SYNC_EVENTS,
-    OFFLINE_HISTORY_LIMIT,
-    SYNC_EVENT_TYPES,
-    SyncOutcome,
-    TooManyEvents,
-    sync_progress,
-)
-from progress.streaks import streak_runs
+from progress.services.sync import SyncOutcome, sync_progress
 
-__all__ = [
-    "ALLOWED_CLOCK_SKEW",
-    "MAX_SYNC_EVENTS",
-    "OFFLINE_HISTORY_LIMIT",
-    "STREAK_WITNESS_WINDOW",
-    "SYNC_EVENT_TYPES",
-    "Award",
-    "AwardKey",
-    "CompletionOutcome",
-    "LessonNotFound",
-    "StandingAfterAward",
-    "SyncOutcome",
-    "TooManyEvents",
-    "award_xp",
-    "complete_lesson",
-    "note_progress_changed",
-    "note_progress_changed_of_learners",
-    "set_daily_goal",
-    "streak_runs",
-    "sync_progress",
-]
+# The sync event's limits and its one definition live with SyncEventSerializer; the service
+# answers for them.
+from progress.sync_events import MAX_SYNC_EVENTS, TooManyEvents

@@ -19,15 +19,10 @@ from progress.services.completions import _announce_completions
 from progress.services.ledger import Award, _LearnerWriter
 from progress.sync_events import (
     MAX_SYNC_EVENTS,
-    SYNC_EVENT_TYPES,
     SyncEventSerializer,
     TooManyEvents,
     first_error,
 )
-
-# The event's limits and its one definition live with SyncEventSerializer; the service
-# answers for them (progress.services.MAX_SYNC_EVENTS, TooManyEvents).
-__all__ = ["MAX_SYNC_EVENTS", "SYNC_EVENT_TYPES", "SyncOutcome", "TooManyEvents", "sync_progress"]
 
 # A device clock a little ahead of ours is not lying about the future.
 ALLOWED_CLOCK_SKEW = timedelta(minutes=5)

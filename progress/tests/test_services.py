@@ -389,12 +389,6 @@ def test_current_streak_is_judged_by_today_in_the_learners_time_zone(user, monke
     assert readings.streak_for_user(user_id=user.id) == {"current": 0, "best": 1}
 
 
-def test_streak_runs_counts_runs():
-    days = [datetime(2024, 1, d).date() for d in (1, 2, 3, 5, 6, 9)]
-
-    assert services.streak_runs(days) == (1, 3)
-
-
 def test_award_xp_of_several_sources_pays_each_new_one_once(user):
     services.award_xp(
         awards=[services.Award(user_id=user.id, source_type="achievement", source_id=1, amount=10)]
