@@ -17,7 +17,7 @@ from hypothesis import settings as hypothesis_settings
 
 # Property tests: a quick look on every `make test`, a thorough one in CI (which sets CI=true)
 # or wherever HYPOTHESIS_PROFILE=thorough. No deadline: a loaded machine is not a bug.
-hypothesis_settings.register_profile("quick", max_examples=40, deadline=None)
+hypothesis_settings.register_profile("quick", max_examples=20, deadline=None)
 hypothesis_settings.register_profile("thorough", max_examples=300, deadline=None)
 hypothesis_settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("thorough" if os.environ.get("CI") else "quick")
