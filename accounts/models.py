@@ -24,15 +24,18 @@ from accounts.display_names import (
 )
 from learning_platform.text import has_control_characters
 
+# Every IANA zone that exists on every host, sorted: "UTC" and the Area/Location names, not the
+# tz database's host-dependent entries ("localtime", "posixrules", "Factory"). What the API
+# offers (and its schema lists). Read once: available_timezones() walks the zoneinfo
+# directories on each call (tens of milliseconds; once per zone, it cost every process that
+# loads the models seconds at start).
+TIME_ZONES = sorted(zone for zone in zoneinfo.available_timezones() if zone == "UTC" or "/" in zone)
+_TIME_ZONE_SET = frozenset(TIME_ZONES)
+
 
 def is_time_zone(value: str) -> bool:
-    """An IANA zone that exists on every host: "UTC" or Area/Location names, not the tz
-    database's host-dependent entries ("localtime", "posixrules", "Factory")."""
-    return (value == "UTC" or "/" in value) and value in zoneinfo.available_timezones()
-
-
-# Every zone `is_time_zone` accepts, sorted: what the API offers (and its schema lists).
-TIME_ZONES = sorted(zone for zone in zoneinfo.available_timezones() if is_time_zone(zone))
+    """One of `TIME_ZONES`."""
+    return value in _TIME_ZONE_SET
 
 
 def validate_display_name(value: str) -> None:

@@ -105,9 +105,14 @@ def read_curriculum(root: Path) -> list[QuestSpec]:
     return quests
 
 
+# safe_load's loader, in C (libyaml) where PyYAML was built with it: the pure-Python one was
+# half of a curriculum load's time.
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 def _load_yaml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SafeLoader)  # noqa: S506
     except (OSError, UnicodeDecodeError) as exc:
         problems.append(Problem(str(path), "-", f"cannot read: {exc}"))
         return None

@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
@@ -36,6 +37,29 @@ def _healthz_count(port: int) -> float:
 def _pids_written(directory) -> set[str]:
     # prometheus-client names each process's files <kind>_<pid>.db.
     return {name.rsplit("_", 1)[-1] for name in os.listdir(directory)}
+
+
+def _workers(master: int) -> set[int]:
+    """The pids of the gunicorn master's worker processes (its children)."""
+    children = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            # pid (comm) state ppid ...: comm may hold spaces, so split after its ")".
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(fields[1]) == master:
+            children.add(int(stat.parent.name))
+    return children
+
+
+def _wait_until_gone(pids: set[int]) -> None:
+    """Until these processes have exited (the master reaps its old workers)."""
+    deadline = time.monotonic() + 60
+    while pids & {int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()}:
+        if time.monotonic() > deadline:
+            pytest.fail(f"the old workers {sorted(pids)} did not exit after the HUP")
+        time.sleep(0.05)
 
 
 def _wait_for_a_worker(port: int) -> None:
@@ -83,8 +107,10 @@ def test_one_scrape_counts_the_requests_of_every_worker(tmp_path):
 
         statuses = [send(port, HEALTHZ)[0] for _ in range(15)]
         # HUP: gunicorn replaces every worker; the old ones' counts must stay in the sum.
+        old_workers = _workers(server.pid)
+        assert len(old_workers) == 2
         server.send_signal(signal.SIGHUP)
-        time.sleep(3)  # the old workers have 2 s to finish (--graceful-timeout)
+        _wait_until_gone(old_workers)  # within 2 s (--graceful-timeout)
         _wait_for_a_worker(port)
         statuses += [send(port, HEALTHZ)[0] for _ in range(15)]
 
