@@ -408,8 +408,7 @@ def _wait_for_worker(celery_app, queue: str, process, log_path, timeout: float =
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"celery worker exited early:\n{log_path.read_text()}")
-        # "<node> ready." in its log, confirmed by a ping (an unanswered one costs 0.5 s);
-        # a ping a second should the line not show.
+        # "<node> ready." in its log, confirmed by a ping; else a ping a second (each costs 0.5 s).
         if f"{node} ready." in log_path.read_text() or time.monotonic() >= next_ping:
             if celery_app.control.ping(destination=[node], timeout=0.5):
                 return
