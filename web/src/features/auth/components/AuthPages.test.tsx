@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { readEvents, recordCompletion } from '@/lib/progressStore';
@@ -126,8 +126,9 @@ describe('sign up', () => {
     expect(banner).toBe(screen.getByTestId('flash'));
     expect(banner).toHaveAttribute('role', 'status');
     expect(router.state.location.pathname).toBe('/');
-    // Shown once: the history entry no longer carries it, and the next page does not show it.
-    expect(router.state.location.state).toBeNull();
+    // Shown once: the history entry no longer carries it (replaced by an effect after the banner
+    // renders, so waited for), and the next page does not show it.
+    await waitFor(() => expect(router.state.location.state).toBeNull());
     await user.click(screen.getByRole('link', { name: 'Achievements' }));
     expect(await screen.findByRole('heading', { name: 'Achievements' })).toBeInTheDocument();
     expect(screen.getByTestId('flash')).toBeEmptyDOMElement();
