@@ -43,6 +43,7 @@ BLOCK_NOUN = {"table": "this table", "code": "this code", "prose": "this text"}
 class Rendered:
     head: str
     html: str
+    quest: str  # the slug of the quest the page belongs to
 
 
 def lesson(request: HttpRequest, slug: str) -> HttpResponse:
@@ -56,8 +57,7 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     rendered = lesson_markup(slug=slug, body=body, path=request.path)
     parts = {"lesson": body}
     if not request.user.is_authenticated:
-        quest_slug = json.loads(body.json)["quest"]["slug"]
-        parts |= {"quest": views.public_outline_page(slug=quest_slug), **_signed_out_reads()}
+        parts |= {"quest": views.public_outline_page(slug=rendered.quest), **_signed_out_reads()}
     return _answer(request, rendered, parts)
 
 
@@ -108,7 +108,7 @@ def _answer(request: HttpRequest, rendered: Rendered, parts: dict[str, Page]) ->
 
 
 @versioned.cached(
-    key=lambda *, slug, body, path: f"pages:lesson-html:{_site()}:{path}:{body.etag}",
+    key=lambda *, slug, body, path: f"pages:lesson-markup:{_site()}:{path}:{body.etag}",
     versions=lambda *, slug, body, path: [versioned.CONTENT],
 )
 def lesson_markup(*, slug: str, body: Page, path: str) -> Rendered:
@@ -142,7 +142,7 @@ def lesson_markup(*, slug: str, body: Page, path: str) -> Rendered:
         "pages/web/lesson.html",
         {"lesson": {**data, "blocks": blocks}, "path": path, "site_name": SITE_NAME},
     )
-    return Rendered(head=head, html=html)
+    return Rendered(head=head, html=html, quest=data["quest"]["slug"])
 
 
 @versioned.cached(
@@ -176,7 +176,7 @@ def quest_markup(*, slug: str, body: Page) -> Rendered:
         name=data["title"], description=description, url=url, og_type="website", ld=json_ld
     )
     html = render_to_string("pages/web/quest.html", {"quest": data, "site_name": SITE_NAME})
-    return Rendered(head=head, html=html)
+    return Rendered(head=head, html=html, quest=slug)
 
 
 def _site() -> str:
