@@ -19,8 +19,8 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Iterable
+from typing import Any, TypeVar, cast
 
 from django.core.cache.backends import redis as django_redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
@@ -37,6 +37,11 @@ logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
+# The operations that change what is stored: the values read ahead are forgotten first.
+_WRITES = frozenset({"set", "add", "set_many", "touch", "delete", "delete_many", "incr", "clear"})
+_MISSING = object()
+Timeout = float | None
+Version = int | None
 
 
 class ReusedClient(django_redis.RedisCacheClient):
@@ -83,37 +88,27 @@ class RedisCache(django_redis.RedisCache):
             f"fallback:{server}:{params.get('KEY_PREFIX', '')}", {"OPTIONS": {"MAX_ENTRIES": 10000}}
         )
 
-    def _kept_here(self, key: str) -> bool:
-        return bool(self.fallback_prefixes) and str(key).startswith(self.fallback_prefixes)
-
-    def _try_or_fallback(
-        self, operation: str, key: str, call: Callable[[], T], fallback: Callable[[], T]
-    ) -> T:
-        """`call` on Redis; while Redis is unreachable, `fallback` (this process's memory)."""
+    def _call(self, operation: str, down: T, *args: Any) -> T:
+        """Django's `operation` on Redis. While Redis is unreachable: on this process's memory
+        for a key kept here (FALLBACK_KEY_PREFIXES), else `down`, what a miss answers."""
+        if operation in _WRITES:
+            self._ahead.clear()
         if not self.is_paused():
             started = time.perf_counter()
             try:
-                return call()
+                answer: T = getattr(super(), operation)(*args)
+                return answer
             except UNREACHABLE:
                 self._pause()
             finally:
                 CACHE_OPERATION_DURATION.labels(operation).observe(time.perf_counter() - started)
-        return fallback()
+        if self.fallback_prefixes and args and str(args[0]).startswith(self.fallback_prefixes):
+            kept: T = getattr(self.fallback, operation)(*args)
+            return kept
+        return down
 
     def is_paused(self) -> bool:
         return self.paused_until > time.monotonic()
-
-    def _try(self, operation: str, call: Callable[[], T], default: T) -> T:
-        if self.is_paused():
-            return default
-        started = time.perf_counter()
-        try:
-            return call()
-        except UNREACHABLE:
-            self._pause()
-            return default
-        finally:
-            CACHE_OPERATION_DURATION.labels(operation).observe(time.perf_counter() - started)
 
     def _pause(self) -> None:
         if not self.is_paused():
@@ -125,7 +120,11 @@ class RedisCache(django_redis.RedisCache):
     def ping(self) -> bool:
         """Whether Redis answers now (ignores, then updates, the pause)."""
         self.paused_until = 0.0
-        return self._try("ping", lambda: bool(self._cache.get_client(write=True).ping()), False)
+        try:
+            return bool(self._cache.get_client(write=True).ping())
+        except UNREACHABLE:
+            self._pause()
+            return False
 
     def read_ahead(self, keys: list[str]) -> None:
         """Fetch `keys` in one round trip for the `get`s this request is about to make.
@@ -141,108 +140,48 @@ class RedisCache(django_redis.RedisCache):
         self._ahead = {}
         super().close(**kwargs)
 
-    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
         if version is None and key in self._ahead:
             value = self._ahead.pop(key)
             return default if value is None else value
-        if self._kept_here(key):
-            return self._try_or_fallback(
-                "get",
-                key,
-                lambda: super(RedisCache, self).get(key, default, version),
-                lambda: self.fallback.get(key, default, version),
-            )
-        return self._try("get", lambda: super(RedisCache, self).get(key, default, version), default)
+        return self._call("get", default, key, default, version)
 
-    def get_many(self, keys: Iterable[str], version: int | None = None) -> dict[str, Any]:
-        return self._try("get_many", lambda: super(RedisCache, self).get_many(keys, version), {})
+    def get_many(self, keys: Iterable[Any], version: int | None = None) -> dict[Any, Any]:
+        return self._call("get_many", {}, keys, version)
 
-    def has_key(self, key: str, version: int | None = None) -> bool:
-        return self._try("has_key", lambda: super(RedisCache, self).has_key(key, version), False)
+    def has_key(self, key: Any, version: int | None = None) -> bool:
+        return self._call("has_key", False, key, version)
 
     def set(
-        self,
-        key: str,
-        value: Any,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        version: int | None = None,
+        self, key: Any, value: Any, timeout: Timeout = DEFAULT_TIMEOUT, version: Version = None
     ) -> None:
-        self._ahead.clear()
-        if self._kept_here(key):
-            self._try_or_fallback(
-                "set",
-                key,
-                lambda: super(RedisCache, self).set(key, value, timeout, version),
-                lambda: self.fallback.set(key, value, timeout, version),
-            )
-            return
-        self._try("set", lambda: super(RedisCache, self).set(key, value, timeout, version), None)
+        self._call("set", None, key, value, timeout, version)
 
     def add(
-        self,
-        key: str,
-        value: Any,
-        timeout: float | None = DEFAULT_TIMEOUT,
-        version: int | None = None,
+        self, key: Any, value: Any, timeout: Timeout = DEFAULT_TIMEOUT, version: Version = None
     ) -> bool:
-        self._ahead.clear()
-        if self._kept_here(key):
-            return self._try_or_fallback(
-                "add",
-                key,
-                lambda: super(RedisCache, self).add(key, value, timeout, version),
-                lambda: self.fallback.add(key, value, timeout, version),
-            )
-        return self._try(
-            "add", lambda: super(RedisCache, self).add(key, value, timeout, version), True
-        )
+        # Granted while Redis is down: a lock taken with `add` must not wait for it.
+        return self._call("add", True, key, value, timeout, version)
 
     def set_many(
-        self,
-        data: dict[str, Any],
-        timeout: float | None = DEFAULT_TIMEOUT,
-        version: int | None = None,
-    ) -> list[str]:
-        self._ahead.clear()
-        return self._try(
-            "set_many", lambda: super(RedisCache, self).set_many(data, timeout, version), []
-        )
+        self, data: dict[Any, Any], timeout: Timeout = DEFAULT_TIMEOUT, version: Version = None
+    ) -> list[Any]:
+        return self._call("set_many", [], data, timeout, version)
 
-    def touch(
-        self, key: str, timeout: float | None = DEFAULT_TIMEOUT, version: int | None = None
-    ) -> bool:
-        self._ahead.clear()
-        return self._try(
-            "touch", lambda: super(RedisCache, self).touch(key, timeout, version), False
-        )
+    def touch(self, key: Any, timeout: Timeout = DEFAULT_TIMEOUT, version: Version = None) -> bool:
+        return self._call("touch", False, key, timeout, version)
 
-    def delete(self, key: str, version: int | None = None) -> bool:
-        self._ahead.clear()
-        if self._kept_here(key):
-            return self._try_or_fallback(
-                "delete",
-                key,
-                lambda: super(RedisCache, self).delete(key, version),
-                lambda: self.fallback.delete(key, version),
-            )
-        return self._try("delete", lambda: super(RedisCache, self).delete(key, version), False)
+    def delete(self, key: Any, version: int | None = None) -> bool:
+        return self._call("delete", False, key, version)
 
-    def delete_many(self, keys: Iterable[str], version: int | None = None) -> None:
-        self._ahead.clear()
-        self._try("delete_many", lambda: super(RedisCache, self).delete_many(keys, version), None)
+    def delete_many(self, keys: Iterable[Any], version: int | None = None) -> None:
+        self._call("delete_many", None, keys, version)
 
-    def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
-        self._ahead.clear()
-        if not self.is_paused():
-            started = time.perf_counter()
-            try:
-                return super().incr(key, delta, version)
-            except UNREACHABLE:
-                self._pause()
-            finally:
-                CACHE_OPERATION_DURATION.labels("incr").observe(time.perf_counter() - started)
-        raise ValueError("The cache is unavailable.")
+    def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
+        value: object = self._call("incr", _MISSING, key, delta, version)
+        if value is _MISSING:
+            raise ValueError("The cache is unavailable.")  # as for a missing key
+        return cast(int, value)
 
     def clear(self) -> None:
-        self._ahead.clear()
-        self._try("clear", lambda: super(RedisCache, self).clear(), None)
+        self._call("clear", None)
