@@ -70,6 +70,10 @@ def stack_env(database_url: str, redis_url: str, queue: str) -> dict[str, str]:
         SESSION_COOKIE_SECURE="false",
         CACHE_KEY_PREFIX=f"bench-stack-{queue}",
     )
+    # The bench database outlives a run: a key of its own per run would make the sessions an
+    # earlier run left there fail their signature ("Session data corrupted" in the log).
+    if "SECRET_KEY" not in os.environ:
+        env["SECRET_KEY"] = "bench-stack-only-" + "0" * 40
     return env
 
 
