@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from typing import TypedDict
 
 from django.db import connection
@@ -10,6 +10,10 @@ from django.db.models import OuterRef
 
 from achievements import rules
 from achievements.models import Achievement, AchievementUnlock
+from achievements.serializers import AchievementListOutputSerializer
+from learning_platform import versioned
+from learning_platform.api.conditional import Page, page
+from progress.summary_cache import learner_version_key
 
 
 def unlocked_and_total(*, user_id: int) -> tuple[int, int]:
@@ -72,3 +76,29 @@ def achievements_for_learner(*, user_id: int | None) -> list[AchievementStatus]:
             }
         )
     return statuses
+
+
+def _listing(*, user_id: int | None) -> Page:
+    statuses = achievements_for_learner(user_id=user_id)
+    data = {
+        "count": len(statuses),
+        "unlocked_count": sum(status["unlocked"] for status in statuses),
+        "results": statuses,
+    }
+    return page(AchievementListOutputSerializer(data).data)
+
+
+@versioned.cached(key=lambda: "pages:achievements", versions=lambda: [versioned.CONTENT])
+def public_listing() -> Page:
+    """`/achievements` as a signed-out visitor gets it (and the web pages embed it)."""
+    return _listing(user_id=None)
+
+
+# Streaks count days: the learner's date is part of the key.
+@versioned.cached(
+    key=lambda *, user_id, day: f"pages:achievements:{user_id}:{day.isoformat()}",
+    versions=lambda *, user_id, day: [versioned.CONTENT, learner_version_key(user_id)],
+)
+def learner_listing(*, user_id: int, day: date) -> Page:
+    """`/achievements` as the learner gets it on `day` (their local date)."""
+    return _listing(user_id=user_id)

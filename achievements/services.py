@@ -145,38 +145,14 @@ MOVED_BY_A_BONUS = (RuleKind.XP_TOTAL, RuleKind.STREAK_DAYS)
 
 def _unlock_for_learners(*, achievement: Achievement, user_ids: list[int]) -> set[int]:
     """Unlock one achievement for many learners and pay its bonus, in one transaction and a
-    constant number of statements; returns the learners it is new for.
-
-    The bonus is paid first (taking the learners' progress locks in id order, before the
-    unlocks' keys, the order every progress write follows), then the unlocks go in with one
-    INSERT ... ON CONFLICT DO NOTHING: a concurrent evaluation that got there first leaves
-    nothing to pay twice (the ledger's constraint) nor to unlock twice (the unlock's). The
-    learners paid are then measured against the rules a bonus can reach.
+    constant number of statements (`_pay_then_unlock`); returns the learners it is new for.
+    The learners paid are then measured against the rules a bonus can reach.
     """
     if not user_ids:
         return set()
     with transaction.atomic(savepoint=False):
-        paid = {
-            user_id
-            for user_id, _, _ in progress.award_xp(
-                awards=[
-                    progress.Award(user_id, XP_SOURCE, achievement.id, achievement.xp_bonus)
-                    for user_id in user_ids
-                    if achievement.xp_bonus
-                ]
-            )
-        }
-        now = timezone.now()
-        newly = {
-            user_id
-            for (user_id,) in insert_ignoring_conflicts(
-                AchievementUnlock,
-                fields=("user", "achievement", "unlocked_at"),
-                rows=[(user_id, achievement.id, now) for user_id in user_ids],
-                conflict_fields=("user", "achievement"),
-                returning=("user",),
-            )
-        }
+        paid, unlocked = _pay_then_unlock([(user_id, achievement) for user_id in user_ids])
+        newly = {user_id for user_id, _ in unlocked}
         progress.note_progress_changed_of_learners(user_ids=sorted(newly - paid))
     if newly:
         logger.info("%s learner(s) unlocked achievement %s", len(newly), achievement.slug)
@@ -208,14 +184,8 @@ def _unlock_what_a_bonus_reached(*, user_ids: list[int]) -> None:
 
 
 def _unlock_many(*, user_id: int, achievements: list[Achievement]) -> list[Achievement]:
-    """Record the unlocks and pay their bonuses, atomically; return those that are new.
-
-    A constant number of queries however many unlock at once. Paying before inserting takes
-    the learner's progress lock before the unlocks' keys, the order every progress write
-    (which evaluates inside its lock) follows, so a retroactive award racing a lesson
-    completion cannot deadlock. A concurrent evaluation that got there first leaves nothing to
-    pay twice (the ledger's constraint) and nothing to unlock twice (the unlock's constraint).
-    """
+    """Record the unlocks and pay their bonuses, atomically and in a constant number of
+    queries however many unlock at once (`_pay_then_unlock`); return those that are new."""
     with transaction.atomic(savepoint=False):
         held = set(
             AchievementUnlock.objects.filter(
@@ -223,30 +193,40 @@ def _unlock_many(*, user_id: int, achievements: list[Achievement]) -> list[Achie
             ).values_list("achievement_id", flat=True)
         )
         candidates = [a for a in achievements if a.id not in held]
-        progress.award_xp(
-            awards=[
-                progress.Award(user_id, XP_SOURCE, a.id, a.xp_bonus)
-                for a in candidates
-                if a.xp_bonus
-            ]
-        )
-        now = timezone.now()
-        inserted = {
-            achievement_id
-            for (achievement_id,) in insert_ignoring_conflicts(
-                AchievementUnlock,
-                fields=("user", "achievement", "unlocked_at"),
-                rows=[(user_id, a.id, now) for a in candidates],
-                conflict_fields=("user", "achievement"),
-                returning=("achievement",),
-            )
-        }
-    newly = [a for a in candidates if a.id in inserted]
+        _, unlocked = _pay_then_unlock([(user_id, a) for a in candidates])
+    newly = [a for a in candidates if (user_id, a.id) in unlocked]
     if newly:
         progress.note_progress_changed(user_id=user_id)
     for achievement in newly:
         logger.info("Learner %s unlocked achievement %s", user_id, achievement.slug)
     return newly
+
+
+def _pay_then_unlock(
+    pairs: list[tuple[int, Achievement]],
+) -> tuple[set[int], set[tuple[int, int]]]:
+    """Pay the bonuses of (learner, achievement) pairs, then insert their unlocks, in the
+    caller's transaction and a constant number of statements: answers the learners paid now
+    and the (learner, achievement id) pairs unlocked now.
+
+    Paying first takes the learners' progress locks (in id order) before the unlocks' keys, the
+    order every progress write (which evaluates inside its lock) follows, so a retroactive
+    award racing a lesson completion cannot deadlock. A concurrent evaluation that got there
+    first leaves nothing to pay twice (the ledger's constraint) nor to unlock twice (the
+    unlock's: INSERT ... ON CONFLICT DO NOTHING).
+    """
+    paid = progress.award_xp(
+        awards=[progress.Award(u, XP_SOURCE, a.id, a.xp_bonus) for u, a in pairs if a.xp_bonus]
+    )
+    now = timezone.now()
+    unlocked = insert_ignoring_conflicts(
+        AchievementUnlock,
+        fields=("user", "achievement", "unlocked_at"),
+        rows=[(user_id, a.id, now) for user_id, a in pairs],
+        conflict_fields=("user", "achievement"),
+        returning=("user", "achievement"),
+    )
+    return {user_id for user_id, _, _ in paid}, {(u, a) for u, a in unlocked}
 
 
 def _summary(achievement: Achievement | ActiveAchievement) -> UnlockedAchievement:

@@ -1,19 +1,10 @@
 from celery import shared_task
-from django.conf import settings
-from django.db import OperationalError
 
 from achievements import services
+from learning_platform.tasks import DB_RETRY
 
 
-@shared_task(
-    bind=True,
-    name="achievements.award_retroactively",
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
-    retry_jitter=True,
-    max_retries=5,
-)
+@shared_task(bind=True, name="achievements.award_retroactively", **DB_RETRY)
 def award_retroactively(
     self,
     achievement_id: int,
@@ -38,14 +29,7 @@ def award_retroactively(
         )
 
 
-@shared_task(
-    name="achievements.evaluate_for_user",
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
-    retry_jitter=True,
-    max_retries=5,
-)
+@shared_task(name="achievements.evaluate_for_user", **DB_RETRY)
 def evaluate_for_user(user_id: int, trigger: str | None = None) -> None:
     """Unlock what the learner now qualifies for, off the request path. Idempotent."""
     services.evaluate_achievements(user_id=user_id, trigger=trigger)

@@ -1,5 +1,3 @@
-from datetime import date
-
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
@@ -8,39 +6,8 @@ from rest_framework.views import APIView
 
 from achievements import selectors
 from achievements.serializers import AchievementListOutputSerializer
-from learning_platform import versioned
-from learning_platform.api.conditional import (
-    IF_NONE_MATCH,
-    Page,
-    conditional_response,
-    page,
-)
+from learning_platform.api.conditional import IF_NONE_MATCH, conditional_response
 from progress.selectors import today_in
-from progress.summary_cache import learner_version_key
-
-
-def listing(*, user_id: int | None) -> Page:
-    statuses = selectors.achievements_for_learner(user_id=user_id)
-    data = {
-        "count": len(statuses),
-        "unlocked_count": sum(status["unlocked"] for status in statuses),
-        "results": statuses,
-    }
-    return page(AchievementListOutputSerializer(data).data)
-
-
-@versioned.cached(key=lambda: "pages:achievements", versions=lambda: [versioned.CONTENT])
-def public_listing() -> Page:
-    return listing(user_id=None)
-
-
-# Streaks count days: the learner's date is part of the key.
-@versioned.cached(
-    key=lambda *, user_id, day: f"pages:achievements:{user_id}:{day.isoformat()}",
-    versions=lambda *, user_id, day: [versioned.CONTENT, learner_version_key(user_id)],
-)
-def learner_listing(*, user_id: int, day: date) -> Page:
-    return listing(user_id=user_id)
 
 
 class AchievementListView(APIView):
@@ -57,6 +24,6 @@ class AchievementListView(APIView):
     def get(self, request: Request) -> HttpResponse:
         user = request.user
         if not user.is_authenticated:
-            return conditional_response(request, public_listing())
+            return conditional_response(request, selectors.public_listing())
         day = today_in(user.tzinfo)
-        return conditional_response(request, learner_listing(user_id=user.pk, day=day))
+        return conditional_response(request, selectors.learner_listing(user_id=user.pk, day=day))

@@ -6,21 +6,13 @@ The e-mails these tasks lead to are sent by the notifications app's tasks.
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
-from django.db import OperationalError
 
 from community.services import fanout, reports
+from learning_platform.tasks import DB_RETRY
 from notifications.tasks import MAIL_RETRY
 
 
-@shared_task(
-    name="community.notify_about_comment",
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
-    retry_jitter=True,
-    max_retries=5,
-)
+@shared_task(name="community.notify_about_comment", **DB_RETRY)
 def notify_about_comment(comment_id: int) -> None:
     """Create the in-app notifications for a new comment (the digest e-mails follow)."""
     fanout.notify_about_comment(comment_id=comment_id)

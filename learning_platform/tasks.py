@@ -1,6 +1,31 @@
+from typing import TypedDict
+
 from celery import shared_task
+from django.conf import settings
+from django.db import OperationalError
 
 from learning_platform import outbox
+
+
+# Typed: `**` of a plain dict would leave the decorated task untyped.
+class RetryOptions(TypedDict):
+    autoretry_for: tuple[type[BaseException], ...]
+    retry_backoff: bool | int
+    retry_backoff_max: int
+    retry_jitter: bool
+    max_retries: int
+
+
+# The retries of a task whose work is in the database: a connection lost or a lock timed out
+# (a failover, a deadlock victim) is tried again with growing, jittered delays, each under the
+# broker's visibility timeout. `@shared_task(name=..., **DB_RETRY)`.
+DB_RETRY: RetryOptions = {
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "retry_backoff_max": settings.CELERY_RETRY_BACKOFF_MAX,
+    "retry_jitter": True,
+    "max_retries": 5,
+}
 
 
 @shared_task(name="learning_platform.send_unsent_tasks", acks_late=True)

@@ -25,12 +25,12 @@ from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 
 from accounts.serializers import SessionStateSerializer
-from achievements.views import public_listing
+from achievements.selectors import public_listing
 from learning_platform import versioned, web_app
 from learning_platform.api.conditional import Page, page
 from lessons.selectors import LessonNotFound, QuestNotFound, sees_drafts
 from pages import views
-from progress.views import level_curve_page
+from progress.selectors.pages import level_curve_page
 
 SITE_NAME = "Learning Platform"  # as web/src/lib/useDocumentTitle.ts writes it
 DESCRIPTION_LENGTH = 160

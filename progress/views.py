@@ -7,15 +7,10 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.signed_in import SignedInRequest
-from learning_platform import versioned
-from learning_platform.api.conditional import (
-    IF_NONE_MATCH,
-    Page,
-    conditional_response,
-    page,
-)
+from learning_platform.api.conditional import IF_NONE_MATCH, conditional_response
 from progress import selectors, services, summary_cache
 from progress.cursors import InvalidCursor, decode_cursor
+from progress.selectors.pages import level_curve_page
 from progress.serializers import (
     CalendarSerializer,
     CompletionOutputSerializer,
@@ -33,12 +28,6 @@ NOT_FOUND = OpenApiResponse(description="No such (published) resource.")
 # Editors change the curve rarely; a browser or CDN may reuse it this long before asking again.
 LEVEL_CURVE_MAX_AGE = 300
 _SINCE = LeaderboardOutputSerializer().fields["since"]
-
-
-@versioned.cached(key=lambda: "pages:levels", versions=lambda: [versioned.CONTENT])
-def level_curve_page() -> Page:
-    curve = selectors.level_curve()
-    return page(LevelCurveSerializer({"count": len(curve), "results": curve}).data)
 
 
 class LevelCurveView(APIView):

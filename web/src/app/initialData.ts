@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { DataTag, QueryClient, QueryKey } from '@tanstack/react-query';
 import { lessonQueries } from '@/features/lessons/api';
 import { whenIdle } from '@/lib/idle';
 import { PERSONAL_CACHE, rememberForOffline } from '@/lib/offline';
@@ -23,6 +23,29 @@ interface InitialData {
   achievements?: AchievementList;
 }
 
+type Answers = Required<InitialData>;
+
+/** Where an answer goes: the query the pages read it by (what it holds there), and its offline address. */
+type Seed = [queryKey: QueryKey, cached: unknown, url: string, cacheName?: string];
+
+/** A `Seed`, checking that `cached` is what its query holds (the tuple no longer says). */
+function into<T>(queryKey: DataTag<QueryKey, T, Error>, cached: NoInfer<T>, url: string, cacheName?: string): Seed {
+  return [queryKey, cached, url, cacheName];
+}
+
+/** Each answer the server may embed, in the order it is seeded (and kept offline). */
+const SEEDS: { [K in keyof Answers]: (answer: Answers[K]) => Seed } = {
+  lesson: (lesson) => into(lessonQueries.detail(lesson.slug).queryKey, lesson, `/api/v1/lessons/${encodeURIComponent(lesson.slug)}/`),
+  quest: (quest) => into(questQueries.detail(quest.slug).queryKey, quest, `/api/v1/quests/${encodeURIComponent(quest.slug)}/`),
+  levels: (levels) => into(progressQueries.levels().queryKey, levels, '/api/v1/levels/'),
+  achievements: (list) => into(achievementQueries.list().queryKey, list, '/api/v1/achievements/', PERSONAL_CACHE),
+  session: (session) => into(sessionQuery.queryKey, toAuthState(session), SESSION_URL, PERSONAL_CACHE),
+};
+
+function seed<K extends keyof Answers>(name: K, answer: Answers[K]): Seed {
+  return SEEDS[name](answer);
+}
+
 /**
  * Puts the answers the server embedded into the query cache, under the keys the pages read,
  * before the first render: the page renders whole at once, and nothing is fetched again while
@@ -41,29 +64,14 @@ export function seedInitialData(client: QueryClient, doc: Document = document): 
   } catch {
     return;
   }
-  const offline: [url: string, answer: unknown, cacheName?: string][] = [];
-  if (data.lesson) {
-    client.setQueryData(lessonQueries.detail(data.lesson.slug).queryKey, data.lesson);
-    offline.push([`/api/v1/lessons/${encodeURIComponent(data.lesson.slug)}/`, data.lesson]);
+  for (const name of Object.keys(SEEDS) as (keyof InitialData)[]) {
+    const answer = data[name];
+    if (!answer) continue;
+    const [queryKey, cached, url, cacheName] = seed(name, answer);
+    client.setQueryData(queryKey, cached);
+    // One idle moment each: every write serialises its answer at once.
+    whenIdle(() => void rememberForOffline(url, answer, cacheName));
   }
-  if (data.quest) {
-    client.setQueryData(questQueries.detail(data.quest.slug).queryKey, data.quest);
-    offline.push([`/api/v1/quests/${encodeURIComponent(data.quest.slug)}/`, data.quest]);
-  }
-  if (data.levels) {
-    client.setQueryData(progressQueries.levels().queryKey, data.levels);
-    offline.push(['/api/v1/levels/', data.levels]);
-  }
-  if (data.achievements) {
-    client.setQueryData(achievementQueries.list().queryKey, data.achievements);
-    offline.push(['/api/v1/achievements/', data.achievements, PERSONAL_CACHE]);
-  }
-  if (data.session) {
-    client.setQueryData(sessionQuery.queryKey, toAuthState(data.session));
-    offline.push([SESSION_URL, data.session, PERSONAL_CACHE]);
-  }
-  // One idle moment each: every write serialises its answer at once.
-  for (const [url, answer, cacheName] of offline) whenIdle(() => void rememberForOffline(url, answer, cacheName));
   // Fetching the session also fetches allauth's config, which sets the CSRF cookie a signed-in
   // POST needs (lib/session.ts); with the session served, that read still happens, later.
   if (data.session) whenIdle(() => void ensureConfig(client).catch(() => undefined));
