@@ -107,20 +107,8 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
         "title": data["title"],
         "prompt": data["prompt"],
         "kind": data["kind"],
-        "key_column": {
-            "name": data["key_column"]["name"],
-            "synonyms": data["key_column"]["synonyms"],
-        },
-        "columns": [
-            column_spec(
-                name=column["name"],
-                field=column["field"],
-                synonyms=column["synonyms"],
-                tolerance=column["tolerance"],
-                hint=column["hint"],
-            )
-            for column in data["columns"]
-        ],
+        "key_column": dict(data["key_column"]),
+        "columns": [column_spec(**column) for column in data["columns"]],
         "rows_required": data["rows_required"],
         "pass_mark": float(data["pass_mark"].quantize(Decimal("0.01"))),
         "xp": data["xp"],
