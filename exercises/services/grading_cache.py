@@ -66,7 +66,7 @@ def exercise_grading_spec(exercise: Exercise) -> grading.ExerciseSpec:
                 synonyms=tuple(column.synonyms),
                 tolerance=float(column.tolerance),
             )
-            for column in sorted(exercise.columns.all(), key=lambda c: (c.position, c.id))
+            for column in exercise.columns.all()
         ),
         key_column=exercise.key_column,
         key_synonyms=tuple(exercise.key_synonyms),
