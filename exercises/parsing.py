@@ -31,7 +31,6 @@ MAX_ROWS = 200
 MAX_COLUMNS = 32
 MAX_CELL_CHARS = 500
 FORMATS = ("csv", "tsv", "markdown", "json")
-FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "markdown": "Markdown", "json": "JSON"}
 
 
 class ParseError(ValueError):
@@ -148,7 +147,7 @@ def _read_delimited(text: str, fmt: str) -> tuple[list[str], list[list[str]], Li
             start = reader.line_num + 1  # a quoted cell may run over several lines
     except csv.Error as exc:
         raise ParseError(
-            f"Line {reader.line_num} is not valid {FORMAT_NAMES[fmt]} ({exc}); check its quotes."
+            f"Line {reader.line_num} is not valid {fmt.upper()} ({exc}); check its quotes."
         ) from None
     if not rows:
         raise ParseError("The submission is empty; paste your table.")
