@@ -48,7 +48,7 @@ class CellFeedbackSerializer(serializers.Serializer):
     column = serializers.CharField(help_text="The exercise's name for the column.")
     submitted = serializers.CharField(help_text="The text of the cell as submitted.")
     verdict = serializers.ChoiceField(
-        choices=[(v, v) for v in VERDICTS],
+        choices=VERDICTS,
         help_text="`unchecked`: the row's model is unknown or repeated, or the catalogue "
         "lacks this figure.",
     )
