@@ -185,9 +185,8 @@ class CellResult(NamedTuple):
     expected: int | None = None
 
 
-# Their field names are the feedback's keys (GradeResult.as_feedback).
 class RowResult(NamedTuple):
-    row: int
+    number: int
     name: str
     model: str | None
     duplicate: bool
@@ -216,7 +215,21 @@ class GradeResult:
             "checked": self.checked,
             "models_recognised": self.models_recognised,
             "rows": [
-                {**row._asdict(), "cells": [cell._asdict() for cell in row.cells]}
+                {
+                    "row": row.number,
+                    "name": row.name,
+                    "model": row.model,
+                    "duplicate": row.duplicate,
+                    "cells": [
+                        {
+                            "column": cell.column,
+                            "submitted": cell.submitted,
+                            "verdict": cell.verdict,
+                            "expected": cell.expected,
+                        }
+                        for cell in row.cells
+                    ],
+                }
                 for row in self.rows
             ],
         }
@@ -274,7 +287,7 @@ def grade(table: Table, spec: ExerciseSpec, catalogue: Catalogue) -> GradeResult
                 correct += cell.verdict == CORRECT
         rows.append(
             RowResult(
-                row=number,
+                number=number,
                 name=name,
                 model=model.name if model else None,
                 duplicate=duplicate,
