@@ -164,25 +164,16 @@ class Catalogue:
     def __init__(self, models: Iterable[ReferenceModel]):
         self.models: tuple[ReferenceModel, ...] = tuple(models)
         self._by_key: dict[str, ReferenceModel] = {}
-        self.conflicts: list[tuple[str, str, str]] = []
         for model in self.models:
-            self._add(model_key(model.name), model)
+            self._by_key.setdefault(model_key(model.name), model)
         for model in self.models:
             for alias in model.aliases:
-                self._add(model_key(alias), model)
-
-    def _add(self, key: str, model: ReferenceModel) -> None:
-        if not key:
-            return
-        existing = self._by_key.setdefault(key, model)
-        if existing is not model:
-            self.conflicts.append((key, existing.name, model.name))
+                self._by_key.setdefault(model_key(alias), model)
+        # A name of no letters or digits has no key: it matches nothing.
+        self._by_key.pop("", None)
 
     def match(self, name: str) -> ReferenceModel | None:
         return self._by_key.get(model_key(name)) if name else None
-
-    def __len__(self) -> int:
-        return len(self.models)
 
 
 # Named tuples, not frozen dataclasses: a table of 10 rows makes 60 of them, and a frozen

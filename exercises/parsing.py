@@ -31,7 +31,6 @@ MAX_ROWS = 200
 MAX_COLUMNS = 32
 MAX_CELL_CHARS = 500
 FORMATS = ("csv", "tsv", "markdown", "json")
-FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV", "markdown": "Markdown", "json": "JSON"}
 
 
 class ParseError(ValueError):
@@ -71,13 +70,10 @@ class Lines:
     header: int
     rows: tuple[int, ...]
 
-    def of_row(self, number: int) -> str:
-        return f"Line {self.rows[number - 1]}"
-
 
 def _where(number: int, lines: Lines | None) -> str:
     """A data row, by its line where there are lines, else by its place under the header."""
-    return lines.of_row(number) if lines else f"Row {number} under the header"
+    return f"Line {lines.rows[number - 1]}" if lines else f"Row {number} under the header"
 
 
 _CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -140,21 +136,18 @@ def _read_delimited(text: str, fmt: str) -> tuple[list[str], list[list[str]], Li
     reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
     rows: list[list[str]] = []
     starts: list[int] = []
+    start = 1
     try:
-        while True:
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                rows.append(row)
+                starts.append(start)
+                if len(rows) > MAX_ROWS + 1:
+                    _too_many_rows()
             start = reader.line_num + 1  # a quoted cell may run over several lines
-            row = next(reader, None)
-            if row is None:
-                break
-            if not any(cell.strip() for cell in row):
-                continue
-            rows.append(row)
-            starts.append(start)
-            if len(rows) > MAX_ROWS + 1:
-                _too_many_rows()
     except csv.Error as exc:
         raise ParseError(
-            f"Line {reader.line_num} is not valid {FORMAT_NAMES[fmt]} ({exc}); check its quotes."
+            f"Line {reader.line_num} is not valid {fmt.upper()} ({exc}); check its quotes."
         ) from None
     if not rows:
         raise ParseError("The submission is empty; paste your table.")
@@ -360,16 +353,12 @@ def _json_cell(value: object, row: int, column: str) -> str:
     )
 
 
+_JSON_KINDS = {dict: "an object", list: "a list", str: "text", type(None): "null"}
+
+
 def _json_kind(value: object) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str):
-        return "text"
-    if value is None:
-        return "null"
-    return "a number"
+    # json.loads makes exactly these types; anything else it makes is a number (or a bool).
+    return _JSON_KINDS.get(type(value), "a number")
 
 
 # --- Common checks ----------------------------------------------------------------------------
@@ -438,9 +427,9 @@ def _check_cells(cells: list[str], where: str) -> None:
 def is_formula(cell: str) -> bool:
     """True for text a spreadsheet would run as a formula (CSV injection), not for numbers
     (-1, +4096) or dash placeholders (-, --, —)."""
-    if not cell or cell[0] not in "=+-@":
+    if not cell or cell[0] not in _FORMULA_STARTS:
         return False
-    if cell[0] == "=" or cell[0] == "@":
+    if cell[0] in "=@":
         return True
     rest = cell.lstrip("+-")
     return bool(rest) and not _NUMBER_LIKE.match(cell)

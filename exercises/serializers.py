@@ -48,7 +48,7 @@ class CellFeedbackSerializer(serializers.Serializer):
     column = serializers.CharField(help_text="The exercise's name for the column.")
     submitted = serializers.CharField(help_text="The text of the cell as submitted.")
     verdict = serializers.ChoiceField(
-        choices=[(v, v) for v in VERDICTS],
+        choices=VERDICTS,
         help_text="`unchecked`: the row's model is unknown or repeated, or the catalogue "
         "lacks this figure.",
     )
@@ -127,21 +127,18 @@ class SubmissionListItemSerializer(serializers.ModelSerializer):
         # Both method fields ask; the answer may cost a query, so it is asked once each.
         self._reveals_known: dict[int, bool] = {}
 
-    def _reveals(self, submission: Submission) -> bool:
+    def get_expected_revealed(self, submission: Submission) -> bool:
         if submission.id not in self._reveals_known:
             self._reveals_known[submission.id] = selectors.reveals_expected_values(
                 submission=submission, learner_passed=self.context.get("learner_passed")
             )
         return self._reveals_known[submission.id]
 
-    def get_expected_revealed(self, submission: Submission) -> bool:
-        return self._reveals(submission)
-
     @extend_schema_field(FeedbackSerializer(allow_null=True))
     def get_feedback(self, submission: Submission) -> dict[str, Any] | None:
         return selectors.feedback_for_learner(
             submission=submission,
-            reveal=self._reveals(submission),
+            reveal=self.get_expected_revealed(submission),
             hints=self.context.get("hints", {}),
         )
 

@@ -102,28 +102,13 @@ def clean_spec(spec: Any, *, default_slug: str) -> dict[str, Any]:
     if not serializer.is_valid():
         raise SpecError([f"{path}: {m}" for path, m in flat_errors(serializer.errors, "exercise")])
     data = serializer.validated_data
+    # It holds every field but the slug (each is required or has a default), and no other key.
     return {
-        "slug": data.get("slug", default_slug),
-        "title": data["title"],
-        "prompt": data["prompt"],
-        "kind": data["kind"],
-        "key_column": {
-            "name": data["key_column"]["name"],
-            "synonyms": data["key_column"]["synonyms"],
-        },
-        "columns": [
-            column_spec(
-                name=column["name"],
-                field=column["field"],
-                synonyms=column["synonyms"],
-                tolerance=column["tolerance"],
-                hint=column["hint"],
-            )
-            for column in data["columns"]
-        ],
-        "rows_required": data["rows_required"],
+        "slug": default_slug,
+        **data,
+        "key_column": dict(data["key_column"]),
+        "columns": [column_spec(**column) for column in data["columns"]],
         "pass_mark": float(data["pass_mark"].quantize(Decimal("0.01"))),
-        "xp": data["xp"],
     }
 
 

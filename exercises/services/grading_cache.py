@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from django.db.models import Prefetch
 
@@ -17,7 +18,7 @@ from learning_platform.snapshots import TableSnapshot
 
 @dataclass(frozen=True)
 class ExerciseForGrading:
-    """What grading needs of an exercise, cached per process (see `_exercise_for_grading`)."""
+    """What grading needs of an exercise, cached per process (see `exercise_for_grading`)."""
 
     id: int
     title: str
@@ -26,16 +27,11 @@ class ExerciseForGrading:
     spec: grading.ExerciseSpec
 
 
-# Exercise id -> (its updated_at, what grading needs). Editing an exercise or its columns
-# saves the exercise (the admin's change form, upsert_exercise), so a new updated_at is a
-# new version; every grade reads the current updated_at with its submission.
-_exercise_cache: dict[int, tuple[datetime, ExerciseForGrading]] = {}
-
-
+# Keyed by the exercise's id and updated_at: editing an exercise or its columns saves the
+# exercise (the admin's change form, upsert_exercise), so a new updated_at is a new version;
+# every grade reads the current updated_at with its submission. Older versions fall out.
+@lru_cache(maxsize=1000)
 def exercise_for_grading(exercise_id: int, updated_at: datetime) -> ExerciseForGrading:
-    cached = _exercise_cache.get(exercise_id)
-    if cached is not None and cached[0] == updated_at:
-        return cached[1]
     exercise = (
         Exercise.objects.select_related("lesson")
         .prefetch_related(
@@ -43,17 +39,13 @@ def exercise_for_grading(exercise_id: int, updated_at: datetime) -> ExerciseForG
         )
         .get(pk=exercise_id)
     )
-    info = ExerciseForGrading(
+    return ExerciseForGrading(
         id=exercise.id,
         title=exercise.title,
         xp=exercise.xp,
         lesson_slug=exercise.lesson.slug,
         spec=exercise_grading_spec(exercise),
     )
-    if len(_exercise_cache) > 1000:
-        _exercise_cache.clear()
-    _exercise_cache[exercise_id] = (exercise.updated_at, info)
-    return info
 
 
 def exercise_grading_spec(exercise: Exercise) -> grading.ExerciseSpec:
@@ -66,7 +58,7 @@ def exercise_grading_spec(exercise: Exercise) -> grading.ExerciseSpec:
                 synonyms=tuple(column.synonyms),
                 tolerance=float(column.tolerance),
             )
-            for column in sorted(exercise.columns.all(), key=lambda c: (c.position, c.id))
+            for column in exercise.columns.all()
         ),
         key_column=exercise.key_column,
         key_synonyms=tuple(exercise.key_synonyms),
@@ -94,7 +86,7 @@ def current_catalogue() -> grading.Catalogue:
 def forget_catalogue() -> None:
     """Make this process read the catalogue and exercises afresh at its next grade."""
     _catalogue.forget()
-    _exercise_cache.clear()
+    exercise_for_grading.cache_clear()
 
 
 def build_catalogue(references: Iterable[ModelReference]) -> grading.Catalogue:

@@ -296,7 +296,7 @@ def _write_result(job: _Job, values: dict[str, Any]) -> bool:
     return bool(_write_results([(job, values)]))
 
 
-def _write_results(results: list[tuple[_Job, dict[str, Any]]]) -> set[int]:
+def _write_results(results: list[_Result]) -> set[int]:
     """`_ours(job).update(**values)` for each (job, values), all with the same fields, as one
     plain statement: it runs for every grade, where compiling the ORM's UPDATE cost more than
     executing it, and a batch's results cost one round trip. Returns the ids written (not
@@ -376,8 +376,9 @@ def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
     exercise_passed carries it, so achievements measure from it, and a bonus is paid in this
     same transaction. The grade's write sets this transaction's commit asynchronous (see
     learning_platform.db.asynchronous_commit_column)."""
+    award = _award_of(job)
     with transaction.atomic():
-        standing = _award(job)
+        standing = progress_services.award_xp(awards=[award]).get(award.key)
         values["xp_awarded"] = job.exercise.xp if standing is not None else 0
         if standing is not None:
             events.exercise_passed.announce(_passed(job, standing))
@@ -387,9 +388,7 @@ def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
     return True
 
 
-def _pay_first_passes(
-    passes: list[tuple[_Job, dict[str, Any]]], unwritten: list[tuple[_Job, dict[str, Any]]]
-) -> list[int]:
+def _pay_first_passes(passes: list[_Result], unwritten: list[_Result]) -> list[int]:
     """A batch's first passes, paid and written in one transaction, with the batch's other
     grades (`unwritten`) written in the same statement; the ids written.
 
@@ -422,11 +421,6 @@ def _pay_first_passes(
         if job.submission_id in written:
             _notify_if_slow(job, values["graded_at"], values["summary"])
     return sorted(written)
-
-
-def _award(job: _Job) -> progress_services.StandingAfterAward | None:
-    award = _award_of(job)
-    return progress_services.award_xp(awards=[award]).get(award.key)
 
 
 def _award_of(job: _Job) -> progress_services.Award:

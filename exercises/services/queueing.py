@@ -113,11 +113,8 @@ def requeue_stale_submissions(*, now: datetime | None = None, batch_size: int = 
         Q(status=SubmissionStatus.QUEUED)
         | Q(status=SubmissionStatus.GRADING, grading_started_at__lt=started_before),
     )
-    ids = list(
-        stale.order_by(F("enqueued_at").asc(nulls_first=True), "id").values_list("id", flat=True)[
-            :batch_size
-        ]
-    )
+    oldest_first = stale.order_by(F("enqueued_at").asc(nulls_first=True), "id")
+    ids = list(oldest_first.values_list("id", flat=True)[:batch_size])
     enqueued = []
     for submission_id in ids:
         if not enqueue_grading(submission_id=submission_id, enqueued_at=now):
