@@ -16,11 +16,11 @@ from lessons.selectors import Lesson, visible_lessons
 
 
 class CommentNotFound(NotFound):
-    code = "not_found"
+    pass
 
 
 class ReportNotFound(NotFound):
-    code = "not_found"
+    pass
 
 
 def count_comments_posted_by_user(*, user_ids: list[int]) -> dict[int, int]:

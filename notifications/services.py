@@ -41,11 +41,11 @@ FOLLOWED_TOPIC_KEY = "lesson_id"
 
 
 class NotificationNotFound(NotFound):
-    code = "not_found"
+    pass
 
 
 class InvalidUnsubscribeLink(NotFound):
-    code = "not_found"
+    pass
 
 
 # --- In-app notifications -------------------------------------------------------------------
