@@ -124,27 +124,22 @@ def thread_replies(*, parent: Comment) -> QuerySet[Comment]:
     return _with_authors(_visible_replies().filter(parent=parent)).order_by("created_at", "id")
 
 
-def comments_in_lessons(*, lessons: QuerySet[Lesson]) -> QuerySet[Comment]:
-    """Comments that are up (neither hidden nor in a hidden thread, nor deleted) on `lessons`."""
-    return _with_authors(Comment.objects.visible().filter(lesson__in=lessons))
-
-
-def threads_in_lessons(*, lessons: QuerySet[Lesson]) -> QuerySet[Comment]:
-    """Top-level comments, including "[deleted]" ones, that are not hidden, on `lessons`."""
-    return Comment.objects.filter(lesson__in=lessons, parent__isnull=True, is_hidden=False)
-
-
 def get_visible_comment(*, pk: int, user: Requester) -> Comment:
-    """A comment that is up, on a lesson `user` may see (CommentNotFound otherwise)."""
-    comment = comments_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
+    """A comment that is up (neither hidden nor in a hidden thread, nor deleted), on a lesson
+    `user` may see (CommentNotFound otherwise)."""
+    comments = Comment.objects.visible().filter(lesson__in=visible_lessons(user=user))
+    comment = _with_authors(comments).filter(pk=pk).first()
     if comment is None:
         raise CommentNotFound("No such comment.")
     return comment
 
 
 def get_visible_thread(*, pk: int, user: Requester) -> Comment:
-    """A thread's top-level comment on a lesson `user` may see (CommentNotFound otherwise)."""
-    parent = threads_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
+    """A thread's top-level comment, "[deleted]" included but not hidden, on a lesson `user`
+    may see (CommentNotFound otherwise)."""
+    parent = Comment.objects.filter(
+        pk=pk, lesson__in=visible_lessons(user=user), parent__isnull=True, is_hidden=False
+    ).first()
     if parent is None:
         raise CommentNotFound("No such thread.")
     return parent
