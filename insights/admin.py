@@ -94,12 +94,8 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
         data = selectors.quest_analytics(quest_id=quest.pk, refresh="refresh" in request.GET)
         lessons = data["lessons"]
 
-        analytics_url = _url_for_ids("admin:insights_questanalytics_lesson")
+        lesson_url = _url_for_ids("admin:insights_questanalytics_lesson")
         edit_url = _url_for_ids("admin:lessons_lesson_change")
-
-        def lesson_url(row):
-            return analytics_url(row["id"])
-
         context.update(
             data=data,
             learners=f"{data['learners']:,}",
@@ -107,7 +103,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
             rows=[
                 {
                     **row,
-                    "url": lesson_url(row),
+                    "url": lesson_url(row["id"]),
                     "edit_url": edit_url(row["id"]),
                     "exercise_rows": self._exercise_rows(row),
                 }
@@ -124,7 +120,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
                         r["completed"],
                         text=f"{r['completed']:,} · {r['stopped_here']:,} stopped",
                         part=r["stopped_here"],
-                        href=lesson_url(r),
+                        href=lesson_url(r["id"]),
                     )
                     for r in lessons
                 ],
@@ -134,7 +130,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
             reports_chart=lambda: charts.horizontal_bars(
                 [
                     charts.Bar(
-                        f"{r['number']}. {r['title']}", r["open_reports"], href=lesson_url(r)
+                        f"{r['number']}. {r['title']}", r["open_reports"], href=lesson_url(r["id"])
                     )
                     for r in lessons
                     if r["open_reports"]
