@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
@@ -84,7 +85,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
             "opts": self.model._meta,
             "title": title,
             "recent_submissions": f"{RECENT_SUBMISSIONS_PER_EXERCISE:,}",
-            "cache_seconds": selectors.cache_seconds(),
+            "cache_seconds": settings.ANALYTICS_CACHE_SECONDS,
             "min_learners_for_median": selectors.MIN_LEARNERS_FOR_MEDIAN,
         }
 
