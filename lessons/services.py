@@ -10,21 +10,10 @@ from django.db.models import Model, Q
 
 from learning_platform import history, versioned
 from learning_platform.errors import Conflict, NotFound
-from lessons.blocks import block_html
+from lessons.blocks import EMPTY_BLOCK, block_html
 from lessons.history import BLOCK_HISTORY_FIELDS, LESSON_HISTORY_FIELDS
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.selectors import due_lesson_ids
-
-EMPTY_BLOCK = {
-    "markdown": "",
-    "style": "",
-    "caption": "",
-    "columns": [],
-    "rows": [],
-    "title": "",
-    "language": "",
-    "source": "",
-}
 
 
 def upsert_quest(*, slug: str, title: str, description: str) -> tuple[Quest, str]:
