@@ -59,7 +59,7 @@ def comment_counts_for_lessons(*, lesson_ids: list[int]) -> dict[int, int]:
     """Visible comments and replies per lesson, in one query. Lessons without any are absent."""
     if not lesson_ids:
         return {}
-    rows = (
+    return dict(
         Comment.objects.visible()
         .filter(lesson_id__in=lesson_ids)
         .order_by()
@@ -67,7 +67,6 @@ def comment_counts_for_lessons(*, lesson_ids: list[int]) -> dict[int, int]:
         .annotate(n=Count("id"))
         .values_list("lesson_id", "n")
     )
-    return dict(rows)
 
 
 # --- Comments -------------------------------------------------------------------------------
@@ -211,13 +210,13 @@ OPEN_REPORT_STATUSES = (IssueReport.Status.NEW, IssueReport.Status.TRIAGED)
 
 def open_report_counts(*, lesson_ids: list[int]) -> dict[int, int]:
     """Reports not yet resolved or rejected, per lesson (one query)."""
-    rows = (
+    return dict(
         IssueReport.objects.filter(lesson_id__in=lesson_ids, status__in=OPEN_REPORT_STATUSES)
         .values("lesson_id")
         .annotate(count=Count("id"))
         .order_by()
+        .values_list("lesson_id", "count")
     )
-    return {row["lesson_id"]: row["count"] for row in rows}
 
 
 class OpenReport(TypedDict):
