@@ -156,16 +156,7 @@ class IssueReportAdmin(admin.ModelAdmin):
         "internal_note",
         "resolved_at",
     )
-    readonly_fields = (
-        "on_resolve",
-        "lesson_link",
-        "block_link",
-        "kind",
-        "message",
-        "reporter_display",
-        "created_at",
-        "resolved_at",
-    )
+    readonly_fields = tuple(f for f in fields if f not in ("status", "assignee", "internal_note"))
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -16,11 +16,11 @@ from lessons.selectors import Lesson, visible_lessons
 
 
 class CommentNotFound(NotFound):
-    code = "not_found"
+    pass
 
 
 class ReportNotFound(NotFound):
-    code = "not_found"
+    pass
 
 
 def count_comments_posted_by_user(*, user_ids: list[int]) -> dict[int, int]:
@@ -59,7 +59,7 @@ def comment_counts_for_lessons(*, lesson_ids: list[int]) -> dict[int, int]:
     """Visible comments and replies per lesson, in one query. Lessons without any are absent."""
     if not lesson_ids:
         return {}
-    rows = (
+    return dict(
         Comment.objects.visible()
         .filter(lesson_id__in=lesson_ids)
         .order_by()
@@ -67,7 +67,6 @@ def comment_counts_for_lessons(*, lesson_ids: list[int]) -> dict[int, int]:
         .annotate(n=Count("id"))
         .values_list("lesson_id", "n")
     )
-    return dict(rows)
 
 
 # --- Comments -------------------------------------------------------------------------------
@@ -124,27 +123,22 @@ def thread_replies(*, parent: Comment) -> QuerySet[Comment]:
     return _with_authors(_visible_replies().filter(parent=parent)).order_by("created_at", "id")
 
 
-def comments_in_lessons(*, lessons: QuerySet[Lesson]) -> QuerySet[Comment]:
-    """Comments that are up (neither hidden nor in a hidden thread, nor deleted) on `lessons`."""
-    return _with_authors(Comment.objects.visible().filter(lesson__in=lessons))
-
-
-def threads_in_lessons(*, lessons: QuerySet[Lesson]) -> QuerySet[Comment]:
-    """Top-level comments, including "[deleted]" ones, that are not hidden, on `lessons`."""
-    return Comment.objects.filter(lesson__in=lessons, parent__isnull=True, is_hidden=False)
-
-
 def get_visible_comment(*, pk: int, user: Requester) -> Comment:
-    """A comment that is up, on a lesson `user` may see (CommentNotFound otherwise)."""
-    comment = comments_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
+    """A comment that is up (neither hidden nor in a hidden thread, nor deleted), on a lesson
+    `user` may see (CommentNotFound otherwise)."""
+    comments = Comment.objects.visible().filter(lesson__in=visible_lessons(user=user))
+    comment = _with_authors(comments).filter(pk=pk).first()
     if comment is None:
         raise CommentNotFound("No such comment.")
     return comment
 
 
 def get_visible_thread(*, pk: int, user: Requester) -> Comment:
-    """A thread's top-level comment on a lesson `user` may see (CommentNotFound otherwise)."""
-    parent = threads_in_lessons(lessons=visible_lessons(user=user)).filter(pk=pk).first()
+    """A thread's top-level comment, "[deleted]" included but not hidden, on a lesson `user`
+    may see (CommentNotFound otherwise)."""
+    parent = Comment.objects.filter(
+        pk=pk, lesson__in=visible_lessons(user=user), parent__isnull=True, is_hidden=False
+    ).first()
     if parent is None:
         raise CommentNotFound("No such thread.")
     return parent
@@ -216,13 +210,13 @@ OPEN_REPORT_STATUSES = (IssueReport.Status.NEW, IssueReport.Status.TRIAGED)
 
 def open_report_counts(*, lesson_ids: list[int]) -> dict[int, int]:
     """Reports not yet resolved or rejected, per lesson (one query)."""
-    rows = (
+    return dict(
         IssueReport.objects.filter(lesson_id__in=lesson_ids, status__in=OPEN_REPORT_STATUSES)
         .values("lesson_id")
         .annotate(count=Count("id"))
         .order_by()
+        .values_list("lesson_id", "count")
     )
-    return {row["lesson_id"]: row["count"] for row in rows}
 
 
 class OpenReport(TypedDict):

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from django.db import transaction
 
@@ -91,11 +90,9 @@ def export_curriculum(*, root: Path, quest_slugs: list[str] | None = None) -> li
         exercises = exercises_selectors.exercise_specs_for_lessons(
             lesson_ids=[lesson["id"] for lesson in lessons]
         )
-        lesson_data: list[dict[str, Any]] = []
         for lesson in lessons:
             lesson_id = lesson.pop("id")
             if lesson_id in exercises:
                 lesson["exercise"] = exercises[lesson_id]
-            lesson_data.append(lesson)
-        written += write_quest(root, quest, lesson_data)
+        written += write_quest(root, quest, lessons)
     return written

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
@@ -84,7 +85,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
             "opts": self.model._meta,
             "title": title,
             "recent_submissions": f"{RECENT_SUBMISSIONS_PER_EXERCISE:,}",
-            "cache_seconds": selectors.cache_seconds(),
+            "cache_seconds": settings.ANALYTICS_CACHE_SECONDS,
             "min_learners_for_median": selectors.MIN_LEARNERS_FOR_MEDIAN,
         }
 
@@ -94,12 +95,8 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
         data = selectors.quest_analytics(quest_id=quest.pk, refresh="refresh" in request.GET)
         lessons = data["lessons"]
 
-        analytics_url = _url_for_ids("admin:insights_questanalytics_lesson")
+        lesson_url = _url_for_ids("admin:insights_questanalytics_lesson")
         edit_url = _url_for_ids("admin:lessons_lesson_change")
-
-        def lesson_url(row):
-            return analytics_url(row["id"])
-
         context.update(
             data=data,
             learners=f"{data['learners']:,}",
@@ -107,7 +104,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
             rows=[
                 {
                     **row,
-                    "url": lesson_url(row),
+                    "url": lesson_url(row["id"]),
                     "edit_url": edit_url(row["id"]),
                     "exercise_rows": self._exercise_rows(row),
                 }
@@ -124,7 +121,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
                         r["completed"],
                         text=f"{r['completed']:,} · {r['stopped_here']:,} stopped",
                         part=r["stopped_here"],
-                        href=lesson_url(r),
+                        href=lesson_url(r["id"]),
                     )
                     for r in lessons
                 ],
@@ -134,7 +131,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
             reports_chart=lambda: charts.horizontal_bars(
                 [
                     charts.Bar(
-                        f"{r['number']}. {r['title']}", r["open_reports"], href=lesson_url(r)
+                        f"{r['number']}. {r['title']}", r["open_reports"], href=lesson_url(r["id"])
                     )
                     for r in lessons
                     if r["open_reports"]

@@ -29,11 +29,6 @@ CACHE_VERSION = 2  # 2: drafts left out
 MIN_LEARNERS_FOR_MEDIAN = 5
 
 
-def cache_seconds() -> int:
-    seconds: int = settings.ANALYTICS_CACHE_SECONDS
-    return seconds
-
-
 def _cached(key: str, compute: Callable[[], dict[str, Any]], *, refresh: bool) -> dict[str, Any]:
     """`compute()`, through the cache; a cache outage only makes the page slower."""
     if not refresh:
@@ -46,7 +41,7 @@ def _cached(key: str, compute: Callable[[], dict[str, Any]], *, refresh: bool) -
             return hit
     value = compute()
     try:
-        cache.set(key, value, cache_seconds(), version=CACHE_VERSION)
+        cache.set(key, value, settings.ANALYTICS_CACHE_SECONDS, version=CACHE_VERSION)
     except Exception:
         logger.warning("analytics cache unavailable", exc_info=True)
     return value

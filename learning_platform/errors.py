@@ -46,6 +46,14 @@ class InvalidInput(DomainError):
     default_detail = "Invalid input."
 
 
+class InvalidField(InvalidInput):
+    """One input field is not acceptable, answered as a serializer's error on that field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        # The API's validation answers read "<field>: <first message>".
+        super().__init__(f"{field}: {message}", errors={field: [message]})
+
+
 class NotAllowed(DomainError):
     """The actor may not do this to this object."""
 

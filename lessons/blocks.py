@@ -43,6 +43,17 @@ KIND_FIELDS = {
     "table": ("caption", "columns", "rows"),
     "code": ("title", "language", "source"),
 }
+# What a block stores in the fields its kind does not use.
+EMPTY_BLOCK: dict[str, Any] = {
+    "markdown": "",
+    "style": "",
+    "caption": "",
+    "columns": [],
+    "rows": [],
+    "title": "",
+    "language": "",
+    "source": "",
+}
 _HTTP_URL = re.compile(r"^https?://[^\s/$.?#][^\s]*$", re.IGNORECASE)
 
 

@@ -13,6 +13,7 @@ from django.urls import reverse_lazy
 from learning_platform.markdown import render_markdown
 from lessons.blocks import (
     CODE_LANGUAGES,
+    EMPTY_BLOCK,
     KIND_FIELDS,
     block_html,
     format_table_text,
@@ -23,16 +24,12 @@ from lessons.models import Block
 MARKDOWN_PREVIEW_URL = reverse_lazy("admin:lessons_lesson_markdown_preview")
 # The table's two stored fields are edited as one text field.
 TABLE_FIELDS = ("columns", "rows")
-BLANK_VALUES = dict.fromkeys(("markdown", "style", "caption", "title", "language", "source"), "")
 
 
 class TableWidget(forms.Textarea):
     """A textarea for pasting (TSV/CSV) with the parsed table rendered as an editable grid."""
 
     template_name = "admin/lessons/widgets/table.html"
-
-    def __init__(self, attrs: dict[str, Any] | None = None):
-        super().__init__(attrs={"rows": 6, "class": "lp-table-text", **(attrs or {})})
 
     def get_context(self, name, value, attrs):
         context = super().get_context(name, value, attrs)
@@ -49,9 +46,6 @@ class MarkdownWidget(forms.Textarea):
 
     template_name = "admin/lessons/widgets/markdown.html"
 
-    def __init__(self, attrs: dict[str, Any] | None = None):
-        super().__init__(attrs={"rows": 10, "class": "lp-markdown-source", **(attrs or {})})
-
     def get_context(self, name, value, attrs):
         context = super().get_context(name, value, attrs)
         context["preview_url"] = str(MARKDOWN_PREVIEW_URL)
@@ -63,7 +57,7 @@ class BlockForm(forms.ModelForm):
     table = forms.CharField(
         label="Table",
         required=False,
-        widget=TableWidget(),
+        widget=TableWidget(attrs={"rows": 6, "class": "lp-table-text"}),
         help_text="Paste cells from a spreadsheet (tab-separated) or type CSV; the first line "
         "holds the column headers. Or edit the cells in the grid below.",
     )
@@ -74,10 +68,11 @@ class BlockForm(forms.ModelForm):
         widgets = {
             # Set by the block editor's reordering (drag, or move up / move down).
             "position": forms.HiddenInput(attrs={"class": "lp-block-position"}),
-            "markdown": MarkdownWidget(),
+            "markdown": MarkdownWidget(attrs={"rows": 10, "class": "lp-markdown-source"}),
             "language": forms.TextInput(attrs={"list": "lp-code-languages", "size": 16}),
             "source": forms.Textarea(attrs={"rows": 8, "class": "lp-code-source"}),
         }
+        help_texts = {"language": "One of: " + ", ".join(CODE_LANGUAGES) + "."}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -85,7 +80,6 @@ class BlockForm(forms.ModelForm):
             self.initial.setdefault(
                 "table", format_table_text(self.instance.columns, self.instance.rows)
             )
-        self.fields["language"].help_text = "One of: " + ", ".join(CODE_LANGUAGES) + "."
 
     def clean(self) -> dict[str, Any]:
         super().clean()
@@ -94,7 +88,7 @@ class BlockForm(forms.ModelForm):
         kept = KIND_FIELDS.get(kind, ())
         # A block stores only its kind's fields: what the editor typed before switching kind
         # is dropped rather than carried along unseen.
-        for name, blank in BLANK_VALUES.items():
+        for name, blank in EMPTY_BLOCK.items():
             if name not in kept and name in cleaned:
                 cleaned[name] = blank
         columns: list[str] = []

@@ -287,11 +287,9 @@ def _lesson_as_file(lesson: Lesson) -> dict[str, Any]:
         "xp": lesson.xp,
         "tags": sorted(t.slug for t in lesson.tags.all()),
         "published": lesson.published,
-        "blocks": [block_as_dict(b) for b in sorted(lesson.blocks.all(), key=_in_order)],
-        "links": [
-            {"title": link.title, "url": link.url}
-            for link in sorted(lesson.links.all(), key=_in_order)
-        ],
+        # Blocks and links come in their models' order: by position within the lesson.
+        "blocks": [block_as_dict(b) for b in lesson.blocks.all()],
+        "links": [{"title": link.title, "url": link.url} for link in lesson.links.all()],
     }
 
 
@@ -301,10 +299,6 @@ def block_as_dict(block: Block) -> dict[str, Any]:
     for name in KIND_FIELDS[block.kind]:
         data[name] = getattr(block, name)
     return data
-
-
-def _in_order(item: Block | Link) -> tuple[int, int]:
-    return (item.position, item.id)
 
 
 # --- Reads for the apps above lessons (progress, achievements) ---------------------------------

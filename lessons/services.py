@@ -10,21 +10,10 @@ from django.db.models import Model, Q
 
 from learning_platform import history, versioned
 from learning_platform.errors import Conflict, NotFound
-from lessons.blocks import block_html
+from lessons.blocks import EMPTY_BLOCK, block_html
 from lessons.history import BLOCK_HISTORY_FIELDS, LESSON_HISTORY_FIELDS
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.selectors import due_lesson_ids
-
-EMPTY_BLOCK = {
-    "markdown": "",
-    "style": "",
-    "caption": "",
-    "columns": [],
-    "rows": [],
-    "title": "",
-    "language": "",
-    "source": "",
-}
 
 
 def upsert_quest(*, slug: str, title: str, description: str) -> tuple[Quest, str]:
@@ -71,21 +60,19 @@ def upsert_lesson(
         "published": published,
     }
     lesson, created = Lesson.objects.select_for_update().get_or_create(slug=slug, defaults=values)
-    changed = created
-    if not created and _assign(lesson, values):
-        changed = True
-    tags_changed = _sync_tags(lesson, tags)
-    blocks_changed = _sync_blocks(lesson, blocks)
-    links_changed = _sync_links(lesson, links)
-    if changed or tags_changed or blocks_changed or links_changed:
-        # Last, after its blocks (also bumps updated_at when only they changed): a lesson's
-        # history record then closes a version that includes the blocks saved before it.
-        lesson.save()
-    if created:
-        return lesson, "created"
-    if changed or tags_changed or blocks_changed or links_changed:
-        return lesson, "updated"
-    return lesson, "unchanged"
+    # A list, not any() over a generator: every part is synced, whatever changed before it.
+    changed = [
+        created or _assign(lesson, values),
+        _sync_tags(lesson, tags),
+        _sync_blocks(lesson, blocks),
+        _sync_links(lesson, links),
+    ]
+    if not any(changed):
+        return lesson, "unchanged"
+    # Last, after its blocks (also bumps updated_at when only they changed): a lesson's
+    # history record then closes a version that includes the blocks saved before it.
+    lesson.save()
+    return lesson, "created" if created else "updated"
 
 
 def _assign(instance: Model, values: dict[str, Any]) -> bool:
@@ -197,11 +184,7 @@ def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
     """
     with transaction.atomic():
         lesson = Lesson.objects.select_for_update().filter(pk=lesson_id).first()
-        record = (
-            Lesson.history.filter(id=lesson_id, history_id=history_id).first()
-            if lesson is not None
-            else None
-        )
+        record = Lesson.history.filter(id=lesson_id, history_id=history_id).first()
         if lesson is None or record is None:
             raise VersionNotFound("No such version of this lesson.")
         if Lesson.objects.filter(slug=record.slug).exclude(pk=lesson_id).exists():

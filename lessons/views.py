@@ -23,11 +23,7 @@ class ConditionalListView(generics.ListAPIView):
 
     # A 304 answer is a plain HttpResponse, not DRF's Response.
     def list(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:  # type: ignore[override]
-        queryset = self.filter_queryset(self.get_queryset())
-        page = self.paginate_queryset(queryset)
-        data = self.get_serializer(page, many=True).data
-        assert self.paginator is not None
-        return conditional_response(request, self.paginator.get_paginated_response(data).data)
+        return conditional_response(request, super().list(request, *args, **kwargs).data)
 
 
 @extend_schema(tags=["quests"], parameters=[IF_NONE_MATCH])

@@ -41,11 +41,11 @@ FOLLOWED_TOPIC_KEY = "lesson_id"
 
 
 class NotificationNotFound(NotFound):
-    code = "not_found"
+    pass
 
 
 class InvalidUnsubscribeLink(NotFound):
-    code = "not_found"
+    pass
 
 
 # --- In-app notifications -------------------------------------------------------------------
@@ -214,10 +214,6 @@ def unsubscribe_scope(*, token: str) -> dict[str, Any]:
 
 
 # --- E-mail ---------------------------------------------------------------------------------
-
-
-def digest_window_seconds() -> int:
-    return int(getattr(settings, "COMMUNITY_DIGEST_WINDOW_SECONDS", 300))
 
 
 def absolute_frontend_url(url: str) -> str:
@@ -408,7 +404,7 @@ def overdue_email_work(*, limit: int = 500) -> tuple[list[int], list[int]]:
     """The periodic sweep's work: users whose digest is due (a notification waited the digest
     window) or who have an e-mail left unsent, and sign-out deliveries left unsent (their own
     task was lost or gave up). Returns (user ids, delivery ids)."""
-    cutoff = timezone.now() - timedelta(seconds=digest_window_seconds())
+    cutoff = timezone.now() - timedelta(seconds=settings.COMMUNITY_DIGEST_WINDOW_SECONDS)
     return (
         selectors.users_with_overdue_notifications(before=cutoff, limit=limit),
         selectors.overdue_anonymous_delivery_ids(before=cutoff, limit=limit),

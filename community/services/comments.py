@@ -9,23 +9,17 @@ from accounts.models import User
 from community import events, selectors
 from community.models import COMMENT_MAX_LENGTH, Comment
 from learning_platform import versioned
-from learning_platform.errors import InvalidInput, NotAllowed
+from learning_platform.errors import InvalidField, NotAllowed
 from learning_platform.markdown import render_markdown
 from lessons.selectors import Lesson, lesson_slugs
 
 
-class InvalidComment(InvalidInput):
+class InvalidComment(InvalidField):
     """A comment's body or the comment it answers is not acceptable (`errors` names the field)."""
-
-    code = "validation_error"
-
-    def __init__(self, field: str, message: str) -> None:
-        # The API's validation answers read "<field>: <first message>".
-        super().__init__(f"{field}: {message}", errors={field: [message]})
 
 
 class NotCommentAuthor(NotAllowed):
-    code = "permission_denied"
+    pass
 
 
 def post_comment(

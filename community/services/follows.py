@@ -15,7 +15,7 @@ from notifications import events as notification_events
 
 
 class LessonGone(NotFound):
-    code = "not_found"
+    pass
 
 
 def set_lesson_subscription(*, user: User, lesson: Lesson, subscribed: bool) -> LessonSubscription:

@@ -10,7 +10,7 @@ from accounts.models import User
 from community import events
 from community.models import REPORT_MESSAGE_MAX_LENGTH, IssueReport
 from community.services.fanout import NotificationKind, excerpt
-from learning_platform.errors import InvalidInput
+from learning_platform.errors import InvalidField
 from lessons.selectors import Lesson
 from notifications.services import (
     absolute_frontend_url,
@@ -20,14 +20,8 @@ from notifications.services import (
 )
 
 
-class InvalidReport(InvalidInput):
+class InvalidReport(InvalidField):
     """A report field is not acceptable (`errors` names it)."""
-
-    code = "validation_error"
-
-    def __init__(self, field: str, message: str) -> None:
-        # The API's validation answers read "<field>: <first message>".
-        super().__init__(f"{field}: {message}", errors={field: [message]})
 
 
 def submit_report(
