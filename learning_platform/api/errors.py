@@ -87,13 +87,11 @@ def _flatten_validation(data: Any) -> tuple[str, dict[str, Any]]:
 
 
 def _first_message(messages: Any) -> str | None:
-    if isinstance(messages, list) and messages:
-        return _first_message(messages[0]) if not isinstance(messages[0], str) else messages[0]
-    if isinstance(messages, dict) and messages:
-        return _first_message(next(iter(messages.values())))
     if isinstance(messages, str):
         return messages
-    return None
+    if isinstance(messages, dict):
+        messages = list(messages.values())
+    return _first_message(messages[0]) if isinstance(messages, list) and messages else None
 
 
 # Each kind of the project's own exceptions (learning_platform/errors.py), mapped here once.
@@ -126,9 +124,7 @@ def _code_for(exc: exceptions.APIException) -> str:
     if isinstance(exc, exceptions.ValidationError):
         return "validation_error"
     codes = exc.get_codes()
-    if isinstance(codes, str):
-        return codes
-    return exc.default_code
+    return codes if isinstance(codes, str) else exc.default_code
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -152,13 +148,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             status=500,
         )
 
-    if isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.ValidationError) or isinstance(exc.detail, dict):
         detail, errors = _flatten_validation(exc.detail)
     else:
-        detail = str(exc.detail) if not isinstance(exc.detail, dict | list) else ""
-        errors = {}
-        if isinstance(exc.detail, dict):
-            detail, errors = _flatten_validation(exc.detail)
+        detail, errors = ("" if isinstance(exc.detail, list) else str(exc.detail)), {}
     response.data = error_body(
         status_code=response.status_code, code=_code_for(exc), detail=detail, errors=errors
     )
