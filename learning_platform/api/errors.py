@@ -112,14 +112,6 @@ def domain_status(exc: domain.DomainError) -> int:
     return status.HTTP_400_BAD_REQUEST
 
 
-def domain_response(exc: domain.DomainError) -> Response:
-    status_code = domain_status(exc)
-    return Response(
-        error_body(status_code=status_code, code=exc.code, detail=exc.detail, errors=exc.errors),
-        status=status_code,
-    )
-
-
 def _code_for(exc: exceptions.APIException) -> str:
     if isinstance(exc, exceptions.ValidationError):
         return "validation_error"
@@ -129,7 +121,13 @@ def _code_for(exc: exceptions.APIException) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, domain.DomainError):
-        return domain_response(exc)
+        status_code = domain_status(exc)
+        return Response(
+            error_body(
+                status_code=status_code, code=exc.code, detail=exc.detail, errors=exc.errors
+            ),
+            status=status_code,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(exc.args[0] if exc.args else None)
     elif isinstance(exc, PermissionDenied):
@@ -158,7 +156,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
-def json_error(request: HttpRequest, *, status_code: int, code: str, detail: str) -> JsonResponse:
+def json_error(*, status_code: int, code: str, detail: str) -> JsonResponse:
     return JsonResponse(
         error_body(status_code=status_code, code=code, detail=detail), status=status_code
     )
@@ -167,27 +165,23 @@ def json_error(request: HttpRequest, *, status_code: int, code: str, detail: str
 def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=404, template="admin/404.html")
-    return json_error(
-        request, status_code=404, code="not_found", detail="No such resource or page."
-    )
+    return json_error(status_code=404, code="not_found", detail="No such resource or page.")
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=500, template="admin/500.html")
-    return json_error(
-        request, status_code=500, code="server_error", detail="An unexpected error occurred."
-    )
+    return json_error(status_code=500, code="server_error", detail="An unexpected error occurred.")
 
 
 def handler400(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return json_error(request, status_code=400, code="bad_request", detail="Bad request.")
+    return json_error(status_code=400, code="bad_request", detail="Bad request.")
 
 
 def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=403, template="admin/403.html")
-    return json_error(request, status_code=403, code="permission_denied", detail="Forbidden.")
+    return json_error(status_code=403, code="permission_denied", detail="Forbidden.")
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -196,7 +190,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     if not request.path.startswith(JSON_PATH_PREFIXES):
         return html_csrf_failure(request, reason=reason)
     return json_error(
-        request,
         status_code=403,
         code=CsrfFailed.default_code,
         detail=f"CSRF verification failed: {reason} {CSRF_HINT}",
