@@ -4,7 +4,7 @@ from django.contrib.auth.forms import UserChangeForm, UserCreationForm
 
 from accounts.forms import RateLimitedAdminAuthenticationForm
 from accounts.models import User
-from learning_platform.admin_lists import EstimatedCountPaginator
+from learning_platform.admin_lists import LargeTableAdmin
 
 # The admin's sign-in obeys the same failed-attempt limit as the API's (allauth).
 admin.site.login_form = RateLimitedAdminAuthenticationForm
@@ -23,13 +23,10 @@ class EmailUserChangeForm(UserChangeForm):
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(LargeTableAdmin, BaseUserAdmin):
     form = EmailUserChangeForm
     add_form = EmailUserCreationForm
     ordering = ("email",)
-    # Learners grow without bound: no exact count of them on every page.
-    paginator = EstimatedCountPaginator
-    show_full_result_count = False
     list_display = ("email", "display_name", "is_staff", "is_active", "date_joined")
     list_filter = ("is_staff", "is_superuser", "is_active", "groups")
     search_fields = ("email", "display_name")

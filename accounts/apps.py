@@ -9,11 +9,11 @@ class AccountsConfig(AppConfig):
         from allauth.account import signals as allauth_signals
         from django.db.models.signals import post_delete, post_save
 
-        from accounts.backends import forget_cached_user
+        from accounts.backends import forget_cached_users
         from accounts.services import claim_account_by_reset
 
         def user_changed(instance, **kwargs) -> None:
-            forget_cached_user(instance.pk)
+            forget_cached_users([instance.pk])
 
         def password_reset(user, **kwargs) -> None:
             # Set by accounts.reset_keys when the reset's key checked out.

@@ -23,13 +23,9 @@ def user_cache_key(user_id: object) -> str:
     return f"auth-user:{user_id}"
 
 
-def forget_cached_user(user_id: object) -> None:
-    """Drop the cached row now and again after commit (a reader in between may re-cache it)."""
-    forget_cached_users([user_id])
-
-
 def forget_cached_users(user_ids: list[Any]) -> None:
-    """forget_cached_user for several users, in one cache round trip each time."""
+    """Drop the cached rows now and again after commit (a reader in between may re-cache
+    them), in one cache round trip each time."""
     if not user_ids:
         return
     keys = [user_cache_key(user_id) for user_id in user_ids]

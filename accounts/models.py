@@ -33,11 +33,6 @@ TIME_ZONES = sorted(zone for zone in zoneinfo.available_timezones() if zone == "
 _TIME_ZONE_SET = frozenset(TIME_ZONES)
 
 
-def is_time_zone(value: str) -> bool:
-    """One of `TIME_ZONES`."""
-    return value in _TIME_ZONE_SET
-
-
 def validate_display_name(value: str) -> None:
     if has_control_characters(value):
         raise ValidationError(
@@ -55,7 +50,7 @@ def new_public_handle() -> str:
 
 
 def validate_time_zone(value: str) -> None:
-    if not is_time_zone(value):
+    if value not in _TIME_ZONE_SET:
         raise ValidationError(f"{value!r} is not a known IANA time zone.", code="invalid")
 
 

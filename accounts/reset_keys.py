@@ -10,19 +10,18 @@ account may still be reached by.
 
 from __future__ import annotations
 
-import base64
-import binascii
 from typing import Any
 
 from django.contrib.auth.tokens import PasswordResetTokenGenerator
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 
 _SALT = "accounts.reset_keys.address"
 
 
 def bind_to_address(token: str, *, user_pk: object, email: str) -> str:
     """`token` (allauth's, for the account `user_pk`) extended with the address it is sent to."""
-    payload = base64.urlsafe_b64encode(email.lower().encode()).decode().rstrip("=")
+    payload = urlsafe_base64_encode(email.lower().encode())
     return f"{token}-{payload}.{_mac(user_pk, token, payload)}"
 
 
@@ -40,8 +39,8 @@ def _address_of(user_pk: object, key: str) -> tuple[str, str] | None:
     if not constant_time_compare(mac, _mac(user_pk, token, payload)):
         return None
     try:
-        email = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError):
+        email = urlsafe_base64_decode(payload).decode()
+    except ValueError:  # a bad encoding, or not UTF-8
         return None
     return token, email
 

@@ -108,15 +108,11 @@ PROFILE_FIELDS = (
 )
 
 
-class InvalidProfile(InvalidInput):
-    code = "validation_error"
-
-
 def update_profile(*, user: User, **changes: Any) -> User:
     """Change the editable profile fields of `user`; unknown keys are a programming error.
 
     A display name that is taken (another learner's, or one a reader cannot tell from it)
-    raises InvalidProfile naming `display_name`, also when two learners take it at once.
+    raises InvalidInput naming `display_name`, also when two learners take it at once.
     """
     unknown = set(changes) - set(PROFILE_FIELDS)
     if unknown:
@@ -143,6 +139,6 @@ def update_profile(*, user: User, **changes: Any) -> User:
     return user
 
 
-def _invalid(errors: dict[str, list[str]]) -> InvalidProfile:
+def _invalid(errors: dict[str, list[str]]) -> InvalidInput:
     field, messages = next(iter(errors.items()))
-    return InvalidProfile(f"{field}: {messages[0]}", errors=errors)
+    return InvalidInput(f"{field}: {messages[0]}", errors=errors)

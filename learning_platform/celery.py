@@ -14,7 +14,7 @@ from celery.contrib.django.task import DjangoTask
 from django.apps import apps
 
 # Connects, on import, the receivers that time tasks, log them and carry the request id.
-from learning_platform import observe_tasks  # noqa: F401
+from learning_platform import observe_tasks
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "learning_platform.settings")
 
@@ -97,8 +97,7 @@ def _settle_outbox_row(
         return
     from learning_platform import outbox
 
-    request = sender.request
-    outbox_id = getattr(request, outbox.HEADER, None) or (request.headers or {}).get(outbox.HEADER)
+    outbox_id = observe_tasks.message_header(sender.request, outbox.HEADER)
     if outbox_id is None:
         return
     error = "" if state == "SUCCESS" else f"{type(retval).__name__}: {retval}"

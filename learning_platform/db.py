@@ -74,7 +74,6 @@ def sequentially_scanned_tables(sql: str, *, using: str = "default") -> list[str
 
     For tests and benchmarks checking that hot queries stay bounded as tables grow.
     """
-    from django.db import connections
 
     def scans(node: dict[str, Any]) -> list[str]:
         found = [node["Relation Name"]] if node.get("Node Type") == "Seq Scan" else []
@@ -90,8 +89,6 @@ def sequentially_scanned_tables(sql: str, *, using: str = "default") -> list[str
         finally:
             cursor.execute("RESET enable_seqscan")
     if isinstance(plan, str):
-        import json
-
         plan = json.loads(plan)
     return scans(plan[0]["Plan"])
 

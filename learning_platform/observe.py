@@ -38,17 +38,6 @@ current_request_id: ContextVar[str | None] = ContextVar("request_id", default=No
 access_logger = logging.getLogger("learning_platform.request")
 
 
-def valid_request_id(value: object) -> str | None:
-    """`value` if it is an acceptable request id, else None."""
-    if isinstance(value, str) and _VALID.fullmatch(value):
-        return value
-    return None
-
-
-def new_request_id() -> str:
-    return uuid.uuid4().hex
-
-
 class RequestIdFilter(logging.Filter):
     """Stamps each record with the request id of the request or task it was written in."""
 
@@ -91,7 +80,8 @@ class RequestObservingMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        request_id = valid_request_id(request.META.get("HTTP_X_REQUEST_ID")) or new_request_id()
+        given = request.META.get("HTTP_X_REQUEST_ID")
+        request_id = given if given and _VALID.fullmatch(given) else uuid.uuid4().hex
         token = current_request_id.set(request_id)
         started = time.perf_counter()
         try:

@@ -106,7 +106,6 @@ def app_page(
     every use (ETag); `private` for an answer that depends on who asks."""
     if request.method not in ("GET", "HEAD"):
         response: HttpResponse = json_error(
-            request,
             status_code=405,
             code="method_not_allowed",
             detail=f'Method "{request.method}" not allowed.',

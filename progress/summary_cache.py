@@ -32,17 +32,13 @@ def note_learners_changed(user_ids: list[int]) -> None:
     versioned.bump(*(learner_version_key(user_id) for user_id in user_ids))
 
 
-def _summary_enabled() -> bool:
-    return bool(settings.PROGRESS_SUMMARY_CACHE)
-
-
 @versioned.cached(
     key=lambda *, user, quest_slug: (
         f"progress:summary:{user.pk}:{quest_slug or settings.DEMO_QUEST_SLUG}"
         f":{selectors.today_in(user.tzinfo).isoformat()}"
     ),
     versions=lambda *, user, quest_slug: [learner_version_key(user.pk), versioned.CONTENT],
-    enabled=_summary_enabled,
+    enabled=lambda: bool(settings.PROGRESS_SUMMARY_CACHE),
 )
 def summary_json(*, user: object, quest_slug: str | None) -> bytes:
     """The header for (user, quest), as the JSON renderer renders it (None: the demo quest)."""

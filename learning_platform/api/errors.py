@@ -87,13 +87,11 @@ def _flatten_validation(data: Any) -> tuple[str, dict[str, Any]]:
 
 
 def _first_message(messages: Any) -> str | None:
-    if isinstance(messages, list) and messages:
-        return _first_message(messages[0]) if not isinstance(messages[0], str) else messages[0]
-    if isinstance(messages, dict) and messages:
-        return _first_message(next(iter(messages.values())))
     if isinstance(messages, str):
         return messages
-    return None
+    if isinstance(messages, dict):
+        messages = list(messages.values())
+    return _first_message(messages[0]) if isinstance(messages, list) and messages else None
 
 
 # Each kind of the project's own exceptions (learning_platform/errors.py), mapped here once.
@@ -114,26 +112,22 @@ def domain_status(exc: domain.DomainError) -> int:
     return status.HTTP_400_BAD_REQUEST
 
 
-def domain_response(exc: domain.DomainError) -> Response:
-    status_code = domain_status(exc)
-    return Response(
-        error_body(status_code=status_code, code=exc.code, detail=exc.detail, errors=exc.errors),
-        status=status_code,
-    )
-
-
 def _code_for(exc: exceptions.APIException) -> str:
     if isinstance(exc, exceptions.ValidationError):
         return "validation_error"
     codes = exc.get_codes()
-    if isinstance(codes, str):
-        return codes
-    return exc.default_code
+    return codes if isinstance(codes, str) else exc.default_code
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, domain.DomainError):
-        return domain_response(exc)
+        status_code = domain_status(exc)
+        return Response(
+            error_body(
+                status_code=status_code, code=exc.code, detail=exc.detail, errors=exc.errors
+            ),
+            status=status_code,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound(exc.args[0] if exc.args else None)
     elif isinstance(exc, PermissionDenied):
@@ -152,20 +146,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             status=500,
         )
 
-    if isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.ValidationError) or isinstance(exc.detail, dict):
         detail, errors = _flatten_validation(exc.detail)
     else:
-        detail = str(exc.detail) if not isinstance(exc.detail, dict | list) else ""
-        errors = {}
-        if isinstance(exc.detail, dict):
-            detail, errors = _flatten_validation(exc.detail)
+        detail, errors = ("" if isinstance(exc.detail, list) else str(exc.detail)), {}
     response.data = error_body(
         status_code=response.status_code, code=_code_for(exc), detail=detail, errors=errors
     )
     return response
 
 
-def json_error(request: HttpRequest, *, status_code: int, code: str, detail: str) -> JsonResponse:
+def json_error(*, status_code: int, code: str, detail: str) -> JsonResponse:
     return JsonResponse(
         error_body(status_code=status_code, code=code, detail=detail), status=status_code
     )
@@ -174,27 +165,23 @@ def json_error(request: HttpRequest, *, status_code: int, code: str, detail: str
 def handler404(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=404, template="admin/404.html")
-    return json_error(
-        request, status_code=404, code="not_found", detail="No such resource or page."
-    )
+    return json_error(status_code=404, code="not_found", detail="No such resource or page.")
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=500, template="admin/500.html")
-    return json_error(
-        request, status_code=500, code="server_error", detail="An unexpected error occurred."
-    )
+    return json_error(status_code=500, code="server_error", detail="An unexpected error occurred.")
 
 
 def handler400(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    return json_error(request, status_code=400, code="bad_request", detail="Bad request.")
+    return json_error(status_code=400, code="bad_request", detail="Bad request.")
 
 
 def handler403(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if is_admin_request(request):
         return admin_error_page(request, status=403, template="admin/403.html")
-    return json_error(request, status_code=403, code="permission_denied", detail="Forbidden.")
+    return json_error(status_code=403, code="permission_denied", detail="Forbidden.")
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
@@ -203,7 +190,6 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     if not request.path.startswith(JSON_PATH_PREFIXES):
         return html_csrf_failure(request, reason=reason)
     return json_error(
-        request,
         status_code=403,
         code=CsrfFailed.default_code,
         detail=f"CSRF verification failed: {reason} {CSRF_HINT}",

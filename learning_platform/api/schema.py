@@ -103,7 +103,10 @@ class AutoSchema(SpectacularAutoSchema):
         for code, response in responses.items():
             if code >= "400" and "content" not in response:
                 response["content"] = error
-        if self._reads_if_none_match(operation):
+        if any(
+            p["in"] == "header" and p["name"].lower() == "if-none-match"
+            for p in operation.get("parameters", [])
+        ):
             responses.setdefault(
                 "304", {"description": "Not modified: the `If-None-Match` ETag is current."}
             )
@@ -122,10 +125,3 @@ class AutoSchema(SpectacularAutoSchema):
         if self.view.get_throttles():
             codes.append("429")
         return codes
-
-    @staticmethod
-    def _reads_if_none_match(operation: dict[str, Any]) -> bool:
-        return any(
-            p["in"] == "header" and p["name"].lower() == "if-none-match"
-            for p in operation.get("parameters", [])
-        )

@@ -52,7 +52,8 @@ def activity_calendar(*, user_id: int, time_zone: str) -> Calendar:
     frozen = set(
         FrozenDay.objects.filter(user_id=user_id, day__gte=first_day).values_list("day", flat=True)
     )
-    days = sorted((xp_by_day.keys() | goal_met | frozen) & _days_between(first_day, last_day))
+    # Every query starts at first_day; a day after today (in this zone) is left out.
+    days = sorted(d for d in xp_by_day.keys() | goal_met | frozen if d <= last_day)
     return {
         "first_day": first_day,
         "last_day": last_day,
@@ -61,7 +62,3 @@ def activity_calendar(*, user_id: int, time_zone: str) -> Calendar:
             for d in days
         ],
     }
-
-
-def _days_between(first: date, last: date) -> set[date]:
-    return {first + timedelta(days=n) for n in range((last - first).days + 1)}

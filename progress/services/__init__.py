@@ -1,13 +1,7 @@
 """Writes of the progress app, by job: the XP ledger and the learners' stats rows (`ledger`),
 lesson completions (`completions`), device sync (`sync`)."""
 
-from progress.services.completions import (
-    CompletionOutcome,
-    LessonNotFound,
-    complete_lesson,
-    note_progress_changed,
-    note_progress_changed_of_learners,
-)
+from progress.services.completions import CompletionOutcome, LessonNotFound, complete_lesson
 from progress.services.goals import set_daily_goal
 from progress.services.ledger import (
     STREAK_WITNESS_WINDOW,
@@ -16,6 +10,11 @@ from progress.services.ledger import (
     award_xp,
 )
 from progress.services.sync import SyncOutcome, sync_progress
+
+# Other apps say that something the header counts changed for learners (an achievement unlocked
+# without XP): the cached header is rebuilt on the next read.
+from progress.summary_cache import note_learner_changed as note_progress_changed
+from progress.summary_cache import note_learners_changed as note_progress_changed_of_learners
 
 # The sync event's limits and its one definition live with SyncEventSerializer; the service
 # answers for them.

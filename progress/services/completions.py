@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from learning_platform.errors import NotFound
 from lessons import selectors as lessons
-from progress import events, selectors, summary_cache
+from progress import events, selectors
 from progress.models import LessonCompletion, XPAward
 from progress.services.ledger import Award, _LearnerWriter
 
@@ -88,14 +88,3 @@ def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
         level_after=selectors.level_progress(xp=xp_after, curve=curve)["level"],
         new_achievements=new_achievements,
     )
-
-
-def note_progress_changed(*, user_id: int) -> None:
-    """Tell the progress app that something its header counts changed for this learner (an
-    achievement unlocked without XP), so its cached header is rebuilt on the next read."""
-    summary_cache.note_learner_changed(user_id)
-
-
-def note_progress_changed_of_learners(*, user_ids: list[int]) -> None:
-    """note_progress_changed for many learners at once."""
-    summary_cache.note_learners_changed(user_ids)
