@@ -5,7 +5,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import selectors, services
 from accounts.serializers import (
     ProfileInputSerializer,
     ProfileOutputSerializer,
@@ -32,12 +32,7 @@ class SessionStateView(APIView):
         "answers 401. Never cached.",
     )
     def get(self, request: Request) -> Response:
-        signed_in = request.user.is_authenticated
-        response = Response(
-            SessionStateSerializer(
-                {"is_authenticated": signed_in, "user": request.user if signed_in else None}
-            ).data
-        )
+        response = Response(selectors.session_state(user=request.user))
         patch_cache_control(response, private=True, no_store=True)
         patch_vary_headers(response, VARY)
         return response
