@@ -1,15 +1,12 @@
 from celery import shared_task
-from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
+
+from learning_platform.tasks import retrying
 
 
 @shared_task(
     name="accounts.send_email",
-    autoretry_for=(OSError,),
-    retry_backoff=True,
-    retry_backoff_max=settings.CELERY_RETRY_BACKOFF_MAX,
-    retry_jitter=True,
-    max_retries=8,
+    **retrying(OSError, max_retries=8),
     # Not redelivered by the broker when a worker is lost mid-send (the mail server may have
     # accepted the message); its outbox row stays until the task succeeds, so the sweep sends
     # it again later (learning_platform/outbox.py): at least once, after a delay.

@@ -16,16 +16,24 @@ class RetryOptions(TypedDict):
     max_retries: int
 
 
-# The retries of a task whose work is in the database: a connection lost or a lock timed out
-# (a failover, a deadlock victim) is tried again with growing, jittered delays, each under the
-# broker's visibility timeout. `@shared_task(name=..., **DB_RETRY)`.
-DB_RETRY: RetryOptions = {
-    "autoretry_for": (OperationalError,),
-    "retry_backoff": True,
-    "retry_backoff_max": settings.CELERY_RETRY_BACKOFF_MAX,
-    "retry_jitter": True,
-    "max_retries": 5,
-}
+def retrying(
+    *errors: type[BaseException], max_retries: int, backoff: bool | int = True
+) -> RetryOptions:
+    """Celery's options for a task retried on `errors` with growing, jittered delays (from
+    `backoff` seconds), each under the broker's visibility timeout (CELERY_RETRY_BACKOFF_MAX).
+    `@shared_task(name=..., **retrying(...))`."""
+    return {
+        "autoretry_for": errors,
+        "retry_backoff": backoff,
+        "retry_backoff_max": settings.CELERY_RETRY_BACKOFF_MAX,
+        "retry_jitter": True,
+        "max_retries": max_retries,
+    }
+
+
+# A task whose work is in the database: a connection lost or a lock timed out (a failover, a
+# deadlock victim) is tried again.
+DB_RETRY = retrying(OperationalError, max_retries=5)
 
 
 @shared_task(name="learning_platform.send_unsent_tasks", acks_late=True)

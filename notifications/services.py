@@ -229,7 +229,7 @@ def send_emails_after_commit(*, user_id: int) -> None:
     # The app's own tasks module imports this one.
     from notifications import tasks
 
-    tasks.send_notification_emails.delay_on_commit(user_id)
+    tasks.send_notification_emails.delay_on_commit(user_id)  # type: ignore[attr-defined]
 
 
 def send_email(*, key: str, to_address: str, subject: str, text_body: str, html_body: str) -> bool:

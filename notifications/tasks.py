@@ -7,22 +7,16 @@ from __future__ import annotations
 from smtplib import SMTPException
 
 from celery import shared_task
-from django.conf import settings
 from django.db import OperationalError
 
+from learning_platform.tasks import retrying
 from notifications import services
 
 # A mail server that is down or refuses for a while: retry with growing, jittered delays, each
 # under the broker's visibility timeout; after the last one the e-mail waits, unsent, for the
 # periodic sweep (send_overdue_emails), which tries it again every minute.
 MAIL_ERRORS = (SMTPException, OSError, OperationalError)
-MAIL_RETRY = {
-    "autoretry_for": MAIL_ERRORS,
-    "retry_backoff": 30,
-    "retry_backoff_max": settings.CELERY_RETRY_BACKOFF_MAX,
-    "retry_jitter": True,
-    "max_retries": 10,
-}
+MAIL_RETRY = retrying(*MAIL_ERRORS, max_retries=10, backoff=30)
 
 
 @shared_task(name="community.send_notification_emails", **MAIL_RETRY)

@@ -106,7 +106,7 @@ def change_report_status(
         report.save(update_fields=["status", "assignee", "resolved_at", "updated_at"])
         if status == IssueReport.Status.RESOLVED and previous != status:
             report_id, reporter_id = report.pk, report.reporter_id
-            tasks.notify_report_resolved.delay_on_commit(report_id)
+            tasks.notify_report_resolved.delay_on_commit(report_id)  # type: ignore[attr-defined]
             if reporter_id is not None:
                 events.report_accepted.announce(
                     events.ReportAccepted(user_id=reporter_id, report_id=report_id)
