@@ -22,9 +22,8 @@ from learning_platform.api.authentication import CsrfSessionAuthentication
 from learning_platform.api.errors import PayloadTooLarge
 from learning_platform.api.fields import StrictCharField
 from learning_platform.errors import Conflict
-from learning_platform.markdown import markdown_problems, render_markdown
 from lessons import history, services
-from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS, refusal
+from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS, markdown_preview
 from lessons.forms import BlockForm
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.serializers import block_data
@@ -59,15 +58,7 @@ class MarkdownPreview(APIView):
         markdown: str = data.validated_data["markdown"]
         if len(markdown) > MARKDOWN_PREVIEW_MAX_CHARS:
             raise PayloadTooLarge("The Markdown is too long.")
-        problems = markdown_problems(markdown, profile="lesson")
-        return Response(
-            {
-                "html": render_markdown(markdown, profile="lesson"),
-                "problems": problems,
-                # What a save of this text would answer: the preview says the same.
-                "refusal": refusal(problems) if problems else "",
-            }
-        )
+        return Response(markdown_preview(markdown))
 
 
 class BlockInline(admin.StackedInline):

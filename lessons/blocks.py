@@ -77,12 +77,23 @@ def refusal(problems: list[str]) -> str:
     return "Refused: " + "; ".join(problems) + "."
 
 
+def markdown_preview(markdown: str) -> dict[str, Any]:
+    """What the admin's live preview shows for a block's Markdown: its HTML, what the sanitizer
+    strips, and the refusal a save of it would answer ("" when it would save)."""
+    problems = markdown_problems(markdown, profile="lesson")
+    return {
+        "html": render_markdown(markdown, profile="lesson"),
+        "problems": problems,
+        "refusal": refusal(problems) if problems else "",
+    }
+
+
 def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:
     """Return {field: problem} for a block of `kind` with `fields`; empty when it is valid."""
     errors: dict[str, str] = {}
     if kind not in KINDS:
         return {"kind": f"unknown block kind {kind!r}; expected one of {', '.join(KINDS)}"}
-    if kind in ("prose", "callout"):
+    if kind in MARKDOWN_KINDS:
         if not str(fields.get("markdown") or "").strip():
             errors["markdown"] = f"a {kind} block needs Markdown text"
         else:
