@@ -1,6 +1,8 @@
 """The learner's pages, composed from the apps that own their parts: the lesson (lessons), its
 exercise (exercises), its comment count (community), and the quest outline (lessons) with the
-learner's completion marks (progress)."""
+learner's completion marks (progress). Published pages are kept rendered in the cache under
+the versions of what they show (learning_platform/versioned.py): the views send them and the
+web pages (pages/web.py) embed them."""
 
 from __future__ import annotations
 
@@ -8,10 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from accounts.models import Requester
-from community.selectors import comment_counts_for_lessons
+from community.selectors import comment_counts_for_lessons, discussion_version_key
 from exercises.selectors import ExerciseSummary, exercise_summaries_for_lesson
+from learning_platform import versioned
+from learning_platform.api.conditional import Page, page
 from lessons import selectors as lessons
+from pages.serializers import LessonDetailSerializer, QuestDetailSerializer
 from progress.selectors import completed_lesson_ids, percent_complete
+from progress.summary_cache import learner_version_key
 
 
 @dataclass(frozen=True)
@@ -72,3 +78,51 @@ def public_quest_outline(*, slug: str) -> dict[str, Any]:
 def completed_in_quest(*, slug: str, user_id: int) -> frozenset[int]:
     """Ids of the quest's lessons the learner completed (1 query)."""
     return frozenset(completed_lesson_ids(user_id=user_id, quest_slug=slug))
+
+
+# --- The API's answers, rendered once and cached ---------------------------------------------
+
+
+@versioned.cached(
+    key=lambda *, slug: f"pages:quest-outline:{slug}",
+    versions=lambda *, slug: [versioned.CONTENT],
+)
+def public_outline(*, slug: str) -> dict[str, Any]:
+    return public_quest_outline(slug=slug)
+
+
+@versioned.cached(
+    key=lambda *, slug: f"pages:quest:{slug}", versions=lambda *, slug: [versioned.CONTENT]
+)
+def public_outline_page(*, slug: str) -> Page:
+    return page(QuestDetailSerializer(public_outline(slug=slug)).data)
+
+
+@versioned.cached(
+    key=lambda *, slug, user_id: f"pages:quest:{slug}:{user_id}",
+    versions=lambda *, slug, user_id: [versioned.CONTENT, learner_version_key(user_id)],
+)
+def learner_outline_page(*, slug: str, user_id: int) -> Page:
+    completed = completed_in_quest(slug=slug, user_id=user_id)
+    outline = with_marks(public_outline(slug=slug), completed=completed)
+    return page(QuestDetailSerializer(outline).data)
+
+
+@versioned.cached(
+    key=lambda *, slug: f"pages:lesson:{slug}",
+    versions=lambda *, slug: [versioned.CONTENT, discussion_version_key(slug)],
+)
+def public_lesson_page(*, slug: str) -> Page:
+    return page(lesson_data(slug=slug, user=None))
+
+
+def lesson_data(*, slug: str, user: Requester | None) -> dict[str, Any]:
+    """The lesson's API answer as `user` may see it (uncached: staff see drafts)."""
+    found = lesson_page(slug=slug, user=user)
+    context = {
+        "previous": found.previous,
+        "next": found.next,
+        "exercise": found.exercise,
+        "comment_count": found.comment_count,
+    }
+    return LessonDetailSerializer(found.lesson, context=context).data

@@ -4,7 +4,7 @@ canonical link and schema.org JSON-LD) and the API's JSON for it, which the app 
 instead of fetching it again (web/src/lib/initialData.ts).
 
 The embedded JSON is the API's answer to the same requester, from the same cached functions
-(pages/views.py). The markup and head are built from the signed-out answer, kept in the cache
+(pages/selectors.py). The markup and head are built from the signed-out answer, kept in the cache
 under that answer's ETag, so a view costs the queries of the API read and no more. Drafts and
 unknown slugs answer 404 with the bare app shell; staff (who see drafts) get the bare shell and
 the app fetches as before.
@@ -24,12 +24,12 @@ from django.utils.html import strip_tags
 from django.utils.safestring import mark_safe
 from django.utils.text import Truncator
 
-from accounts.serializers import SessionStateSerializer
+from accounts.selectors import session_state
 from achievements.selectors import public_listing
 from learning_platform import versioned, web_app
 from learning_platform.api.conditional import Page, page
 from lessons.selectors import LessonNotFound, QuestNotFound, sees_drafts
-from pages import views
+from pages import selectors
 from progress.selectors.pages import level_curve_page
 
 SITE_NAME = "Learning Platform"  # as web/src/lib/useDocumentTitle.ts writes it
@@ -51,13 +51,16 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method not in ("GET", "HEAD") or sees_drafts(request.user):
         return web_app.app_page(request)
     try:
-        body = views.public_lesson_page(slug=slug)
+        body = selectors.public_lesson_page(slug=slug)
     except LessonNotFound:
         return web_app.app_page(request, status=404)
     rendered = lesson_markup(slug=slug, body=body, path=request.path)
     parts = {"lesson": body}
     if not request.user.is_authenticated:
-        parts |= {"quest": views.public_outline_page(slug=rendered.quest), **_signed_out_reads()}
+        parts |= {
+            "quest": selectors.public_outline_page(slug=rendered.quest),
+            **_signed_out_reads(),
+        }
     return _answer(request, rendered, parts)
 
 
@@ -68,17 +71,17 @@ def quest(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method not in ("GET", "HEAD") or sees_drafts(user):
         return web_app.app_page(request)
     try:
-        public = views.public_outline_page(slug=slug)
+        public = selectors.public_outline_page(slug=slug)
     except QuestNotFound:
         return web_app.app_page(request, status=404)
     if user.is_authenticated:
-        parts = {"quest": views.learner_outline_page(slug=slug, user_id=user.pk)}
+        parts = {"quest": selectors.learner_outline_page(slug=slug, user_id=user.pk)}
     else:
         parts = {"quest": public, **_signed_out_reads()}
     return _answer(request, quest_markup(slug=slug, body=public), parts)
 
 
-SIGNED_OUT_SESSION = page(SessionStateSerializer({"is_authenticated": False, "user": None}).data)
+SIGNED_OUT_SESSION = page(session_state(user=None))
 
 
 def _signed_out_reads() -> dict[str, Page]:
