@@ -1,9 +1,9 @@
-import type { DataTag, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { DataTag, QueryClient, QueryKey, QueryMeta } from '@tanstack/react-query';
 import { lessonQueries } from '@/features/lessons/api';
 import { whenIdle } from '@/lib/idle';
-import { PERSONAL_CACHE, rememberForOffline } from '@/lib/offline';
+import { rememberForOffline } from '@/lib/offline';
 import { achievementQueries, progressQueries, questQueries } from '@/lib/queries';
-import { ensureConfig, SESSION_URL, sessionQuery, toAuthState } from '@/lib/session';
+import { ensureConfig, sessionQuery, toAuthState } from '@/lib/session';
 import type { AchievementList, LessonDetail, LevelCurve, QuestDetail, SessionState } from '@/lib/types';
 
 /** The element the server puts a page's API answers in (learning_platform/web_app.py). */
@@ -25,21 +25,22 @@ interface InitialData {
 
 type Answers = Required<InitialData>;
 
-/** Where an answer goes: the query the pages read it by (what it holds there), and its offline address. */
-type Seed = [queryKey: QueryKey, cached: unknown, url: string, cacheName?: string];
+/** Where an answer goes: the query the pages read it by (its key, and its offline address in its
+ * meta), and what it holds there. */
+type Seed = [query: { queryKey: QueryKey; meta?: QueryMeta }, cached: unknown];
 
 /** A `Seed`, checking that `cached` is what its query holds (the tuple no longer says). */
-function into<T>(queryKey: DataTag<QueryKey, T, Error>, cached: NoInfer<T>, url: string, cacheName?: string): Seed {
-  return [queryKey, cached, url, cacheName];
+function into<T>(query: { queryKey: DataTag<QueryKey, T, Error>; meta?: QueryMeta }, cached: NoInfer<T>): Seed {
+  return [query, cached];
 }
 
 /** Each answer the server may embed, in the order it is seeded (and kept offline). */
 const SEEDS: { [K in keyof Answers]: (answer: Answers[K]) => Seed } = {
-  lesson: (lesson) => into(lessonQueries.detail(lesson.slug).queryKey, lesson, `/api/v1/lessons/${encodeURIComponent(lesson.slug)}/`),
-  quest: (quest) => into(questQueries.detail(quest.slug).queryKey, quest, `/api/v1/quests/${encodeURIComponent(quest.slug)}/`),
-  levels: (levels) => into(progressQueries.levels().queryKey, levels, '/api/v1/levels/'),
-  achievements: (list) => into(achievementQueries.list().queryKey, list, '/api/v1/achievements/', PERSONAL_CACHE),
-  session: (session) => into(sessionQuery.queryKey, toAuthState(session), SESSION_URL, PERSONAL_CACHE),
+  lesson: (lesson) => into(lessonQueries.detail(lesson.slug), lesson),
+  quest: (quest) => into(questQueries.detail(quest.slug), quest),
+  levels: (levels) => into(progressQueries.levels(), levels),
+  achievements: (list) => into(achievementQueries.list(), list),
+  session: (session) => into(sessionQuery, toAuthState(session)),
 };
 
 function seed<K extends keyof Answers>(name: K, answer: Answers[K]): Seed {
@@ -67,10 +68,11 @@ export function seedInitialData(client: QueryClient, doc: Document = document): 
   for (const name of Object.keys(SEEDS) as (keyof InitialData)[]) {
     const answer = data[name];
     if (!answer) continue;
-    const [queryKey, cached, url, cacheName] = seed(name, answer);
+    const [{ queryKey, meta }, cached] = seed(name, answer);
     client.setQueryData(queryKey, cached);
+    const copy = meta?.offline;
     // One idle moment each: every write serialises its answer at once.
-    whenIdle(() => void rememberForOffline(url, answer, cacheName));
+    if (copy) whenIdle(() => void rememberForOffline(copy.url, answer, copy.cacheName));
   }
   // Fetching the session also fetches allauth's config, which sets the CSRF cookie a signed-in
   // POST needs (lib/session.ts); with the session served, that read still happens, later.

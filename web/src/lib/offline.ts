@@ -34,6 +34,24 @@ export async function rememberForOffline(url: string, data: unknown, cacheName: 
   }
 }
 
+/** Where an API read's offline copy lives: its path and its cache. */
+export type OfflineCopy = { url: string; cacheName: string };
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    // A query kept for offline use says where (offlineRead); app/initialData.ts reads it.
+    queryMeta: { offline?: OfflineCopy };
+  }
+}
+
+/**
+ * The `queryFn` of a read kept for offline use in `cacheName` (keptForOffline), and its `meta`
+ * saying where: the one place each read's offline address is written.
+ */
+export function offlineRead<T>(url: string, read: (url: string) => Promise<T>, cacheName: string = API_CACHE) {
+  return { queryFn: () => keptForOffline(url, read, cacheName), meta: { offline: { url, cacheName } } };
+}
+
 /** An API read that is also kept for offline use (see rememberForOffline) in `cacheName`. */
 export async function keptForOffline<T>(url: string, read: (url: string) => Promise<T>, cacheName: string = API_CACHE): Promise<T> {
   const started = generation;

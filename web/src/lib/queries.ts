@@ -4,16 +4,16 @@
 // lp-personal (emptied on sign-out).
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './api';
-import { keptForOffline, PERSONAL_CACHE } from './offline';
+import { offlineRead, PERSONAL_CACHE } from './offline';
 import type { AchievementList, LeaderboardOutput, LeaderboardPeriod, LevelCurve, ProgressSummary, QuestDetail, QuestPage } from './types';
 
 export const questQueries = {
   all: ['quest'] as const,
-  list: () => queryOptions({ queryKey: ['quests'], queryFn: () => keptForOffline('/api/v1/quests/', api<QuestPage>) }),
+  list: () => queryOptions({ queryKey: ['quests'], ...offlineRead('/api/v1/quests/', api<QuestPage>) }),
   detail: (slug: string) =>
     queryOptions({
       queryKey: [...questQueries.all, slug],
-      queryFn: () => keptForOffline(`/api/v1/quests/${encodeURIComponent(slug)}/`, api<QuestDetail>),
+      ...offlineRead(`/api/v1/quests/${encodeURIComponent(slug)}/`, api<QuestDetail>),
     }),
 };
 
@@ -23,7 +23,7 @@ export const achievementQueries = {
     queryOptions({
       queryKey: achievementQueries.all,
       // Whether each is unlocked, signed in: the learner's own.
-      queryFn: () => keptForOffline('/api/v1/achievements/', api<AchievementList>, PERSONAL_CACHE),
+      ...offlineRead('/api/v1/achievements/', api<AchievementList>, PERSONAL_CACHE),
     }),
 };
 
@@ -33,10 +33,9 @@ export const progressQueries = {
   summary: (quest: string) =>
     queryOptions({
       queryKey: [...progressQueries.all, quest],
-      queryFn: () =>
-        keptForOffline(`/api/v1/me/progress${quest ? `?quest=${encodeURIComponent(quest)}` : ''}`, api<ProgressSummary>, PERSONAL_CACHE),
+      ...offlineRead(`/api/v1/me/progress${quest ? `?quest=${encodeURIComponent(quest)}` : ''}`, api<ProgressSummary>, PERSONAL_CACHE),
     }),
-  levels: () => queryOptions({ queryKey: ['levels'], queryFn: () => keptForOffline('/api/v1/levels/', api<LevelCurve>), staleTime: 5 * 60_000 }),
+  levels: () => queryOptions({ queryKey: ['levels'], ...offlineRead('/api/v1/levels/', api<LevelCurve>), staleTime: 5 * 60_000 }),
 };
 
 export const leaderboardQueries = {

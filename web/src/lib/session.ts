@@ -2,7 +2,7 @@
 import { queryOptions, useQuery, type QueryClient, type QueryFunctionContext } from '@tanstack/react-query';
 import * as allauth from './allauth';
 import { api } from './api';
-import { keptForOffline, PERSONAL_CACHE } from './offline';
+import { keptForOffline, type OfflineCopy, PERSONAL_CACHE } from './offline';
 import type { SessionState } from './types';
 
 /**
@@ -33,11 +33,11 @@ export function ensureConfig(client: QueryClient): Promise<unknown> {
 async function loadSession({ client }: QueryFunctionContext): Promise<allauth.AuthState> {
   // Offline, the session comes from the service worker's copy and the config not at all (auth
   // is never kept): the page still knows who is signed in, and the CSRF cookie an earlier visit set stays.
-  const [state] = await Promise.all([keptForOffline(SESSION_URL, api<SessionState>, PERSONAL_CACHE), ensureConfig(client).catch(() => undefined)]);
+  const [state] = await Promise.all([keptForOffline(SESSION_COPY.url, api<SessionState>, SESSION_COPY.cacheName), ensureConfig(client).catch(() => undefined)]);
   return toAuthState(state);
 }
 
-export const SESSION_URL = '/api/v1/session';
+const SESSION_COPY: OfflineCopy = { url: '/api/v1/session', cacheName: PERSONAL_CACHE };
 
 /** The app's view of GET /api/v1/session's answer. */
 export function toAuthState(state: SessionState): allauth.AuthState {
@@ -49,7 +49,7 @@ export function toAuthState(state: SessionState): allauth.AuthState {
   };
 }
 
-export const sessionQuery = queryOptions({ queryKey: [AUTH_ROOT, 'session'], queryFn: loadSession, staleTime: 60_000 });
+export const sessionQuery = queryOptions({ queryKey: [AUTH_ROOT, 'session'], queryFn: loadSession, meta: { offline: SESSION_COPY }, staleTime: 60_000 });
 
 export function useAuth() {
   const query = useQuery(sessionQuery);

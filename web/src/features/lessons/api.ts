@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { keptForOffline } from '@/lib/offline';
+import { offlineRead } from '@/lib/offline';
 import type { LessonDetail } from '@/lib/types';
 
 export const lessonQueries = {
@@ -8,6 +8,6 @@ export const lessonQueries = {
     queryOptions({
       queryKey: ['lesson', slug],
       // Kept for offline reading (lib/offline.ts), also when the service worker did not see it.
-      queryFn: () => keptForOffline(`/api/v1/lessons/${encodeURIComponent(slug)}/`, api<LessonDetail>),
+      ...offlineRead(`/api/v1/lessons/${encodeURIComponent(slug)}/`, api<LessonDetail>),
     }),
 };
