@@ -18,9 +18,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# pytest-xdist workers: "auto" is one per CPU core. Keep xdist's default distribution (load):
-# it hands each worker the tests in pytest-django's order, transactional tests last, where
-# --dist loadfile or worksteal ran tests after a transactional one had emptied the tables.
+# pytest-xdist workers: "auto" is one per CPU core (pyproject.toml sets --dist worksteal).
 PYTEST_WORKERS ?= auto
 PYTEST_ARGS ?=
 SCHEMA_FILE ?= openapi.yaml
