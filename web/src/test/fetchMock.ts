@@ -5,7 +5,7 @@ export interface MockResponse {
   body?: unknown;
   headers?: Record<string, string>;
 }
-export type Handler = (request: { url: string; method: string; body: unknown; headers: Record<string, string> }) => MockResponse;
+export type Handler = (request: { url: string; method: string; body: unknown; headers: Record<string, string> }) => MockResponse | Promise<MockResponse>;
 
 export interface RecordedCall {
   url: string;
@@ -16,7 +16,8 @@ export interface RecordedCall {
 
 /**
  * Replaces fetch with a router: `routes` maps "METHOD /path" (path without the query string,
- * or with it when the key has one) to a handler. Unknown requests fail the test loudly.
+ * or with it when the key has one) to a handler. Unknown requests fail the test loudly. A handler
+ * may answer with a promise, to hold a request in flight until the test resolves it.
  */
 export function mockFetch(routes: Record<string, Handler | MockResponse>) {
   const calls: RecordedCall[] = [];
@@ -29,7 +30,7 @@ export function mockFetch(routes: Record<string, Handler | MockResponse>) {
     calls.push(call);
     const route = routes[`${method} ${url.pathname}${url.search}`] ?? routes[`${method} ${url.pathname}`];
     if (!route) throw new Error(`Unexpected request: ${method} ${url.pathname}${url.search}`);
-    const answer = typeof route === 'function' ? route(call) : route;
+    const answer = typeof route === 'function' ? await route(call) : route;
     const status = answer.status ?? 200;
     return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
       status,

@@ -34,9 +34,19 @@ export const authQueries = {
 /** allauth's answer, with how many of this device's lessons the sign-in handed over. */
 export type SignedInState = allauth.AuthState & { synced: number };
 
+/**
+ * Makes allauth's answer the app's view of who is signed in. A session check still in flight
+ * is dropped first: the server may have read it before this sign-in or sign-out, and landing
+ * after it would undo it (a learner shown signed in again just after signing out).
+ */
+async function adoptAuthState(client: QueryClient, state: allauth.AuthState): Promise<void> {
+  await client.cancelQueries({ queryKey: sessionQuery.queryKey });
+  client.setQueryData(sessionQuery.queryKey, state);
+}
+
 /** After signing in: hand over this device's progress, then refetch everything as the learner. */
 async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promise<SignedInState> {
-  client.setQueryData(sessionQuery.queryKey, state);
+  await adoptAuthState(client, state);
   let synced = 0;
   if (state.isAuthenticated) {
     try {
@@ -86,7 +96,7 @@ export function useLogout() {
   return useMutation({
     mutationFn: allauth.logout,
     onSuccess: async (state) => {
-      client.setQueryData(sessionQuery.queryKey, state);
+      await adoptAuthState(client, state);
       client.removeQueries({ predicate: (query) => !isAuthQuery(query) });
       // Before the refetches, which keep the signed-out answers in their place.
       await forgetPersonalCaches();

@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readEvents, recordCompletion } from '@/lib/progressStore';
-import { allauthConfig, mockFetch, signedInAnswer, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { sessionQuery } from '@/lib/session';
+import { allauthConfig, type MockResponse, mockFetch, signedInAnswer, signedInSession, signedOutSession } from '@/test/fetchMock';
 import { renderApp } from '@/test/render';
 
 const syncAnswer = { body: { rejected: [], cursor: 'c1', changes: [], new_achievements: [] } };
@@ -196,5 +197,57 @@ describe('verify e-mail', () => {
     expect(await screen.findByRole('heading', { name: 'Quests' })).toBeInTheDocument();
     expect(screen.getByTestId('flash')).toHaveTextContent(/^E-mail confirmed$/);
     expect(calls.find((call) => call.method === 'POST' && call.url.endsWith('/email/verify'))?.body).toEqual({ key: 'key-123' });
+  });
+});
+
+describe('sign out', () => {
+  it('stays signed out when a session check answered before it lands after it', async () => {
+    let signedIn = true;
+    let sessionChecks = 0;
+    let answerStaleCheck: (answer: MockResponse) => void = () => undefined;
+    mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': () => {
+        sessionChecks += 1;
+        // The second check is the one the server read while still signed in.
+        if (sessionChecks === 2) return new Promise<MockResponse>((resolve) => (answerStaleCheck = resolve));
+        return signedIn ? signedInSession() : signedOutSession;
+      },
+      'DELETE /_allauth/browser/v1/auth/session': () => {
+        signedIn = false;
+        return { status: 401, body: { status: 401, data: { flows: [] }, meta: { is_authenticated: false } } };
+      },
+      'GET /api/v1/quests/': { body: { count: 0, results: [] } },
+      'GET /api/v1/achievements/': { body: { count: 0, unlocked_count: 0, results: [] } },
+      'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    });
+    // Emptying the device's caches is where a real browser spends the time the stale answer needs.
+    let finishClearing: () => void = () => undefined;
+    const clearing = new Promise<void>((resolve) => (finishClearing = resolve));
+    let cachesCleared = 0;
+    const cache = { put: async () => undefined, keys: async () => [], delete: async () => true };
+    vi.stubGlobal('caches', {
+      open: async () => cache,
+      delete: async () => {
+        cachesCleared += 1;
+        await clearing;
+        return true;
+      },
+    });
+    const user = userEvent.setup();
+    const { client } = renderApp('/');
+    const signOut = await screen.findByRole('button', { name: 'Sign out' });
+    void client.invalidateQueries({ queryKey: sessionQuery.queryKey });
+    await waitFor(() => expect(sessionChecks).toBe(2));
+
+    await user.click(signOut);
+    await waitFor(() => expect(cachesCleared).toBe(1));
+    answerStaleCheck(signedInSession());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
+
+    finishClearing();
+    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+    expect(client.getQueryData(sessionQuery.queryKey)?.isAuthenticated).toBe(false);
   });
 });
