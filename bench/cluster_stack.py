@@ -317,6 +317,9 @@ ignore_startup_parameters = extra_float_digits
 ; A client that vanished mid-transaction (a node cut off) must not hold a server
 ; connection and its row locks for ever.
 idle_transaction_timeout = 10
+; A server login that fails (PostgreSQL starting up, or a PAUSE closing a connection that
+; was still logging in) makes pgbouncer refuse every client for this long (default 15 s).
+server_login_retry = 1
 """)
         os.chmod(self.run_dir, 0o755)
         for name in ("users.txt", "pgbouncer.ini"):
