@@ -1,21 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeCaches } from '@/test/caches';
 import { API_CACHE, forgetPersonalCaches, keptForOffline, PERSONAL_CACHE, rememberForOffline } from './offline';
-
-/** A Cache Storage in memory: cache name → path → body. */
-function fakeCaches() {
-  const stores = new Map<string, Map<string, string>>();
-  const open = async (name: string) => {
-    if (!stores.has(name)) stores.set(name, new Map());
-    const store = stores.get(name)!;
-    return {
-      put: async (url: string, response: Response) => void store.set(url, await response.text()),
-      keys: async () => [...store.keys()].map((url) => new Request(new URL(url, 'http://localhost'))),
-      delete: async (request: Request) => store.delete(new URL(request.url).pathname),
-    };
-  };
-  vi.stubGlobal('caches', { open, delete: async (name: string) => stores.delete(name) });
-  return stores;
-}
 
 describe('offline copies', () => {
   afterEach(() => vi.unstubAllGlobals());

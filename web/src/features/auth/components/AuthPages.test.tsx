@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readEvents, recordCompletion } from '@/lib/progressStore';
 import { sessionQuery } from '@/lib/session';
+import { fakeCaches } from '@/test/caches';
 import { allauthConfig, type MockResponse, mockFetch, signedInAnswer, signedInSession, signedOutSession } from '@/test/fetchMock';
 import { renderApp } from '@/test/render';
 
@@ -225,14 +226,9 @@ describe('sign out', () => {
     let finishClearing: () => void = () => undefined;
     const clearing = new Promise<void>((resolve) => (finishClearing = resolve));
     let cachesCleared = 0;
-    const cache = { put: async () => undefined, keys: async () => [], delete: async () => true };
-    vi.stubGlobal('caches', {
-      open: async () => cache,
-      delete: async () => {
-        cachesCleared += 1;
-        await clearing;
-        return true;
-      },
+    fakeCaches(async () => {
+      cachesCleared += 1;
+      await clearing;
     });
     const user = userEvent.setup();
     const { client } = renderApp('/');
