@@ -22,8 +22,11 @@ PORT ?= 8000
 PYTEST_WORKERS ?= auto
 PYTEST_ARGS ?=
 SCHEMA_FILE ?= openapi.yaml
-PIP_COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
-	--no-emit-index-url --no-emit-find-links
+# The locks are universal: resolved for every Python that pyproject.toml allows (3.11.0 to 3.13)
+# and every platform at once, with markers where a package is needed only on some (e.g.
+# async-timeout below 3.11.3), not for the Python that happens to run `make lock`. Versions
+# already in a lock are kept unless pyproject.toml forces a change.
+UV_COMPILE := $(VENV)/bin/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes
 
 .PHONY: help venv web run test e2e lighthouse web-lint web-types-check lint typecheck format schema lock worker \
 	beat check-deploy migrate clean
@@ -90,11 +93,11 @@ schema: venv  ## write the OpenAPI schema to $(SCHEMA_FILE); any warning fails
 	DEBUG=1 $(PY) manage.py spectacular --validate --fail-on-warn --file $(SCHEMA_FILE)
 	@echo "schema written to $(SCHEMA_FILE)"
 
-lock: venv  ## re-pin requirements/base.txt, observability.txt and dev.txt from pyproject.toml (with hashes)
-	$(PIP_COMPILE) --output-file=requirements/base.txt pyproject.toml
-	$(PIP_COMPILE) --extra=observability --constraint=requirements/base.txt \
+lock: venv  ## re-pin requirements/base.txt, observability.txt and dev.txt from pyproject.toml (universal, with hashes)
+	$(UV_COMPILE) --output-file=requirements/base.txt pyproject.toml
+	$(UV_COMPILE) --extra=observability --constraint=requirements/base.txt \
 		--output-file=requirements/observability.txt pyproject.toml
-	$(PIP_COMPILE) --extra=dev --extra=observability --constraint=requirements/observability.txt \
+	$(UV_COMPILE) --extra=dev --extra=observability --constraint=requirements/observability.txt \
 		--output-file=requirements/dev.txt pyproject.toml
 
 migrate: venv  ## apply migrations to the configured database

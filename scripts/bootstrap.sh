@@ -38,8 +38,9 @@ fi
 
 echo "bootstrap: installing $lock into $venv"
 rm -f "$stamp"
-# The lock pins pip and setuptools too (pip-compile --allow-unsafe), so even the old pip of a
-# fresh venv can install it with --require-hashes; it upgrades itself on the way.
+# The locks are universal (`make lock`: uv pip compile --universal), so one file installs on every
+# Python 3.11.0 to 3.13, with the fresh venv's own pip (23.0.1 on Debian 12's 3.11.2 and newer);
+# CI installs them so on each Python it has (scripts/install_smoke.sh).
 # Machine-wide pip configs may name local package mirrors that do not exist; drop that noise.
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --require-hashes -r "$lock" 2>&1 \
     | { grep -v "is ignored: it is neither a file nor a directory" || true; }
