@@ -26,6 +26,12 @@ def on_lessons_completed(
     return services.evaluate_achievements(user_id=event.user_id, trigger="lesson_completed")
 
 
+def on_check_passed(event: exercise_events.CheckPassed) -> list[services.UnlockedAchievement]:
+    # A check passed counts as an exercise passed; in its transaction, so the answer lists
+    # what unlocked and a bonus is paid with the pass or not at all.
+    return services.evaluate_achievements(user_id=event.user_id, trigger="exercise_passed")
+
+
 def _standing(event: exercise_events.ExercisePassed) -> services.Standing:
     return services.Standing(
         user_id=event.user_id,
@@ -81,6 +87,7 @@ def on_achievement_changed(**kwargs) -> None:
 def subscribe() -> None:
     progress_events.lessons_completed.subscribe(on_lessons_completed)
     exercise_events.exercise_passed.subscribe(on_exercise_passed)
+    exercise_events.check_passed.subscribe(on_check_passed)
     exercise_events.exercises_passed.subscribe(on_exercises_passed)
     community_events.comment_posted.subscribe(on_comment_posted)
     community_events.report_accepted.subscribe(on_report_accepted)

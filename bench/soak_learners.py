@@ -10,6 +10,7 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 GOOD_CSV = (
     "model,d_model,n_layers,n_heads,vocab_size,intermediate_size\n"
@@ -31,10 +32,15 @@ class Log:
     # The Markdown bomber's comments and how long each post or edit of one took (seconds).
     bombs: set[int] = field(default_factory=set)
     bomb_seconds: list[float] = field(default_factory=list)
+    # (when it ended, how long it took, status) of each answer timed.
+    timings: list[tuple[float, float, int]] = field(default_factory=list)
 
-    def answer(self, what: str, status: int) -> None:
+    def answer(self, what: str, status: int, seconds: float | None = None) -> None:
         with self.lock:
-            self.answers.append((time.monotonic(), what, status))
+            now = time.monotonic()
+            self.answers.append((now, what, status))
+            if seconds is not None:
+                self.timings.append((now, seconds, status))
 
 
 class Client:
@@ -47,6 +53,7 @@ class Client:
         """One request; retried while the answer is 500/502/503 or the connection fails (a
         client retries; every write here is idempotent or keyed)."""
         for attempt in range(20):
+            began = time.monotonic()
             try:
                 conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
                 conn.request(
@@ -63,10 +70,10 @@ class Client:
                 status, raw = response.status, response.read()
                 conn.close()
             except OSError:
-                self.log.answer(what or path, 599)
+                self.log.answer(what or path, 599, time.monotonic() - began)
                 time.sleep(0.5)
                 continue
-            self.log.answer(what or path, status)
+            self.log.answer(what or path, status, time.monotonic() - began)
             if status == 429:
                 time.sleep(1 + attempt * 0.2)
                 continue
@@ -80,10 +87,39 @@ class Client:
         return status, {}
 
 
+Checks = dict[str, list[tuple[int, dict[str, Any]]]]
+
+
+def lesson_checks(slugs: list[str]) -> dict[str, list[tuple[int, dict[str, Any]]]]:
+    """For each lesson a learner completes by its checks alone (no table exercise): its checks'
+    ids, each with a right answer."""
+    from exercises.models import Exercise
+    from lessons.checks import CHECK_TYPES
+    from lessons.models import Block
+
+    with_table = set(Exercise.objects.values_list("lesson__slug", flat=True))
+    checks: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    blocks = Block.objects.filter(kind="check", lesson__slug__in=slugs).order_by(
+        "lesson__quest", "lesson__position", "position"
+    )
+    for slug, check_id, spec in blocks.values_list("lesson__slug", "id", "spec"):
+        checks.setdefault(slug, []).append((check_id, CHECK_TYPES[spec["type"]].right_answer(spec)))
+    return {slug: found for slug, found in checks.items() if slug not in with_table}
+
+
 def work(learner_id: int, client: Client, lessons: list[str], exercise_id: int, log: Log,
-         peers: list[tuple[int, Client]], rng: random.Random) -> None:  # fmt: skip
+         peers: list[tuple[int, Client]], rng: random.Random, checks: Checks) -> None:  # fmt: skip
     done: set[str] = set()
     for slug in rng.sample(lessons, 3):
+        if slug in checks:  # a lesson that asks checks is completed by answering them
+            answered = [
+                client.call("POST", f"/api/v1/checks/{check_id}/answers", {"answer": answer},
+                            "check")[0]
+                for check_id, answer in checks[slug]
+            ]  # fmt: skip
+            if set(answered) == {200}:
+                done.add(slug)
+            continue
         status, _ = client.call("POST", f"/api/v1/lessons/{slug}/complete", what="complete")
         if status in (200, 201):
             done.add(slug)
@@ -99,11 +135,12 @@ def work(learner_id: int, client: Client, lessons: list[str], exercise_id: int, 
     phone = [events[s] for s in offline[:4]]
     tablet = [events[s] for s in offline[2:]] + [dict(events[offline[1]], id=str(uuid.uuid4()))]
     for device, batch in (("phone", phone), ("tablet", tablet), ("phone", phone)):
-        status, _ = client.call(
+        status, body = client.call(
             "POST", "/api/v1/me/progress/sync", {"device_id": device, "events": batch}, "sync"
         )
-        if status == 200:
-            done.update(e["lesson"] for e in batch)
+        if status == 200:  # a lesson with checks not yet passed is refused (checks_required)
+            refused = {r["id"] for r in body.get("rejected", [])}
+            done.update(e["lesson"] for e in batch if e["id"] not in refused)
     client.call(
         "POST", f"/api/v1/exercises/{exercise_id}/submissions/",
         {"format": "csv", "content": GOOD_CSV}, "submit",
@@ -129,9 +166,11 @@ def work(learner_id: int, client: Client, lessons: list[str], exercise_id: int, 
 
 def learner_threads(clients: list[tuple[int, Client]], lessons: list[str], exercise_id: int,
                     log: Log, *, seconds: float, threads: int, rng: random.Random,
-                    started: float) -> list[threading.Thread]:  # fmt: skip
+                    started: float, checks: Checks | None = None) -> list[threading.Thread]:  # fmt: skip
     """`threads` client threads (not started) that take the learners in a shuffled order, each
-    learner beginning at its share of `seconds` after `started` (time.monotonic()), and `work`."""
+    learner beginning at its share of `seconds` after `started` (time.monotonic()), and `work`
+    (`checks`: lesson_checks of the lessons; read here when not given)."""
+    checks = lesson_checks(lessons) if checks is None else checks
     queue = list(enumerate(clients))
     rng.shuffle(queue)
     pace = seconds / max(1, len(queue))  # spread the learners over the fault plan
@@ -146,7 +185,7 @@ def learner_threads(clients: list[tuple[int, Client]], lessons: list[str], exerc
                 index, (learner_id, client) = queue.pop()
             time.sleep(max(0.0, started + index * pace - time.monotonic()))
             peers = [c for c in clients if c[0] != learner_id]
-            work(learner_id, client, lessons, exercise_id, log, peers, thread_rng)
+            work(learner_id, client, lessons, exercise_id, log, peers, thread_rng, checks)
 
     return [threading.Thread(target=client_thread, args=(i,)) for i in range(threads)]
 

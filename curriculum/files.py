@@ -28,6 +28,7 @@ from learning_platform.plain_data import (
     whole_number,
 )
 from lessons.blocks import KIND_FIELDS, KINDS, block_errors, link_url_error
+from lessons.checks import clean_check, clean_text
 
 
 class CurriculumError(Exception):
@@ -142,6 +143,8 @@ class BlockField(serializers.Field[dict[str, Any], dict[str, Any], dict[str, Any
         if kind not in KINDS:
             message = f"unknown block kind {kind!r}; expected one of {', '.join(KINDS)}"
             raise serializers.ValidationError({"kind": message})
+        if kind == "check":
+            return self._check_block(block)
         unknown = sorted(set(block) - {"kind", *KIND_FIELDS[kind]})
         if unknown:
             raise serializers.ValidationError({unknown[0]: f"not a field of a {kind} block"})
@@ -151,6 +154,23 @@ class BlockField(serializers.Field[dict[str, Any], dict[str, Any], dict[str, Any
         if kind == "table":
             return {**block, "rows": [[str(cell) for cell in row] for row in block.get("rows", [])]}
         return block
+
+    @staticmethod
+    def _check_block(block: dict[str, Any]) -> dict[str, Any]:
+        """A check as files write it (its prompt beside its fields) as blocks store it."""
+        spec = {name: value for name, value in block.items() if name not in ("kind", "prompt")}
+        prompt = block.get("prompt")
+        errors = block_errors(
+            "check", {"markdown": prompt if isinstance(prompt, str) else "", "spec": spec}
+        )
+        if errors:
+            raise serializers.ValidationError(
+                {
+                    name.removeprefix("spec.").replace("markdown", "prompt"): problem
+                    for name, problem in errors.items()
+                }
+            )
+        return {"kind": "check", "markdown": clean_text(prompt), "spec": clean_check(spec)}
 
 
 class LinkSerializer(ClosedSerializer):
@@ -175,6 +195,13 @@ class LessonFileSerializer(ClosedSerializer):
     blocks = serializers.ListField(child=BlockField())
     links = LinkSerializer(many=True)
     exercise = ExerciseSpecSerializer(required=False, allow_null=True)
+
+    def validate_blocks(self, blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        keys = [block["spec"]["key"] for block in blocks if block["kind"] == "check"]
+        repeated = sorted({key for key in keys if keys.count(key) > 1})
+        if repeated:
+            raise serializers.ValidationError(f"check key {repeated[0]!r} is used twice")
+        return blocks
 
 
 def _check(

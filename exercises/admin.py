@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin, messages
 from django.db import models
 from django.db.models import Q
@@ -12,6 +13,7 @@ from exercises.services.queueing import enqueue_grading
 from exercises.specs import REFERENCE_FIELDS
 from learning_platform.admin_lists import LearnerSearchAdmin
 from lessons.admin import LessonAdmin
+from lessons.blocks import block_text
 from lessons.models import Lesson
 
 
@@ -24,11 +26,20 @@ class ExerciseColumnInline(admin.TabularInline):
     formfield_overrides = {models.TextField: {"widget": Textarea(attrs={"rows": 2, "cols": 40})}}
 
 
+class ExerciseForm(forms.ModelForm):
+    """An exercise's prompt stored as the lesson's texts are (lessons.blocks.block_text): a
+    save without changes changes nothing, and lesson files keep a plain `|` block."""
+
+    def clean_prompt(self) -> str:
+        return block_text(self.cleaned_data.get("prompt") or "")
+
+
 class ExerciseInline(admin.StackedInline):
     """The lesson's exercises on the lesson's page; columns are edited on the exercise's own
     page (an inline cannot nest another inline), reached through the `columns` link."""
 
     model = Exercise
+    form = ExerciseForm
     extra = 0
     ordering = ("position", "id")
     fields = (

@@ -9,8 +9,11 @@ class ExercisesConfig(AppConfig):
 
     def ready(self) -> None:
         # Imported here: models, and the modules importing them, need the app registry.
+        from exercises import subscribers
         from exercises.models import Exercise, Submission
         from learning_platform import versioned
+
+        subscribers.subscribe()
 
         # The lesson page shows its exercise: a change rebuilds the public pages.
         versioned.bump_on_change(Exercise)

@@ -262,3 +262,83 @@ class Submission(models.Model):
 
     def __str__(self) -> str:
         return f"Submission #{self.pk} ({self.status})"
+
+
+class CheckState(models.Model):
+    """Where a learner stands with one check of a lesson (a block of kind "check").
+
+    One row per learner and check, settled by the unique constraint: tries counted, the first
+    right answer (which pays the check's XP, unless the answer was revealed first).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="check_states"
+    )
+    check_block = models.ForeignKey(
+        "lessons.Block", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    lesson = models.ForeignKey(
+        "lessons.Lesson", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    tries = models.PositiveIntegerField(default=0)
+    wrong_tries = models.PositiveIntegerField(default=0)
+    first_answered_at = models.DateTimeField()
+    passed_at = models.DateTimeField(null=True, blank=True)
+    passed_first_try = models.BooleanField(default=False)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+    xp_awarded = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "check_block"], name="exercises_checkstate_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(passed_first_try=False) | Q(passed_at__isnull=False),
+                name="exercises_checkstate_first_try_passed",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "lesson"], name="exercises_checkstate_lesson")]
+
+    def __str__(self) -> str:
+        return f"Check {self.check_block_id} of learner {self.user_id}"
+
+
+class CheckAnswer(models.Model):
+    """One answer to a check, kept for the analytics (the common wrong answers) and the
+    review to come. `event_id` is the device's id of an answer synced from it: an answer
+    synced twice is recorded once."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    check_block = models.ForeignKey(
+        "lessons.Block", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    answer = models.JSONField()
+    # The answer's canonical text: equal answers group under it.
+    answer_key = models.CharField(max_length=200)
+    correct = models.BooleanField()
+    # Which expected wrong answer it matched ("mistake-2", "option-<id>"), or empty.
+    mistake = models.CharField(max_length=40, blank=True)
+    revealed = models.BooleanField(default=False)
+    event_id = models.CharField(max_length=64, blank=True)
+    device_id = models.CharField(max_length=64, blank=True)
+    answered_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "event_id"],
+                condition=~Q(event_id=""),
+                name="exercises_checkanswer_event_once",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["check_block", "correct"], name="exercises_checkanswer_block"),
+            models.Index(fields=["user", "check_block"], name="exercises_checkanswer_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Answer to check {self.check_block_id} ({'right' if self.correct else 'wrong'})"

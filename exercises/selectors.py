@@ -4,17 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from decimal import Decimal
-from typing import Any, TypedDict
+from typing import Any, NamedTuple, TypedDict
 
 from django.db import connection
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Window
+from django.db.models.functions import Coalesce, RowNumber
 
-from accounts.models import Requester
+from accounts.models import Requester, User
 from exercises.grading import INCORRECT, MISSING, UNPARSEABLE
-from exercises.models import Exercise, ExerciseColumn, ModelReference, Submission, SubmissionStatus
+from exercises.models import (
+    CheckAnswer,
+    CheckState,
+    Exercise,
+    ExerciseColumn,
+    ModelReference,
+    Submission,
+    SubmissionStatus,
+)
 from exercises.specs import column_spec
 from learning_platform import db
 from learning_platform.errors import NotFound
+from lessons import checks
+from lessons import selectors as lesson_selectors
 from lessons.selectors import sees_drafts
 
 # Verdicts of a cell the learner should look at again; its column's hint is shown beside them.
@@ -29,24 +40,38 @@ class SubmissionNotFound(NotFound):
     default_detail = "No such submission."
 
 
+def _passed_counts(user_ids: list[int]) -> dict[int, int]:
+    """Per learner: distinct tables passed plus checks passed without a reveal (1 query)."""
+    tables = (
+        Submission.objects.filter(user_id=OuterRef("pk"), passed=True)
+        .values("user_id")
+        .annotate(n=Count("exercise_id", distinct=True))
+        .values("n")
+    )
+    checks_passed = (
+        CheckState.objects.filter(
+            user_id=OuterRef("pk"), passed_at__isnull=False, revealed_at__isnull=True
+        )
+        .values("user_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    rows = (
+        User.objects.filter(pk__in=user_ids)
+        .annotate(passed=Coalesce(Subquery(tables), 0) + Coalesce(Subquery(checks_passed), 0))
+        .values_list("pk", "passed")
+    )
+    return {user_id: passed for user_id, passed in rows if passed}
+
+
 def count_passed_exercises_by_user(*, user_ids: list[int]) -> dict[int, int]:
     """count_passed_exercises for many learners in one query (absent: none)."""
-    return dict(
-        Submission.objects.filter(user_id__in=user_ids, passed=True)
-        .values("user_id")
-        .annotate(passed=Count("exercise_id", distinct=True))
-        .values_list("user_id", "passed")
-    )
+    return _passed_counts(user_ids)
 
 
 def count_passed_exercises(*, user_id: int) -> int:
-    """How many distinct exercises the learner has passed (one query)."""
-    return (
-        Submission.objects.filter(user_id=user_id, passed=True)
-        .values("exercise_id")
-        .distinct()
-        .count()
-    )
+    """How many distinct exercises (tables) and checks the learner has passed (one query)."""
+    return _passed_counts([user_id]).get(user_id, 0)
 
 
 class ExerciseSummary(TypedDict):
@@ -371,3 +396,99 @@ def exercises_with_columns(*, lesson_ids: list[int]) -> list[dict[str, Any]]:
         }
         for exercise in exercises.order_by("lesson_id", "position", "id")
     ]
+
+
+class CheckFigures(NamedTuple):
+    learners: int
+    answers: int
+    right: int
+    right_first_try: int
+    revealed: int
+    # (answer_key, times) of the most common wrong answers that no feedback covers yet.
+    uncovered_wrong: list[tuple[str, int]]
+
+
+def check_figures(*, check_ids: list[int], top: int = 5) -> dict[int, CheckFigures]:
+    """Per check (2 queries): the learners who answered it and their answers; the learners
+    right without revealing it, right at their first try, and who revealed it; and its `top`
+    commonest wrong answers that match no expected mistake: where learners need feedback
+    that nobody has written yet."""
+    if not check_ids:
+        return {}
+    counted = (
+        CheckState.objects.filter(check_block_id__in=check_ids)
+        .values("check_block_id")
+        .annotate(
+            learners=Count("id"),
+            answers=Sum("tries"),
+            right=Count("id", filter=Q(passed_at__isnull=False, revealed_at__isnull=True)),
+            first_try=Count("id", filter=Q(passed_first_try=True)),
+            revealed=Count("id", filter=Q(revealed_at__isnull=False)),
+        )
+        .values_list("check_block_id", "learners", "answers", "right", "first_try", "revealed")
+    )
+    counts = {row[0]: row[1:] for row in counted}
+    uncovered: dict[int, list[tuple[str, int]]] = {check_id: [] for check_id in check_ids}
+    for row in (
+        CheckAnswer.objects.filter(check_block_id__in=check_ids, correct=False, mistake="")
+        .values("check_block_id", "answer_key")
+        .annotate(times=Count("id"))
+        .annotate(
+            rank=Window(
+                RowNumber(),
+                partition_by=F("check_block_id"),
+                order_by=[F("times").desc(), F("answer_key").asc()],
+            )
+        )
+        .filter(rank__lte=top)
+        .order_by("check_block_id", "rank")
+    ):
+        uncovered[row["check_block_id"]].append((row["answer_key"], row["times"]))
+    return {
+        check_id: CheckFigures(*counts.get(check_id, (0, 0, 0, 0, 0)), uncovered[check_id])
+        for check_id in check_ids
+    }
+
+
+class CheckStanding(TypedDict):
+    check: int
+    tries: int
+    wrong_tries: int
+    passed: bool
+    passed_first_try: bool
+    revealed: bool
+    can_reveal: bool
+    xp_awarded: int
+
+
+def lesson_check_standings(*, user_id: int, lesson_id: int) -> list[CheckStanding]:
+    """Where the learner stands with each of the lesson's checks, in the lesson's order; a check
+    never answered stands at zero tries (2 queries)."""
+    blocks = lesson_selectors.lesson_checks(lesson_id=lesson_id)
+    states = {
+        s.check_block_id: s for s in CheckState.objects.filter(user_id=user_id, lesson_id=lesson_id)
+    }
+    standings: list[CheckStanding] = []
+    for block_id, spec in blocks:
+        state = states.get(block_id)
+        passed = state is not None and state.passed_at is not None
+        wrong = state.wrong_tries if state else 0
+        standings.append(
+            CheckStanding(
+                check=block_id,
+                tries=state.tries if state else 0,
+                wrong_tries=wrong,
+                passed=passed,
+                passed_first_try=bool(state and state.passed_first_try),
+                xp_awarded=state.xp_awarded if state else 0,
+                revealed=bool(state and state.revealed_at),
+                can_reveal=not passed and wrong >= checks.reveal_after(spec),
+            )
+        )
+    return standings
+
+
+def started_lesson_slugs(*, user_id: int) -> list[str]:
+    """Slugs of the lessons whose checks the learner has answered at least once (1 query)."""
+    lesson_ids = CheckState.objects.filter(user_id=user_id).values("lesson_id").distinct()
+    return lesson_selectors.lesson_slugs(lesson_ids=lesson_ids)

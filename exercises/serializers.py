@@ -10,9 +10,10 @@ from rest_framework import serializers
 from exercises import selectors
 from exercises.grading import VERDICTS
 from exercises.models import Exercise, Submission, SubmissionFormat, SubmissionStatus
-from learning_platform.api.fields import StrictCharField
+from learning_platform.api.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from learning_platform.markdown import render_markdown
 from lessons.selectors import Lesson
+from progress.serializers import NewAchievementSerializer
 
 
 class SubmissionInputSerializer(serializers.Serializer):
@@ -213,3 +214,111 @@ class ExerciseDetailSerializer(serializers.ModelSerializer):
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_known_models(self, exercise: Exercise) -> list[str]:
         return self.context.get("known_models", [])
+
+
+# --- Checks ------------------------------------------------------------------------------------
+
+
+class CheckAnswerInputSerializer(serializers.Serializer):
+    answer = serializers.DictField(
+        help_text='numeric: {"value": "12,288"}; choice: {"options": ["<option id>", ...]}; '
+        'ordering: {"items": ["<item id>", ...]} (every item, in the order given).'
+    )
+
+
+class CheckMarkSerializer(serializers.Serializer):
+    correct = serializers.BooleanField()
+    explanation = serializers.CharField(required=False)
+
+
+class LessonChecksSerializer(serializers.Serializer):
+    slug = serializers.CharField()
+    checks_passed = serializers.IntegerField()
+    checks_total = serializers.IntegerField()
+    complete = serializers.BooleanField(help_text="Every check (and table exercise) passed.")
+    completed_now = serializers.BooleanField(help_text="This answer completed the lesson.")
+
+
+class CheckResultSerializer(serializers.Serializer):
+    correct = serializers.BooleanField()
+    feedback = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="What the editor wrote for this kind of mistake (or how many items are in "
+        "place); empty when right or when no feedback fits.",
+    )
+    marks = serializers.DictField(
+        child=CheckMarkSerializer(),
+        help_text="Per option or item id: whether it is right (choice: with its explanation).",
+    )
+    explanation = serializers.CharField(
+        allow_null=True, help_text="Why the answer is what it is: once right or revealed."
+    )
+    tries = serializers.IntegerField(help_text="Answers given so far (0 when signed out).")
+    wrong_tries = serializers.IntegerField()
+    can_reveal = serializers.BooleanField(help_text="The learner may now reveal the answer.")
+    passed = serializers.BooleanField()
+    revealed = serializers.BooleanField(help_text="The answer was revealed: the check pays no XP.")
+    xp_awarded = serializers.IntegerField(help_text="XP this answer paid (its check's share).")
+    lesson = LessonChecksSerializer(allow_null=True, help_text="Null when signed out.")
+    new_achievements = NewAchievementSerializer(many=True)
+
+
+class CheckRevealSerializer(serializers.Serializer):
+    solution = serializers.JSONField(help_text="The right answer, in the answer's own shape.")
+    explanation = serializers.CharField()
+
+
+class CheckStandingSerializer(serializers.Serializer):
+    check = serializers.IntegerField(help_text="The check's id (its block's).")
+    tries = serializers.IntegerField()
+    wrong_tries = serializers.IntegerField()
+    passed = serializers.BooleanField()
+    passed_first_try = serializers.BooleanField()
+    revealed = serializers.BooleanField()
+    can_reveal = serializers.BooleanField()
+    xp_awarded = serializers.IntegerField(help_text="XP this check paid (0 until passed).")
+
+
+class LessonCheckStandingsSerializer(serializers.Serializer):
+    lesson = serializers.CharField()
+    checks = CheckStandingSerializer(many=True)
+
+
+class StartedLessonsSerializer(serializers.Serializer):
+    started = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Slugs of the lessons whose checks the learner has answered at least once.",
+    )
+
+
+class SyncAnswerSerializer(serializers.Serializer):
+    id = StrictCharField(max_length=64, help_text="The device's id of this answer (a UUID).")
+    check = StrictIntegerField(help_text="The check's id.")
+    # An answer is an object in every kind: the schema says so, and null is a 400.
+    answer = serializers.DictField()
+    answered_at = serializers.DateTimeField()
+    revealed = StrictBooleanField(
+        default=False, help_text="The learner revealed the answer before it: it pays no XP."
+    )
+
+
+class SyncAnswersInputSerializer(serializers.Serializer):
+    device_id = StrictCharField(max_length=64)
+    answers = SyncAnswerSerializer(many=True, help_text="At most 500 answers (413 beyond).")
+
+
+class RejectedAnswerSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    reason = serializers.ChoiceField(
+        choices=["unknown_check", "invalid_answer", "future_time", "too_old"]
+    )
+    detail = serializers.CharField()
+
+
+class SyncAnswersResultSerializer(serializers.Serializer):
+    accepted = serializers.IntegerField(help_text="Answers recorded now.")
+    duplicates = serializers.IntegerField(help_text="Answers recorded before (resent).")
+    rejected = RejectedAnswerSerializer(many=True)
+    xp_awarded = serializers.IntegerField()
+    lessons_completed = serializers.ListField(child=serializers.CharField())
+    new_achievements = NewAchievementSerializer(many=True)

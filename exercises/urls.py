@@ -16,4 +16,13 @@ urlpatterns = [
         views.SubmissionDetailView.as_view(),
         name="submission-detail",
     ),
+    path("checks/<int:check_id>/answers", views.CheckAnswersView.as_view(), name="check-answers"),
+    path("checks/<int:check_id>/reveal", views.CheckRevealView.as_view(), name="check-reveal"),
+    path(
+        "me/lessons/<slug:slug>/checks",
+        views.LessonCheckStandingsView.as_view(),
+        name="me-lesson-checks",
+    ),
+    path("me/lessons/started", views.StartedLessonsView.as_view(), name="me-lessons-started"),
+    path("me/checks/sync", views.SyncAnswersView.as_view(), name="me-checks-sync"),
 ]

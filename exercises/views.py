@@ -2,7 +2,7 @@ from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.generics import GenericAPIView
-from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -11,14 +11,23 @@ from rest_framework.views import APIView
 from accounts.signed_in import SignedInRequest
 from exercises import selectors
 from exercises.serializers import (
+    CheckAnswerInputSerializer,
+    CheckResultSerializer,
+    CheckRevealSerializer,
     ExerciseDetailSerializer,
+    LessonCheckStandingsSerializer,
+    StartedLessonsSerializer,
     SubmissionAcceptedSerializer,
     SubmissionDetailSerializer,
     SubmissionInputSerializer,
     SubmissionListItemSerializer,
+    SyncAnswersInputSerializer,
+    SyncAnswersResultSerializer,
 )
+from exercises.services import checks as check_services
 from exercises.services import submissions
 from learning_platform.api.errors import PayloadTooLarge
+from lessons import selectors as lesson_selectors
 
 NOT_FOUND = OpenApiResponse(description="No such exercise (or its lesson is a draft).")
 
@@ -162,3 +171,128 @@ class SubmissionDetailView(APIView):
         )
         context = {"hints": selectors.column_hints(exercise_id=submission.exercise_id)}
         return Response(SubmissionDetailSerializer(submission, context=context).data)
+
+
+# --- Checks ------------------------------------------------------------------------------------
+
+CHECK_NOT_FOUND = OpenApiResponse(description="No such check (or its lesson is a draft).")
+
+
+class CheckAnswersView(APIView):
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "check_answers"
+
+    @extend_schema(
+        operation_id="checks_answer",
+        request=CheckAnswerInputSerializer,
+        responses={
+            200: CheckResultSerializer,
+            400: OpenApiResponse(description="The answer cannot be read (not counted as a try)."),
+            404: CHECK_NOT_FOUND,
+            429: OpenApiResponse(description="Too many answers; `Retry-After` says when."),
+        },
+        description="Grade an answer to one of a lesson's checks, at once. Signed in, the "
+        "answer is recorded: the check's first right answer pays its share of the lesson's XP "
+        "(none once revealed), and the lesson is completed when every check is passed. "
+        "Signed out, the answer is graded and not recorded (`tries` 0, `lesson` null): the "
+        "device keeps it and sends it with `POST /me/checks/sync` at sign-in.",
+    )
+    def post(self, request: Request, check_id: int) -> Response:
+        serializer = CheckAnswerInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        answer = serializer.validated_data["answer"]
+        if request.user.is_authenticated:
+            outcome = check_services.answer_check(
+                user=request.user, check_id=check_id, answer=answer
+            )
+        else:
+            outcome = check_services.grade_answer(check_id=check_id, answer=answer)
+        return Response(CheckResultSerializer(outcome).data)
+
+
+class CheckRevealView(APIView):
+    permission_classes = [AllowAny]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "check_answers"
+
+    @extend_schema(
+        operation_id="checks_reveal",
+        request=None,
+        responses={
+            200: CheckRevealSerializer,
+            404: CHECK_NOT_FOUND,
+            409: OpenApiResponse(
+                description="`reveal_not_allowed`: fewer wrong tries than the check's "
+                "`reveal_after`."
+            ),
+        },
+        description="The check's answer and its explanation. Signed in, after `reveal_after` "
+        "wrong tries; the check then pays no XP. Signed out, the device counts the tries and "
+        "marks the answers it syncs later as revealed.",
+    )
+    def post(self, request: Request, check_id: int) -> Response:
+        reveal = check_services.reveal_check(user=request.user, check_id=check_id)
+        return Response(CheckRevealSerializer(reveal).data)
+
+
+class LessonCheckStandingsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="me_lesson_checks",
+        responses={200: LessonCheckStandingsSerializer, 404: OpenApiResponse()},
+        description="Where the learner stands with each of the lesson's checks, in order.",
+    )
+    def get(self, request: SignedInRequest, slug: str) -> Response:
+        lesson = lesson_selectors.get_lesson(slug=slug, user=request.user)
+        standings = selectors.lesson_check_standings(user_id=request.user.id, lesson_id=lesson.pk)
+        return Response(LessonCheckStandingsSerializer({"lesson": slug, "checks": standings}).data)
+
+
+class StartedLessonsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="me_lessons_started",
+        responses={200: StartedLessonsSerializer},
+        description="The lessons the learner has started (answered a check of), for the quest "
+        "outline's done / started / untouched marks; done ones are in `/me/progress`.",
+    )
+    def get(self, request: SignedInRequest) -> Response:
+        started = selectors.started_lesson_slugs(user_id=request.user.id)
+        return Response(StartedLessonsSerializer({"started": started}).data)
+
+
+class SyncAnswersView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "sync"
+
+    @extend_schema(
+        operation_id="me_checks_sync",
+        request=SyncAnswersInputSerializer,
+        responses={
+            200: SyncAnswersResultSerializer,
+            413: OpenApiResponse(
+                description=f"More than {check_services.MAX_SYNCED_ANSWERS} answers."
+            ),
+        },
+        description="The answers a device kept (signed out or offline), graded again by the "
+        "server: only right answers pay, once per check, however often they are sent and "
+        "from however many devices. Each bad answer is rejected with a reason.",
+    )
+    def post(self, request: SignedInRequest) -> Response:
+        answers = request.data.get("answers") if isinstance(request.data, dict) else None
+        if isinstance(answers, list) and len(answers) > check_services.MAX_SYNCED_ANSWERS:
+            raise PayloadTooLarge(
+                f"At most {check_services.MAX_SYNCED_ANSWERS} answers in one request."
+            )
+        serializer = SyncAnswersInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        outcome = check_services.sync_answers(
+            user=request.user,
+            device_id=serializer.validated_data["device_id"],
+            answers=serializer.validated_data["answers"],
+        )
+        return Response(SyncAnswersResultSerializer(outcome).data)

@@ -202,9 +202,18 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
             {**r, "kind": kinds.get(r["kind"], r["kind"]), "status": statuses.get(r["status"])}
             for r in data["reports"]
         ]
+        checks = [
+            {
+                **check,
+                "right": _share(check["right_share"]),
+                "first_try": _share(check["first_try_share"]),
+            }
+            for check in data["checks"]
+        ]
         context.update(
             lesson=lesson,
             reports=reports,
+            checks=checks,
             data=data,
             row=row,
             previous=previous,

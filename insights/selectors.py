@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.conf import settings
@@ -18,13 +19,14 @@ from django.utils import timezone
 
 from community import selectors as community_selectors
 from exercises import selectors as exercise_selectors
+from lessons import checks as lesson_checks
 from lessons import selectors as lesson_selectors
 from progress import selectors as progress_selectors
 
 logger = logging.getLogger(__name__)
 
 WEEKS_SHOWN = 26
-CACHE_VERSION = 2  # 2: drafts left out
+CACHE_VERSION = 3  # 2: drafts left out; 3: a lesson's checks
 # Under this many learners a median says more about one learner than about the exercise.
 MIN_LEARNERS_FOR_MEDIAN = 5
 
@@ -127,16 +129,23 @@ def _compute_quest(quest_id: int) -> dict[str, Any]:
 
 def lesson_analytics(*, lesson_id: int, refresh: bool = False) -> dict[str, Any]:
     """One lesson's figures: its row of the quest's figures (shared, cached), its completions
-    per week and its newest open reports (2 more queries when computed, 1 to find the quest)."""
+    per week, its newest open reports and how learners answer each of its checks (3 more
+    queries when computed, 5 when it asks checks; 1 to find the quest)."""
     quest_id = lesson_selectors.lesson_quest_id(lesson_id=lesson_id)
     quest = quest_analytics(quest_id=quest_id, refresh=refresh)
 
     def compute() -> dict[str, Any]:
         now = timezone.now()
         weekly = progress_selectors.completions_by_week(lesson_ids=[lesson_id], since=_since(now))
+        checks = lesson_selectors.lesson_checks(lesson_id=lesson_id)
+        figures = exercise_selectors.check_figures(check_ids=[check_id for check_id, _ in checks])
         return {
             "weekly": _weekly_series(weekly, now=now),
             "reports": community_selectors.latest_open_reports(lesson_id=lesson_id),
+            "checks": [
+                _check_row(number, check_id, spec, figures[check_id])
+                for number, (check_id, spec) in enumerate(checks, start=1)
+            ],
             "computed_at": now,
         }
 
@@ -147,3 +156,44 @@ def lesson_analytics(*, lesson_id: int, refresh: bool = False) -> dict[str, Any]
         lesson = next((row for row in quest["lessons"] if row["id"] == lesson_id), None)
     # None for a draft: learners do not see it, so it has no place in the figures.
     return {"quest": quest, "lesson": lesson, **own}
+
+
+def _check_row(
+    number: int, check_id: int, spec: dict[str, Any], figures: exercise_selectors.CheckFigures
+) -> dict[str, Any]:
+    learners = figures.learners
+    return {
+        "id": check_id,
+        "number": number,
+        "key": spec.get("key", ""),
+        "type": spec.get("type", ""),
+        "learners": learners,
+        "answers": figures.answers,
+        "right_share": figures.right / learners if learners else None,
+        "first_try_share": figures.right_first_try / learners if learners else None,
+        "revealed": figures.revealed,
+        "uncovered_wrong": [
+            {"answer": answer_in_words(spec, answer_key), "times": times}
+            for answer_key, times in figures.uncovered_wrong
+        ],
+    }
+
+
+def answer_in_words(spec: dict[str, Any], answer_key: str) -> str:
+    """An answer as its canonical key stores it, in the words of the check: a number with its
+    unit, the options picked, the items in the order given."""
+    if spec.get("type") == "numeric":
+        try:
+            number = f"{Decimal(answer_key):,}"
+        except InvalidOperation:
+            number = answer_key
+        return f"{number} {spec.get('unit') or ''}".strip()
+    texts = [
+        *(option.get("text", "") for option in spec.get("options") or []),
+        *(spec.get("items") or []),
+    ]
+    by_id = {lesson_checks.item_id(spec.get("key", ""), str(text).strip()): text for text in texts}
+    named = [
+        str(by_id.get(part, "(an option or item since changed)")) for part in answer_key.split(",")
+    ]
+    return (" → " if spec.get("type") == "ordering" else " + ").join(named)

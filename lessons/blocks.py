@@ -7,8 +7,9 @@ import re
 from typing import Any
 
 from learning_platform.markdown import markdown_problems, render_markdown
+from lessons.checks import check_errors, clean_text
 
-KINDS = ("prose", "table", "code", "callout")
+KINDS = ("prose", "table", "code", "callout", "check")
 CALLOUT_STYLES = ("note", "tip", "warning")
 MAX_TABLE_COLUMNS = 20
 MAX_TABLE_ROWS = 200
@@ -42,6 +43,8 @@ KIND_FIELDS = {
     "callout": ("style", "markdown"),
     "table": ("caption", "columns", "rows"),
     "code": ("title", "language", "source"),
+    # A check's prompt is its Markdown; the rest of it (lessons.checks) is its spec.
+    "check": ("markdown", "spec"),
 }
 # What a block stores in the fields its kind does not use.
 EMPTY_BLOCK: dict[str, Any] = {
@@ -53,6 +56,7 @@ EMPTY_BLOCK: dict[str, Any] = {
     "title": "",
     "language": "",
     "source": "",
+    "spec": {},
 }
 _HTTP_URL = re.compile(r"^https?://[^\s/$.?#][^\s]*$", re.IGNORECASE)
 
@@ -64,7 +68,28 @@ def link_url_error(url: Any) -> str | None:
     return None
 
 
-MARKDOWN_KINDS = ("prose", "callout")
+MARKDOWN_KINDS = ("prose", "callout", "check")
+# The texts stored as blocks of lines (lesson files write them as `|` blocks).
+BLOCK_TEXT_FIELDS = ("markdown", "source")
+
+
+def block_text(value: str) -> str:
+    """A prose, callout or code text as stored: lines ending in "\n" (not the "\r\n" a
+    browser posts), no trailing spaces, one final newline. The admin and the curriculum
+    loader store the same text the same way, so a save without changes changes nothing and
+    lesson files keep plain `|` blocks."""
+    text = clean_text(value)
+    return f"{text}\n" if text else ""
+
+
+def normalised_block_texts(kind: str, values: dict[str, Any]) -> dict[str, Any]:
+    """`values` with the block's texts as stored (a check's prompt is trimmed, as its spec's
+    texts are)."""
+    clean = clean_text if kind == "check" else block_text
+    return {
+        name: clean(value) if name in BLOCK_TEXT_FIELDS and isinstance(value, str) else value
+        for name, value in values.items()
+    }
 
 
 def block_html(kind: str, markdown: str) -> str:
@@ -95,13 +120,24 @@ def block_errors(kind: str, fields: dict[str, Any]) -> dict[str, str]:
         return {"kind": f"unknown block kind {kind!r}; expected one of {', '.join(KINDS)}"}
     if kind in MARKDOWN_KINDS:
         if not str(fields.get("markdown") or "").strip():
-            errors["markdown"] = f"a {kind} block needs Markdown text"
+            errors["markdown"] = (
+                "a check needs its prompt (Markdown)"
+                if kind == "check"
+                else f"a {kind} block needs Markdown text"
+            )
         else:
             unsafe = markdown_problems(str(fields["markdown"]), profile="lesson")
             if unsafe:
                 errors["markdown"] = refusal(unsafe)
         if kind == "callout" and fields.get("style") not in CALLOUT_STYLES:
             errors["style"] = f"callout style must be one of {', '.join(CALLOUT_STYLES)}"
+        if kind == "check":
+            errors.update(
+                {
+                    f"spec.{name}": problem
+                    for name, problem in check_errors(fields.get("spec")).items()
+                }
+            )
     elif kind == "code":
         if not str(fields.get("source") or "").strip():
             errors["source"] = "a code block needs source"

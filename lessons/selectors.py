@@ -6,19 +6,23 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar, cast
 
 from django.db import connection
-from django.db.models import Field, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Count, F, Field, Model, Prefetch, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from accounts.models import Requester
 from learning_platform.errors import NotFound
-from lessons.blocks import KIND_FIELDS
-from lessons.models import Block, Link, Tag
+from lessons.blocks import KIND_FIELDS, normalised_block_texts
+from lessons.checks import clean_check, clean_text
+from lessons.models import Block as Block  # public: the type these reads return
 from lessons.models import Lesson as Lesson  # public: the type these reads return
+from lessons.models import Link, Tag, published_q
 from lessons.models import Quest as Quest  # public: the type these reads return
 from lessons.models import sees_drafts as sees_drafts  # public: who sees drafts, for other apps
+
+RowT = TypeVar("RowT", bound=Model)
 
 
 class LessonNotFound(NotFound):
@@ -78,7 +82,7 @@ def lesson_slug(*, lesson_id: int) -> str | None:
     return Lesson.objects.filter(pk=lesson_id).values_list("slug", flat=True).first()
 
 
-def lesson_slugs(*, lesson_ids: set[int]) -> list[str]:
+def lesson_slugs(*, lesson_ids: Iterable[int] | QuerySet[Any, Any]) -> list[str]:
     return list(Lesson.objects.filter(pk__in=lesson_ids).values_list("slug", flat=True))
 
 
@@ -296,9 +300,20 @@ def _lesson_as_file(lesson: Lesson) -> dict[str, Any]:
 def block_as_dict(block: Block) -> dict[str, Any]:
     """A block as it stands in a lesson file: its kind and the fields that kind uses."""
     data: dict[str, Any] = {"kind": block.kind}
+    if block.kind == "check":
+        # In the order lessons.checks writes a spec: PostgreSQL's jsonb keeps no key order.
+        spec = clean_check(block.spec)
+        return {
+            **data,
+            "key": spec.pop("key"),
+            "type": spec.pop("type"),
+            "prompt": clean_text(block.markdown),
+            **spec,
+        }
     for name in KIND_FIELDS[block.kind]:
         data[name] = getattr(block, name)
-    return data
+    # Rows saved before texts were normalised on save still export as plain `|` blocks.
+    return normalised_block_texts(block.kind, data)
 
 
 # --- Reads for the apps above lessons (progress, achievements) ---------------------------------
@@ -314,11 +329,85 @@ def published_lessons() -> QuerySet[Lesson]:
 class PublishedLesson(TypedDict):
     id: int
     xp: int
+    checks: int
+
+
+def check_count() -> Count:
+    """How many checks a lesson asks: an annotation over lessons."""
+    return Count("blocks", filter=Q(blocks__kind="check"))
 
 
 def published_lesson(*, slug: str) -> PublishedLesson | None:
-    """{"id", "xp"} of the published lesson with this slug, or None (1 query)."""
-    return published_lessons().filter(slug=slug).values("id", "xp").first()
+    """{"id", "xp", "checks"} of the published lesson with this slug, or None (1 query)."""
+    return (
+        published_lessons()
+        .filter(slug=slug)
+        .annotate(checks=check_count())
+        .values("id", "xp", "checks")
+        .first()
+    )
+
+
+class CheckOfLesson(TypedDict):
+    id: int
+    lesson_id: int
+    quest_id: int
+    lesson_slug: str
+    lesson_xp: int
+    spec: dict[str, Any]
+
+
+def check_of_lesson(*, check_id: int, user: Requester | None = None) -> CheckOfLesson | None:
+    """The check (a block of kind "check") with this id, in a lesson `user` may read (1 query)."""
+    row = (
+        Block.objects.filter(
+            pk=check_id, kind="check", lesson__in=Lesson.objects.visible_to(user).values("pk")
+        )
+        .values("id", "lesson_id", "spec", lesson_slug=F("lesson__slug"), lesson_xp=F("lesson__xp"))
+        .annotate(quest_id=F("lesson__quest_id"))
+        .first()
+    )
+    return cast(CheckOfLesson | None, row)
+
+
+def with_visible_checks(
+    rows: QuerySet[RowT], *, user: Requester | None, check: str, lesson: str, fields: Iterable[str]
+) -> QuerySet[RowT]:
+    """Another app's rows that name a check (the relation `check`) and its lesson (`lesson`),
+    kept when that is a check in a lesson `user` may read (`visible_lessons`' rule), each read
+    with `fields` of its own and what the check and its lesson show. One statement of joins, no
+    subquery: a read of a learner's few rows by its own index checks just those rows."""
+    # What a check shows of itself (lessons.serializers.block_data), and of its lesson.
+    shown = [f"{check}__{name}" for name in ("id", "kind", "markdown", "html", "spec")]
+    shown += [f"{lesson}__slug", f"{lesson}__title"]
+    rows = rows.filter(**{f"{check}__kind": Block.Kind.CHECK}).select_related(check, lesson)
+    rows = rows.only(*fields, check, lesson, *shown)
+    return rows if sees_drafts(user) else rows.filter(published_q(lesson))
+
+
+def lesson_check_ids(*, lesson_id: int) -> list[int]:
+    """The ids of the lesson's checks, in the lesson's order (1 query)."""
+    return list(
+        Block.objects.filter(lesson_id=lesson_id, kind="check")
+        .order_by("position", "id")
+        .values_list("id", flat=True)
+    )
+
+
+def lesson_checks(*, lesson_id: int) -> list[tuple[int, dict[str, Any]]]:
+    """(id, spec) of the lesson's checks, in the lesson's order (1 query)."""
+    return list(
+        Block.objects.filter(lesson_id=lesson_id, kind="check")
+        .order_by("position", "id")
+        .values_list("id", "spec")
+    )
+
+
+def check_share(*, lesson_xp: int, check_ids: list[int], check_id: int) -> int:
+    """The check's share of its lesson's XP: equal shares, the remainder to the first ones."""
+    count = len(check_ids)
+    index = check_ids.index(check_id)
+    return lesson_xp // count + (1 if index < lesson_xp % count else 0)
 
 
 def published_lesson_count(*, quest_id: int) -> int:

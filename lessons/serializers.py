@@ -4,6 +4,7 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_fiel
 from rest_framework import serializers
 
 from lessons.blocks import block_html
+from lessons.checks import public_check
 from lessons.models import Block, Lesson, Quest, Tag
 
 
@@ -47,11 +48,42 @@ class CodeBlockSerializer(serializers.Serializer):
     source = serializers.CharField()  # type: ignore[assignment]
 
 
+class CheckOptionSerializer(serializers.Serializer):
+    id = serializers.CharField(help_text="Opaque and stable; answers name options by it.")
+    text = serializers.CharField()
+
+
+class CheckSerializer(serializers.Serializer):
+    """What a learner is shown of a check: never its answer."""
+
+    key = serializers.CharField()
+    type = serializers.ChoiceField(choices=["numeric", "choice", "ordering"])
+    reveal_after = serializers.IntegerField(
+        help_text="Wrong tries after which the learner may reveal the answer (no XP then)."
+    )
+    unit = serializers.CharField(required=False, help_text="numeric: the answer's unit, or empty.")
+    multiple = serializers.BooleanField(
+        required=False, help_text="choice: more than one option is right; pick all of them."
+    )
+    options = CheckOptionSerializer(many=True, required=False, help_text="choice: to shuffle.")
+    items = CheckOptionSerializer(
+        many=True, required=False, help_text="ordering: the items, not in the right order."
+    )
+
+
+class CheckBlockSerializer(serializers.Serializer):
+    id = serializers.IntegerField(help_text="The check's id: answers are posted to it.")
+    kind = serializers.ChoiceField(choices=["check"])
+    html = serializers.CharField(help_text="The prompt: sanitized HTML.")
+    check = CheckSerializer()
+
+
 BLOCK_SERIALIZERS: dict[str, serializers.Serializer[Any] | type[serializers.Serializer[Any]]] = {
     "prose": ProseBlockSerializer,
     "callout": CalloutBlockSerializer,
     "table": TableBlockSerializer,
     "code": CodeBlockSerializer,
+    "check": CheckBlockSerializer,
 }
 
 
@@ -71,6 +103,9 @@ def block_data(block: Block) -> dict:
         )
     elif block.kind == "code":
         data.update(title=block.title, language=block.language, source=block.source)
+    elif block.kind == "check":
+        data["html"] = block.html or block_html(block.kind, block.markdown)
+        data["check"] = public_check(block.spec)
     return data
 
 

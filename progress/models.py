@@ -36,6 +36,10 @@ class XPAward(models.Model):
         LESSON = "lesson", "Lesson completed"
         EXERCISE = "exercise", "Exercise passed"
         ACHIEVEMENT = "achievement", "Achievement unlocked"
+        # A lesson's check answered right the first time (its share of the lesson's XP).
+        CHECK = "check", "Check answered"
+        # A due review card answered (reviews): a little XP, once per card per day.
+        REVIEW = "review", "Review answered"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="xp_awards"
@@ -54,7 +58,9 @@ class XPAward(models.Model):
                 fields=["user", "source_type", "source_id"], name="progress_xpaward_once_per_source"
             ),
             models.CheckConstraint(
-                condition=Q(source_type__in=["lesson", "exercise", "achievement"]),
+                condition=Q(
+                    source_type__in=["lesson", "exercise", "achievement", "check", "review"]
+                ),
                 name="progress_xpaward_source_type_valid",
             ),
         ]
@@ -236,3 +242,18 @@ class LearnerDayXP(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.xp} XP on {self.day}"
+
+
+class MissedBoardUpdate(models.Model):
+    """Awards (or a learner shown or hidden) that could not reach the Redis leaderboards: they
+    are short until rebuilt. The refresh job (every 30 s) rebuilds while any row is here, and a
+    rebuild deletes the rows it saw before it read the rollup (progress/boards.py)."""
+
+    noted_at = models.DateTimeField(default=timezone.now)
+    learners = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ("id",)
+
+    def __str__(self) -> str:
+        return f"{self.learners} learner(s) missed at {self.noted_at:%Y-%m-%d %H:%M:%S}"

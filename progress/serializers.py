@@ -4,7 +4,7 @@ answer; input serializers only validate."""
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from learning_platform.api.fields import StrictCharField
+from learning_platform.api.fields import StrictCharField, StrictChoiceField
 from learning_platform.api.query import QuerySerializer
 from progress.models import DAILY_GOALS
 from progress.selectors import LEADERBOARD_PERIODS
@@ -61,7 +61,7 @@ class DailyGoalSerializer(serializers.Serializer):
 
 
 class DailyGoalInputSerializer(serializers.Serializer):
-    xp = serializers.ChoiceField(
+    xp = StrictChoiceField(
         choices=DAILY_GOALS,
         allow_null=True,
         help_text="XP a day: " + ", ".join(map(str, DAILY_GOALS)) + "; null clears the goal.",
@@ -169,7 +169,13 @@ class SyncInputSerializer(serializers.Serializer):
 class RejectedEventSerializer(serializers.Serializer):
     id = serializers.CharField(allow_null=True, help_text="The event's id, null if unreadable.")
     reason = serializers.ChoiceField(
-        choices=["malformed", "future_time", "too_old", "unknown_lesson", "draft_lesson"]
+        choices=[
+            "malformed",
+            "future_time",
+            "too_old",
+            "unknown_lesson",
+            "checks_required",
+        ]
     )
     detail = serializers.CharField()
 

@@ -61,10 +61,14 @@ class CompleteLessonView(APIView):
                 description="Already completed: nothing changed, `xp_awarded` is 0.",
             ),
             404: NOT_FOUND,
+            409: OpenApiResponse(
+                description="`checks_required`: the lesson has checks; answering them completes it."
+            ),
         },
         description="Mark a published lesson completed. The first call records it (201), pays "
         "its XP and answers the level before and after and the achievements it unlocked; a "
-        "repeat answers 200 with `xp_awarded: 0`. Drafts and unknown lessons: 404.",
+        "repeat answers 200 with `xp_awarded: 0`. Drafts and unknown lessons: 404. A lesson "
+        "with checks is completed by answering them: 409 `checks_required`.",
     )
     def post(self, request: SignedInRequest, slug: str) -> Response:
         outcome = services.complete_lesson(user=request.user, lesson_slug=slug)

@@ -5,10 +5,12 @@ from pathlib import Path
 import pytest
 import yaml
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
 from curriculum.files import CurriculumError, read_curriculum
 from curriculum.services import export_curriculum, load_curriculum
 from lessons.models import Block, Lesson, Link, Quest
+from lessons.tests.admin_pages import posted_unchanged
 
 pytestmark = pytest.mark.django_db
 
@@ -124,7 +126,7 @@ def test_changed_file_updates_only_that_lesson_and_keeps_block_ids(content):
     assert report.get("lessons", "unchanged") == 2
     lesson = Lesson.objects.get(slug="second")
     assert lesson.title == "A better title"
-    assert lesson.blocks.order_by("position").first().markdown == "Rewritten prose."
+    assert lesson.blocks.order_by("position").first().markdown == "Rewritten prose.\n"
     assert Block.objects.get(lesson=lesson, kind="table").id == table_id
 
 
@@ -304,7 +306,7 @@ def test_the_demo_curriculum_loads_94_published_lessons():
     assert ["GPT-3", "12,288", "96", "175B"] in table.rows
     assert d_model.blocks.filter(kind="code").exists()
     assert Link.objects.filter(lesson=d_model).exists()
-    assert report.get("exercises", "created") == 1
+    assert report.get("exercises", "created") == 6
     assert load_curriculum(root=root).changed is False
 
 
@@ -402,3 +404,29 @@ def test_exporting_the_loaded_demo_curriculum_gives_back_its_files(tmp_path):
     exported = {p.relative_to(tmp_path): p.read_text() for p in tmp_path.rglob("*.yaml")}
     assert exported.keys() == original.keys()
     assert [path for path in original if exported[path] != original[path]] == []
+
+
+def test_an_unchanged_admin_save_of_every_lesson_exports_the_same_files(
+    client, editor, demo_slice, tmp_path
+):
+    # given the curriculum loaded and exported once
+    load_curriculum(root=demo_slice)
+    first = tmp_path / "first"
+    export_curriculum(root=first)
+
+    # when an editor opens each lesson and saves it without a change (lines posted as "\r\n")
+    for lesson in Lesson.objects.all():
+        url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+        response = client.post(url, posted_unchanged(client.get(url)))
+        assert response.status_code == 302, response.context["error_summary"]
+
+    # then loading that export and exporting again gives the same files, byte for byte
+    second = tmp_path / "second"
+    export_curriculum(root=second)
+    load_curriculum(root=second)
+    third = tmp_path / "third"
+    export_curriculum(root=third)
+    files = {p.relative_to(first): p.read_text() for p in first.rglob("*.yaml")}
+    for root in (second, third):
+        assert {p.relative_to(root): p.read_text() for p in root.rglob("*.yaml")} == files
+    assert "\r" not in "".join(files.values())

@@ -72,3 +72,40 @@ def _sync_columns(exercise: Exercise, wanted: list[dict[str, Any]]) -> bool:
         for position, column in enumerate(wanted, start=1)
     )
     return True
+
+
+EXERCISE_VERSIONED_FIELDS = (
+    "slug",
+    "title",
+    "prompt",
+    "kind",
+    "key_column",
+    "key_synonyms",
+    "rows_required",
+    "pass_mark",
+    "xp",
+    "position",
+)
+
+
+def restore_exercises(*, lesson_id: int, as_of: Any) -> int:
+    """Put the lesson's exercises back as they were at `as_of` (a lesson's revert); returns
+    how many changed. An exercise added since stays (deleting it would delete learners'
+    submissions), and columns keep their current form: they have no history."""
+    latest: dict[int, Any] = {}
+    for record in Exercise.history.filter(lesson_id=lesson_id, history_date__lte=as_of).order_by(
+        "history_date", "history_id"
+    ):
+        latest[record.id] = record
+    changed = 0
+    for exercise in Exercise.objects.filter(lesson_id=lesson_id, id__in=latest.keys()):
+        record = latest[exercise.id]
+        if record.history_type == "-":
+            continue
+        values = {name: getattr(record, name) for name in EXERCISE_VERSIONED_FIELDS}
+        if any(getattr(exercise, name) != value for name, value in values.items()):
+            for name, value in values.items():
+                setattr(exercise, name, value)
+            exercise.save()
+            changed += 1
+    return changed

@@ -18,6 +18,7 @@ from django.utils import timezone
 from exercises import events, grading, parsing
 from exercises.models import Exercise, Submission, SubmissionStatus
 from exercises.services import grading_cache, queueing
+from exercises.services.checks import complete_lesson_if_all_passed
 from exercises.services.grading_cache import ExerciseForGrading
 from learning_platform.db import asynchronous_commit_column, update_rows
 from learning_platform.metrics import GRADING_LATENCY
@@ -385,6 +386,10 @@ def _pay_first_pass(job: _Job, values: dict[str, Any]) -> bool:
         if not _write_result(job, values):
             transaction.set_rollback(True)
             return False
+        if standing is not None:
+            complete_lesson_if_all_passed(
+                user_id=job.user_id, lesson_id=job.exercise.lesson_id, at=award.awarded_at
+            )
     return True
 
 
@@ -400,6 +405,7 @@ def _pay_first_passes(passes: list[_Result], unwritten: list[_Result]) -> list[i
     transaction is undone and each pass is paid alone, as its own grade would."""
     ordered = sorted(passes, key=lambda item: (item[0].user_id, item[0].submission_id))
     latest: dict[int, events.ExercisePassed] = {}
+    first_passes: set[tuple[int, int]] = set()
     with transaction.atomic():
         paid = progress_services.award_xp(awards=[_award_of(job) for job, _ in ordered])
         for job, values in ordered:
@@ -407,12 +413,18 @@ def _pay_first_passes(passes: list[_Result], unwritten: list[_Result]) -> list[i
             values["xp_awarded"] = job.exercise.xp if standing is not None else 0
             if standing is not None:
                 latest[job.user_id] = _passed(job, standing)
+                first_passes.add((job.user_id, job.exercise.lesson_id))
         if latest:
             events.exercises_passed.announce(events.ExercisesPassed(passes=tuple(latest.values())))
         written = _write_results(ordered + unwritten)
         all_paid = all(job.submission_id in written for job, _ in ordered)
         if not all_paid:
             transaction.set_rollback(True)
+        else:
+            for user_id, lesson_id in sorted(first_passes):
+                complete_lesson_if_all_passed(
+                    user_id=user_id, lesson_id=lesson_id, at=timezone.now()
+                )
     if not all_paid:
         written = {job.submission_id for job, values in ordered if _pay_first_pass(job, values)}
         if unwritten:

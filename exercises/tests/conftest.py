@@ -5,6 +5,14 @@ from django.urls import reverse
 
 from exercises.services import pipeline
 from exercises.tests.factories import ExerciseFactory
+from lessons.checks import item_id
+from lessons.tests.factories import (
+    CHOICE_CHECK,
+    ORDERING_CHECK,
+    CheckBlockFactory,
+    LessonFactory,
+    ProseBlockFactory,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -63,3 +71,33 @@ def post_table(client, exercise, content=GOOD_CSV, fmt="csv", **extra):
         {"format": fmt, "content": content, **extra},
         format="json",
     )
+
+
+@pytest.fixture
+def lesson():
+    """A lesson of 31 XP asking three checks (numeric, choice, ordering) after some prose."""
+    lesson = LessonFactory(slug="embedding-dimension", xp=31)
+    ProseBlockFactory(lesson=lesson, position=1)
+    CheckBlockFactory(lesson=lesson, position=2)
+    CheckBlockFactory(lesson=lesson, position=3, spec=dict(CHOICE_CHECK))
+    CheckBlockFactory(lesson=lesson, position=4, spec=dict(ORDERING_CHECK))
+    return lesson
+
+
+def checks_of(lesson):
+    return list(lesson.blocks.filter(kind="check").order_by("position"))
+
+
+def answer(client, check, body):
+    return client.post(reverse("check-answers", args=[check.pk]), {"answer": body}, format="json")
+
+
+def right_answer(check):
+    key = check.spec["key"]
+    if check.spec["type"] == "numeric":
+        return {"value": str(check.spec["answer"])}
+    if check.spec["type"] == "choice":
+        return {
+            "options": [item_id(key, o["text"]) for o in check.spec["options"] if o.get("correct")]
+        }
+    return {"items": [item_id(key, text) for text in check.spec["items"]]}

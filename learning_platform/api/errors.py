@@ -67,9 +67,9 @@ def error_body(
 def _flatten_validation(data: Any) -> tuple[str, dict[str, Any]]:
     """Turn DRF's ValidationError data into (summary sentence, {field: [messages]})."""
     if isinstance(data, dict):
-        errors: dict[str, Any] = {}
+        errors: dict[str, list[str]] = {}
         for field, messages in data.items():
-            errors[field] = messages if isinstance(messages, list | dict) else [messages]
+            _collect_field_errors(str(field), messages, errors)
         non_field = errors.pop("non_field_errors", None)
         if non_field:
             errors["non_field_errors"] = non_field
@@ -84,6 +84,23 @@ def _flatten_validation(data: Any) -> tuple[str, dict[str, Any]]:
         messages = [str(m) for m in data]
         return (messages[0] if messages else "Invalid input."), {"non_field_errors": messages}
     return str(data), {}
+
+
+def _collect_field_errors(path: str, messages: Any, errors: dict[str, list[str]]) -> None:
+    """Nested errors (an item of a list, a field of an object) go under a dotted path, so
+    `errors` stays {field: [messages]}: `answers.0.id`, not {"answers": {"0": {"id": ...}}}."""
+    if isinstance(messages, dict):
+        for key, nested in messages.items():
+            _collect_field_errors(f"{path}.{key}", nested, errors)
+    elif isinstance(messages, list) and any(isinstance(m, dict | list) for m in messages):
+        # A list serializer's errors: one entry per item, empty for the items that were valid.
+        for index, nested in enumerate(messages):
+            if nested:
+                _collect_field_errors(f"{path}.{index}", nested, errors)
+    elif isinstance(messages, list):
+        errors[path] = [str(m) for m in messages]
+    else:
+        errors[path] = [str(messages)]
 
 
 def _first_message(messages: Any) -> str | None:

@@ -1,7 +1,7 @@
 """Input fields that take from a JSON body only the JSON type the schema names.
 
 DRF coerces: a CharField turns a number into its text, a BooleanField takes "true", "yes" or 1,
-an IntegerField takes "5". In a JSON body that is a client's mistake the schema calls a wrong
+an IntegerField takes "5", a ChoiceField of numbers takes "20" for 20. In a JSON body that is a client's mistake the schema calls a wrong
 type, so these fields answer 400 like any other (schemathesis found a report's honeypot field
 accepting `0`, which then looked filled in). The API's input serializers use them; output
 serializers and any library's keep DRF's fields as they are.
@@ -51,4 +51,16 @@ class StrictIntegerField(serializers.IntegerField):
         # bool is an int in Python, not in JSON.
         if (not isinstance(data, int) or isinstance(data, bool)) and _from_json(self):
             self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    """One of the choices, as the JSON type it is: DRF takes any value whose text is a choice's
+    (the daily goal took "20" for 20), and `true` for a choice of 1."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if _from_json(self) and not any(
+            type(data) is type(choice) and data == choice for choice in self.choices
+        ):
+            self.fail("invalid_choice", input=data)
         return super().to_internal_value(data)

@@ -58,6 +58,22 @@ def test_validation_error_lists_messages_per_field(user_client):
 
 
 @pytest.mark.django_db
+def test_an_error_inside_a_list_item_is_listed_under_its_dotted_path(user_client):
+    answers = [
+        {"id": "a", "check": 1, "answer": {}, "answered_at": "2026-01-01T00:00:00Z"},
+        {"check": 1, "answer": {}, "answered_at": "2026-01-01T00:00:00Z"},
+    ]
+    response = user_client.post(
+        "/api/v1/me/checks/sync", {"device_id": "d", "answers": answers}, format="json"
+    )
+
+    assert response.status_code == 400
+    body = response.json()
+    assert body["errors"] == {"answers.1.id": ["This field is required."]}
+    assert body["detail"] == "answers.1.id: This field is required."
+
+
+@pytest.mark.django_db
 def test_malformed_json_is_a_parse_error(user_client):
     response = user_client.generic(
         "PATCH", "/api/v1/me/", data='{"display_name": ', content_type="application/json"

@@ -8,6 +8,7 @@ from rest_framework import serializers
 from learning_platform.api.fields import (
     StrictBooleanField,
     StrictCharField,
+    StrictChoiceField,
     StrictEmailField,
     StrictIntegerField,
     StrictRegexField,
@@ -20,6 +21,7 @@ class Input(serializers.Serializer):
     email = StrictEmailField(required=False)
     flag = StrictBooleanField(required=False)
     number = StrictIntegerField(required=False)
+    goal = StrictChoiceField(choices=[10, 20], required=False)
 
 
 @pytest.mark.parametrize(
@@ -41,6 +43,12 @@ def test_a_json_value_of_the_wrong_type_is_invalid(field, value):
 
     assert not serializer.is_valid()
     assert serializer.errors[field][0].code == "invalid"
+
+
+@pytest.mark.parametrize("value", ["20", 20.0, True])
+def test_a_choice_is_taken_only_as_its_own_json_type(value):
+    assert not Input(data={"goal": value}).is_valid()
+    assert Input(data={"goal": 20}).is_valid()
 
 
 def test_json_values_of_the_right_type_are_taken():

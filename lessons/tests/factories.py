@@ -70,6 +70,42 @@ class CodeBlockFactory(ProseBlockFactory):
     source = "print('hi')\n"
 
 
+NUMERIC_CHECK = {
+    "key": "head-dimension",
+    "type": "numeric",
+    "explanation": "768 / 12 = 64.",
+    "answer": 64,
+    "unit": "dimensions",
+    "mistakes": [
+        {"value": 3072, "feedback": "3,072 is 4 x d_model, the FFN size, not the head size."}
+    ],
+}
+CHOICE_CHECK = {
+    "key": "what-grows",
+    "type": "choice",
+    "explanation": "Parameters grow with the square of d_model.",
+    "options": [
+        {"text": "Quadratically", "correct": True, "explanation": "d x d matrices."},
+        {"text": "Linearly", "explanation": "Each matrix is d_model by d_model, not a vector."},
+        {"text": "Not at all", "explanation": "Every block's matrices grow with it."},
+    ],
+}
+ORDERING_CHECK = {
+    "key": "token-path",
+    "type": "ordering",
+    "explanation": "Embed, transform, unembed.",
+    "items": ["Token ids", "Embeddings", "Blocks", "Logits"],
+}
+
+
+class CheckBlockFactory(ProseBlockFactory):
+    """A check (numeric by default; pass `spec=CHOICE_CHECK` or `ORDERING_CHECK`)."""
+
+    kind = Block.Kind.CHECK
+    markdown = "How many dimensions does each head of GPT-2 small have?"
+    spec = factory.LazyFunction(lambda: dict(NUMERIC_CHECK))
+
+
 class LinkFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Link

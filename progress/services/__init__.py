@@ -1,7 +1,13 @@
 """Writes of the progress app, by job: the XP ledger and the learners' stats rows (`ledger`),
 lesson completions (`completions`), device sync (`sync`)."""
 
-from progress.services.completions import CompletionOutcome, LessonNotFound, complete_lesson
+from progress.services.completions import (
+    ChecksRequired,
+    CompletionOutcome,
+    LessonNotFound,
+    complete_lesson,
+    record_completions,
+)
 from progress.services.goals import set_daily_goal
 from progress.services.ledger import (
     STREAK_WITNESS_WINDOW,
@@ -9,7 +15,12 @@ from progress.services.ledger import (
     StandingAfterAward,
     award_xp,
 )
-from progress.services.sync import SyncOutcome, sync_progress
+from progress.services.sync import (
+    ALLOWED_CLOCK_SKEW,
+    OFFLINE_HISTORY_LIMIT,
+    SyncOutcome,
+    sync_progress,
+)
 
 # Other apps say that something the header counts changed for learners (an achievement unlocked
 # without XP): the cached header is rebuilt on the next read.

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from learning_platform.errors import NotFound
+from learning_platform.errors import Conflict, NotFound
 from lessons import selectors as lessons
 from progress import events, selectors
 from progress.models import LessonCompletion, XPAward
@@ -22,6 +22,13 @@ class LessonNotFound(NotFound):
     """No published lesson has this slug."""
 
     default_detail = "No published lesson with this slug."
+
+
+class ChecksRequired(Conflict):
+    """The lesson asks checks: it is completed by passing them, not by saying so."""
+
+    code = "checks_required"
+    default_detail = "This lesson is completed by answering its checks."
 
 
 def _announce_completions(*, user_id: int) -> list[Mapping[str, Any]]:
@@ -51,11 +58,14 @@ def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
 
     The first call records the completion, pays the lesson's XP and unlocks what it earns;
     later calls change nothing and report `created=False`, `xp_awarded=0`.
-    Raises LessonNotFound for unknown and draft lessons.
+    Raises LessonNotFound for unknown and draft lessons, ChecksRequired for a lesson that asks
+    checks (its checks complete it and pay its XP).
     """
     lesson = lessons.published_lesson(slug=lesson_slug)
     if lesson is None:
         raise LessonNotFound()
+    if lesson["checks"]:
+        raise ChecksRequired()
     curve = selectors.level_curve()
     now = timezone.now()
     with transaction.atomic(savepoint=False):
@@ -88,3 +98,18 @@ def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
         level_after=selectors.level_progress(xp=xp_after, curve=curve)["level"],
         new_achievements=new_achievements,
     )
+
+
+def record_completions(
+    *, user_id: int, times: dict[int, datetime], device_id: str = ""
+) -> list[Mapping[str, Any]]:
+    """Record lessons completed by passing their checks (lesson id -> when), whose XP the checks
+    paid; the earliest time of a lesson wins. Returns the achievements this unlocked.
+
+    In the caller's transaction, under the learner's progress lock, like every progress write.
+    """
+    with transaction.atomic(savepoint=False):
+        writer = _LearnerWriter(user_ids=[user_id])
+        created = writer.complete_lessons(user_id=user_id, times=times, device_id=device_id)
+        writer.flush()
+        return _announce_completions(user_id=user_id) if created else []

@@ -34,6 +34,9 @@ from progress.streaks import Run, day_of_activity, extend_run
 # back-dated events and hold a year-long streak at once.
 STREAK_WITNESS_WINDOW = timedelta(hours=48)
 
+# What counts as an exercise passed: a graded table, or a lesson's check answered right.
+PASS_SOURCES = frozenset({XPAward.Source.EXERCISE, XPAward.Source.CHECK})
+
 # (user_id, source_type, source_id): what the ledger pays at most once.
 AwardKey = tuple[int, str, int]
 
@@ -76,7 +79,7 @@ def award_xp(*, awards: Iterable[Award]) -> dict[AwardKey, StandingAfterAward]:
     Returns, for each award paid now, its learner's standing after all of theirs; those that
     had paid already are left out. In one transaction (the caller's, if open), the learners'
     stats rows locked in id order (the order any two writers agree on): each learner's total
-    grows by exactly what went in, "exercise" sources count in `exercises_passed`, and the days
+    grows by exactly what went in, "exercise" and "check" sources count in `exercises_passed`, and the days
     they were earned (in the learner's time zone) count for the streak. Four statements
     however many learners: lock, ledger, new days, stats (three when no day is new).
     """
@@ -138,7 +141,7 @@ class _LearnerWriter:
         for a in inserted:
             stats = self.stats[a.user_id]
             stats.xp_total += a.amount
-            stats.exercises_passed += a.source_type == XPAward.Source.EXERCISE
+            stats.exercises_passed += a.source_type in PASS_SOURCES
             self._xp_by_day[a.user_id][a.awarded_at.astimezone(UTC).date()] += a.amount
             self._note_active(a.user_id, [(a.awarded_at, a.amount)])
         return inserted

@@ -83,7 +83,9 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
     Completions are a grow-only set and the earliest valid time of a lesson wins; XP comes from
     the server's own rules. Replaying a batch, or two devices sending the same events at once,
     changes nothing the second time. Each bad event is rejected with a reason
-    (malformed, future_time, unknown_lesson, draft_lesson) and the rest still applies.
+    (malformed, future_time, unknown_lesson: no such lesson, or a draft, checks_required: a
+    lesson with checks is completed by its answers, synced by exercises.services) and the rest
+    applies.
     Raises TooManyEvents above MAX_SYNC_EVENTS.
     """
     if len(events) > MAX_SYNC_EVENTS:
@@ -112,16 +114,24 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
                         user_id=user.pk, lesson_id=OuterRef("pk")
                     ).values("completed_at")[:1]
                 ),
+                checks=lessons.check_count(),
             )
         }
         earliest: dict[int, datetime] = {}
         for event in parsed:
             lesson = rows.get(event.lesson_slug)
-            if lesson is None:
+            if lesson is None or not lesson["published"]:
+                # A draft is answered as an unknown slug: else a sync would tell which
+                # unpublished lessons exist (issue 41).
                 rejected.append(_rejection(event.event_id, "unknown_lesson", "No such lesson."))
-            elif not lesson["published"]:
+            elif lesson["checks"] and lesson["completed_at"] is None:
+                # Its checks complete it and pay its XP: they are synced as answers.
                 rejected.append(
-                    _rejection(event.event_id, "draft_lesson", "The lesson is a draft.")
+                    _rejection(
+                        event.event_id,
+                        "checks_required",
+                        "This lesson is completed by answering its checks.",
+                    )
                 )
             else:
                 known = earliest.get(lesson["id"])
@@ -138,10 +148,11 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
         )
         # Every valid completion is owed its XP, not only the new ones: the ledger knows what
         # was paid already.
-        xp_by_lesson = {row["id"]: row["xp"] for row in rows.values()}
+        xp_by_lesson = {row["id"]: 0 if row["checks"] else row["xp"] for row in rows.values()}
         awarded = writer.award(
             Award(user.pk, XPAward.Source.LESSON, lesson_id, xp_by_lesson[lesson_id], at)
             for lesson_id, at in sorted(earliest.items())
+            if xp_by_lesson[lesson_id]
         )
         writer.flush()
         new_achievements = _announce_completions(user_id=user.pk)

@@ -399,7 +399,7 @@ def test_sync_rejects_each_bad_event_with_a_reason_and_applies_the_rest(user_cli
     reasons = {r["id"]: r["reason"] for r in body["rejected"]}
     assert reasons == {
         unknown["id"]: "unknown_lesson",
-        drafted["id"]: "draft_lesson",
+        drafted["id"]: "unknown_lesson",  # a draft is not told from an unknown slug
         future["id"]: "future_time",
         no_time["id"]: "malformed",
         "not-a-uuid": "malformed",
@@ -408,6 +408,16 @@ def test_sync_rejects_each_bad_event_with_a_reason_and_applies_the_rest(user_cli
     }
     assert all(r["detail"] for r in body["rejected"])
     assert list(LessonCompletion.objects.values_list("lesson__slug", flat=True)) == [lesson.slug]
+
+
+def test_sync_says_of_a_draft_exactly_what_it_says_of_an_unknown_lesson(user_client):
+    # Else a sync would tell which unpublished slugs exist (issue 41, item 6).
+    draft = LessonFactory(published=False, slug="upcoming-secret-lesson")
+
+    body = sync(user_client, [event(draft.slug), event("no-such-lesson")]).json()
+
+    drafted, unknown = ({k: v for k, v in r.items() if k != "id"} for r in body["rejected"])
+    assert drafted == unknown == {"reason": "unknown_lesson", "detail": "No such lesson."}
 
 
 def test_sync_accepts_a_device_clock_a_little_ahead(user_client, user, lesson):

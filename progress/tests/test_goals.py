@@ -48,6 +48,16 @@ def test_a_goal_outside_the_choices_answers_400_naming_them(user_client, user):
     assert not LearnerStats.objects.filter(pk=user.pk, daily_goal__isnull=False).exists()
 
 
+@pytest.mark.parametrize("xp", ["20", 20.0, True, [20]])
+def test_a_goal_of_the_wrong_json_type_answers_400(user_client, user, xp):
+    # "20" is not 20: the schema says an integer (issue 41, item 6).
+    response = user_client.put(GOAL, {"xp": xp}, format="json")
+
+    assert response.status_code == 400, response.content
+    assert response.json()["type"] == "validation_error"
+    assert not LearnerStats.objects.filter(pk=user.pk, daily_goal__isnull=False).exists()
+
+
 def test_the_database_refuses_a_goal_outside_the_choices(user):
     from django.db import IntegrityError
 

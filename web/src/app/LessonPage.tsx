@@ -4,11 +4,15 @@ import { Link, useParams } from 'react-router';
 import { ErrorMessage, isNotFound } from '@/components/ErrorMessage';
 import { NotFound } from '@/components/NotFound';
 import { Loading } from '@/components/Loading';
+import { CheckView } from '@/features/checks/components/CheckView';
+import { ChecksProvider, isCheck } from '@/features/checks/components/ChecksSession';
+import { ChecksStatus, LessonComplete } from '@/features/checks/components/LessonChecksEnd';
 import { Comments } from '@/features/comments/components/Comments';
 import { lessonQueries } from '@/features/lessons/api';
 import { BlockView } from '@/features/lessons/components/Blocks';
 import { CompleteButton } from '@/features/progress/components/CompleteButton';
 import { ProgressHeader } from '@/features/progress/components/ProgressHeader';
+import { StreakAndGoal } from '@/features/progress/components/StreakAndGoal';
 import { blockPlace, EXERCISE_PLACE, LINKS_PLACE, ReportButton, ReportDialog, reportPlaces, WHOLE_LESSON } from '@/features/reports/components/ReportDialog';
 import { useAfterIdle } from '@/lib/idle';
 import { useAuth } from '@/lib/session';
@@ -36,97 +40,105 @@ export function LessonPage() {
   if (!data && lesson.isPending) return <Loading label="Loading the lesson…" />;
   if (isNotFound(lesson.error)) return <NotFound what="lesson" />;
   if (!data) return <ErrorMessage error={lesson.error} onRetry={() => void lesson.refetch()} />;
-  // The lesson ends with its exercise when it has one: completing it comes after trying it.
+  // The lesson ends with its exercise when it has one: completing it comes after trying it. A
+  // lesson with checks is completed by passing them, not with "Mark complete".
+  const hasChecks = data.blocks.some(isCheck);
   const actions = (
-    <div className="lesson-actions">
-      <CompleteButton lesson={data} />
-      <button type="button" className="button secondary" onClick={() => setReporting(WHOLE_LESSON)}>
-        Report an issue
-      </button>
-    </div>
+    <>
+      {hasChecks ? <LessonComplete today={<StreakAndGoal quest={data.quest.slug} />} /> : null}
+      <div className="lesson-actions">
+        {hasChecks ? <ChecksStatus /> : <CompleteButton lesson={data} />}
+        <button type="button" className="button secondary" onClick={() => setReporting(WHOLE_LESSON)}>
+          Report an issue
+        </button>
+      </div>
+    </>
   );
   return (
-    <div className="lesson-page">
-      <ProgressHeader questSlug={data.quest.slug} signedIn={isAuthenticated} />
-      <article className="lesson" aria-labelledby="lesson-title">
-        <header className="lesson-head">
-          <p className="muted">
-            <Link to={`/quests/${data.quest.slug}`}>{data.quest.title}</Link> · Lesson {data.position}
-          </p>
-          <h1 id="lesson-title">{data.title}</h1>
-          <p className="meta">
-            <span>{data.estimated_minutes} min</span> · <span>{data.xp} XP</span>
-          </p>
-          {data.tags.length ? (
-            <ul className="tags" aria-label="Tags">
-              {data.tags.map((tag) => (
-                <li key={tag}>{tag}</li>
-              ))}
-            </ul>
+    <ChecksProvider lesson={data}>
+      <div className="lesson-page">
+        <ProgressHeader questSlug={data.quest.slug} signedIn={isAuthenticated} />
+        <article className="lesson" aria-labelledby="lesson-title">
+          <header className="lesson-head">
+            <p className="muted">
+              <Link to={`/quests/${data.quest.slug}`}>{data.quest.title}</Link> · Lesson {data.position}
+            </p>
+            <h1 id="lesson-title">{data.title}</h1>
+            <p className="meta">
+              <span>{data.estimated_minutes} min</span> · <span>{data.xp} XP</span>
+            </p>
+            {data.tags.length ? (
+              <ul className="tags" aria-label="Tags">
+                {data.tags.map((tag) => (
+                  <li key={tag}>{tag}</li>
+                ))}
+              </ul>
+            ) : null}
+          </header>
+          <LessonBlocks blocks={data.blocks} onReport={setReporting} />
+          {data.links.length ? (
+            <section aria-labelledby="links-title">
+              <h2 id="links-title">Further reading</h2>
+              <ul className="links">
+                {data.links.map((link) => (
+                  <li key={link.url}>
+                    <a href={link.url} target="_blank" rel="noopener noreferrer">
+                      {link.title}
+                      <span className="visually-hidden"> (opens in a new tab)</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+              <ReportButton place={LINKS_PLACE} onReport={setReporting} />
+            </section>
           ) : null}
-        </header>
-        <LessonBlocks blocks={data.blocks} onReport={setReporting} />
-        {data.links.length ? (
-          <section aria-labelledby="links-title">
-            <h2 id="links-title">Further reading</h2>
-            <ul className="links">
-              {data.links.map((link) => (
-                <li key={link.url}>
-                  <a href={link.url} target="_blank" rel="noopener noreferrer">
-                    {link.title}
-                    <span className="visually-hidden"> (opens in a new tab)</span>
-                  </a>
-                </li>
-              ))}
-            </ul>
-            <ReportButton place={LINKS_PLACE} onReport={setReporting} />
-          </section>
+          {data.exercise ? null : actions}
+        </article>
+        {data.exercise ? (
+          <>
+            <div className="lesson-part">
+              {idle ? (
+                <Suspense fallback={EXERCISE_LOADING}>
+                  <ExercisePanel exerciseId={data.exercise.id} signedIn={isAuthenticated} />
+                </Suspense>
+              ) : (
+                EXERCISE_LOADING
+              )}
+              <ReportButton place={EXERCISE_PLACE} onReport={setReporting} />
+            </div>
+            {actions}
+          </>
         ) : null}
-        {data.exercise ? null : actions}
-      </article>
-      {data.exercise ? (
-        <>
-          <div className="lesson-part">
-            {idle ? (
-              <Suspense fallback={EXERCISE_LOADING}>
-                <ExercisePanel exerciseId={data.exercise.id} signedIn={isAuthenticated} />
-              </Suspense>
-            ) : (
-              EXERCISE_LOADING
-            )}
-            <ReportButton place={EXERCISE_PLACE} onReport={setReporting} />
-          </div>
-          {actions}
-        </>
-      ) : null}
-      <ReportDialog lesson={data.slug} places={places} signedIn={isAuthenticated} place={reporting} onClose={() => setReporting(null)} />
-      <nav className="prev-next" aria-label="Lessons">
-        {data.previous ? (
-          <Link to={`/lessons/${data.previous.slug}`} rel="prev">
-            ← Previous: {data.previous.title}
-          </Link>
-        ) : (
-          <span />
-        )}
-        {data.next ? (
-          <Link to={`/lessons/${data.next.slug}`} rel="next">
-            Next: {data.next.title} →
-          </Link>
-        ) : null}
-      </nav>
-      <Comments lesson={data.slug} signedIn={isAuthenticated} load={idle} />
-    </div>
+        <ReportDialog lesson={data.slug} places={places} signedIn={isAuthenticated} place={reporting} onClose={() => setReporting(null)} />
+        <nav className="prev-next" aria-label="Lessons">
+          {data.previous ? (
+            <Link to={`/lessons/${data.previous.slug}`} rel="prev">
+              ← Previous: {data.previous.title}
+            </Link>
+          ) : (
+            <span />
+          )}
+          {data.next ? (
+            <Link to={`/lessons/${data.next.slug}`} rel="next">
+              Next: {data.next.title} →
+            </Link>
+          ) : null}
+        </nav>
+        <Comments lesson={data.slug} signedIn={isAuthenticated} load={idle} />
+      </div>
+    </ChecksProvider>
   );
 }
 
 /**
  * The lesson's blocks, rendered again only when the lesson changes: not when the session, the
- * learner's progress or the report dialog's state arrive or change around them.
+ * learner's progress or the report dialog's state arrive or change around them (a check reads
+ * its own standing from the lesson's ChecksProvider).
  */
 const LessonBlocks = memo(function LessonBlocks({ blocks, onReport }: { blocks: Block[]; onReport: (key: string) => void }) {
   return blocks.map((block) => (
     <div key={block.id} className="lesson-part">
-      <BlockView block={block} />
+      {block.kind === 'check' ? <CheckView block={block} /> : <BlockView block={block} />}
       <ReportButton place={blockPlace(block)} onReport={onReport} />
     </div>
   ));

@@ -144,6 +144,19 @@ export function adoptDeviceRecord(owner: Owner): void {
   write(owner, { baseline: ['level', 'achievements'], level: device?.level ?? 0, achievements: [], goalDays: [] });
 }
 
+/** New achievements as an answer names them, with what earned each from the achievements list when it is at hand. */
+export function withDescriptions(
+  found: { slug: string; title: string; xp_bonus: number }[],
+  described: { slug: string; description: string }[],
+): AchievementInfo[] {
+  return found.map((achievement) => ({
+    slug: achievement.slug,
+    title: achievement.title,
+    description: described.find((known) => known.slug === achievement.slug)?.description ?? null,
+    xpBonus: achievement.xp_bonus,
+  }));
+}
+
 function levelCelebration({ level, xp }: { level: Level; xp: number }): Celebration {
   return { kind: 'level', key: `level:${level.number}`, level, xp };
 }

@@ -1,13 +1,15 @@
 // Progress kept on this device while signed out: the very events that
-// POST /api/v1/me/progress/sync takes, so signing in hands them over unchanged.
+// POST /api/v1/me/progress/sync takes, and the answers to checks that POST /api/v1/me/checks/sync
+// takes, so signing in hands them over unchanged.
 import { useSyncExternalStore } from 'react';
-import type { LessonCompletedEvent } from './types';
+import type { LessonCompletedEvent, SyncAnswer } from './types';
 
 const EVENTS_KEY = 'lp.progress.events';
+const CHECKS_KEY = 'lp.progress.checks';
 const DEVICE_KEY = 'lp.progress.device';
 const CHANGE_EVENT = 'lp-progress-change';
 
-function newId(): string {
+export function newId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   // RFC 4122 v4 from getRandomValues, for browsers without randomUUID (non-secure contexts).
   const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -72,10 +74,10 @@ export function deviceId(): string {
   return id;
 }
 
-/** Calls `listener` when this tab or another one changes the stored events. */
+/** Calls `listener` when this tab or another one changes the stored events or answers. */
 export function subscribe(listener: () => void): () => void {
   const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key === EVENTS_KEY) listener();
+    if (event.key === null || event.key === EVENTS_KEY || event.key === CHECKS_KEY) listener();
   };
   window.addEventListener(CHANGE_EVENT, listener);
   window.addEventListener('storage', onStorage);
@@ -101,4 +103,102 @@ export function snapshot(): LessonCompletedEvent[] {
 /** This device's completions, re-rendering when any tab changes them. */
 export function useLocalEvents(): LessonCompletedEvent[] {
   return useSyncExternalStore(subscribe, snapshot, snapshot);
+}
+
+// --- Answers to checks, kept signed out ---------------------------------------------------------
+
+/** An answer as POST /checks/{id}/answers takes it: the number as typed, the options picked, the items in order. */
+export type CheckAnswer = { value: string } | { options: string[] } | { items: string[] };
+
+/**
+ * An answer given signed out: what /me/checks/sync takes (`revealed`: the learner had seen the
+ * check's answer first), with what the device needs to show it: the lesson, and whether the
+ * server graded it right.
+ */
+export type LocalAnswer = Omit<SyncAnswer, 'answer'> & { answer: CheckAnswer; lesson: string; correct: boolean };
+
+/** This device's answers, oldest first, and the checks whose answer it revealed. */
+export interface LocalChecks {
+  answers: LocalAnswer[];
+  revealed: number[];
+}
+
+function isAnswer(value: unknown): value is LocalAnswer {
+  if (typeof value !== 'object' || value === null) return false;
+  const answer = value as Record<string, unknown>;
+  return (
+    typeof answer.id === 'string' &&
+    typeof answer.check === 'number' &&
+    typeof answer.lesson === 'string' &&
+    typeof answer.answered_at === 'string' &&
+    typeof answer.correct === 'boolean' &&
+    typeof answer.revealed === 'boolean' &&
+    typeof answer.answer === 'object' &&
+    answer.answer !== null
+  );
+}
+
+export function readChecks(): LocalChecks {
+  try {
+    const parsed: unknown = JSON.parse(localStorage.getItem(CHECKS_KEY) ?? 'null');
+    const stored = (typeof parsed === 'object' && parsed !== null ? parsed : {}) as Partial<Record<keyof LocalChecks, unknown>>;
+    return {
+      answers: Array.isArray(stored.answers) ? stored.answers.filter(isAnswer) : [],
+      revealed: Array.isArray(stored.revealed) ? stored.revealed.filter((id): id is number => typeof id === 'number') : [],
+    };
+  } catch {
+    return { answers: [], revealed: [] };
+  }
+}
+
+function writeChecks(checks: LocalChecks): void {
+  if (checks.answers.length === 0 && checks.revealed.length === 0) localStorage.removeItem(CHECKS_KEY);
+  else localStorage.setItem(CHECKS_KEY, JSON.stringify(checks));
+  window.dispatchEvent(new Event(CHANGE_EVENT));
+}
+
+export const readAnswers = (): LocalAnswer[] => readChecks().answers;
+
+/** Keeps an answer the server graded; it is marked revealed when the device showed that check's answer before. */
+export function recordAnswer(
+  given: { check: number; lesson: string; answer: CheckAnswer; correct: boolean },
+  now: Date = new Date(),
+): LocalAnswer {
+  const checks = readChecks();
+  const answer: LocalAnswer = { id: newId(), ...given, answered_at: now.toISOString(), revealed: checks.revealed.includes(given.check) };
+  writeChecks({ ...checks, answers: [...checks.answers, answer] });
+  return answer;
+}
+
+/** Notes that the learner saw the check's answer: its answers from now on pay no XP. */
+export function recordReveal(check: number): void {
+  const checks = readChecks();
+  if (checks.revealed.includes(check)) return;
+  writeChecks({ ...checks, revealed: [...checks.revealed, check] });
+}
+
+/** Drops the answers the server has taken (or refused for good), keeping any given meanwhile; the reveals go with the last answer. */
+export function removeAnswers(ids: Iterable<string>): void {
+  const done = new Set(ids);
+  const checks = readChecks();
+  const answers = checks.answers.filter((answer) => !done.has(answer.id));
+  writeChecks({ answers, revealed: answers.length ? checks.revealed : [] });
+}
+
+let cachedChecksRaw: string | null | undefined;
+let cachedChecks: LocalChecks = { answers: [], revealed: [] };
+
+/** A stable snapshot of the answers and reveals, for useSyncExternalStore. */
+export function checksSnapshot(): LocalChecks {
+  const raw = localStorage.getItem(CHECKS_KEY);
+  if (raw !== cachedChecksRaw) {
+    cachedChecksRaw = raw;
+    cachedChecks = readChecks();
+  }
+  return cachedChecks;
+}
+
+/** This device's answers to checks and its reveals, re-rendering when any tab changes them. */
+export function useLocalChecks(): LocalChecks {
+  return useSyncExternalStore(subscribe, checksSnapshot, checksSnapshot);
 }

@@ -2,6 +2,7 @@
  * - each block shows only its kind's fields, swapped when the kind changes;
  * - a table is pasted (TSV from a spreadsheet, or CSV) and shown back as an editable grid;
  * - Markdown fields get a live preview from the platform's own renderer (admin endpoint);
+ * - a check's spec gets a form editor and a learner's-eye preview (check-editor.js);
  * - the lesson's preview can sit beside the form;
  * - #block-<id> (where issue reports link) scrolls to and highlights that block;
  * - blocks are reordered by dragging their handle (pointer events: mouse, pen, touch) or with
@@ -17,6 +18,7 @@
     callout: ["style", "markdown"],
     table: ["caption", "table"],
     code: ["title", "language", "source"],
+    check: ["markdown", "spec"],
   };
 
   function kindFields() {
@@ -360,6 +362,24 @@
     });
   }
 
+  // The page is drawn in the formset's order; the positions carry the editor's order. After a
+  // refused save the two differ, and renumbering in page order would lose the editor's moves.
+  function sortByPosition() {
+    const list = blockList();
+    if (!list.length) return;
+    const position = function (block) {
+      const input = block.querySelector("input.lp-block-position");
+      const value = input ? parseInt(input.value, 10) : NaN;
+      return isNaN(value) ? Infinity : value;
+    };
+    const sorted = list
+      .map(function (block, index) { return { block: block, index: index, position: position(block) }; })
+      .sort(function (a, b) { return a.position - b.position || a.index - b.index; });
+    const anchor = list[list.length - 1].nextSibling;
+    const parent = list[0].parentNode;
+    sorted.forEach(function (entry) { parent.insertBefore(entry.block, anchor); });
+  }
+
   function announce(block) {
     const live = document.querySelector("#blocks-group .lp-announce");
     const list = blockList();
@@ -570,6 +590,7 @@
         if (block) setCollapsed(block, false);
       });
     });
+    sortByPosition();
     renumber();
   }
 

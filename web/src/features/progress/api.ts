@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '@/lib/api';
-import { claim, noteCompletion, ownerOf, type AchievementInfo } from '@/lib/celebrations';
+import { claim, noteCompletion, ownerOf, withDescriptions } from '@/lib/celebrations';
 import { computeLocalDay, computeLocalHeader, levelFor } from '@/lib/header';
 import { recordCompletion, snapshot, useLocalEvents } from '@/lib/progressStore';
 import { achievementQueries, progressQueries, questQueries } from '@/lib/queries';
@@ -202,17 +202,4 @@ function localXp(quest: QuestDetail | undefined): number {
   if (!quest) return 0;
   const done = new Set(snapshot().map((event) => event.lesson));
   return quest.lessons.filter((lesson) => done.has(lesson.slug)).reduce((sum, lesson) => sum + lesson.xp, 0);
-}
-
-/** New achievements as an answer names them, with what earned each from the achievements list when it is at hand. */
-export function withDescriptions(
-  found: { slug: string; title: string; xp_bonus: number }[],
-  described: { slug: string; description: string }[],
-): AchievementInfo[] {
-  return found.map((achievement) => ({
-    slug: achievement.slug,
-    title: achievement.title,
-    description: described.find((known) => known.slug === achievement.slug)?.description ?? null,
-    xpBonus: achievement.xp_bonus,
-  }));
 }

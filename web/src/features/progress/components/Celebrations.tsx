@@ -4,14 +4,14 @@ import { Dialog } from '@/components/Dialog';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { GoalPicker } from '@/components/GoalPicker';
 import { useToast } from '@/components/Toasts';
-import { claim, observe, ownerOf, settle, useCelebrationQueue, useCompletedNow, type Celebration, type Owner } from '@/lib/celebrations';
+import { claim, observe, ownerOf, settle, useCelebrationQueue, useCompletedNow, withDescriptions, type Celebration, type Owner } from '@/lib/celebrations';
 import { dayIn } from '@/lib/timeZones';
 import { useSetDailyGoal, type GoalXp } from '@/lib/dailyGoal';
 import { levelFor, levelLabel } from '@/lib/header';
 import { onSynced } from '@/lib/progressSync';
 import { achievementQueries, progressQueries } from '@/lib/queries';
 import { sessionQuery, useAuth } from '@/lib/session';
-import { useGameState, withDescriptions } from '../api';
+import { useGameState } from '../api';
 
 /**
  * Shows what the learner just earned (a level-up dialog; achievement and daily-goal toasts),

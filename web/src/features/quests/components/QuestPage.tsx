@@ -5,28 +5,32 @@ import { NotFound } from '@/components/NotFound';
 import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
 import { percent } from '@/lib/header';
-import { useLocalEvents } from '@/lib/progressStore';
+import { useLessonStatuses, type LessonStatus } from '@/lib/lessonStatus';
 import { questQueries } from '@/lib/queries';
 import { useAuth } from '@/lib/session';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
+
+/** The outline's mark and what a screen reader hears for it. */
+const MARKS: Record<LessonStatus, { mark: string; words: string | null }> = {
+  done: { mark: '✓', words: 'completed' },
+  started: { mark: '◐', words: 'started' },
+  untouched: { mark: '○', words: null },
+};
 
 export function QuestPage() {
   const { slug } = useParams();
   const quest = useQuery({ ...questQueries.detail(slug ?? ''), enabled: Boolean(slug) });
   const { isAuthenticated } = useAuth();
-  const events = useLocalEvents();
+  const statuses = useLessonStatuses(quest.data?.lessons ?? []);
 
   useDocumentTitle(quest.data?.title);
 
   if (quest.isPending) return <Loading label="Loading the quest…" />;
   if (isNotFound(quest.error)) return <NotFound what="quest" />;
   if (quest.error) return <ErrorMessage error={quest.error} onRetry={() => void quest.refetch()} />;
-  const local = new Set(events.map((event) => event.lesson));
-  const isDone = (lesson: { slug: string; completed: boolean | null }) =>
-    isAuthenticated ? Boolean(lesson.completed) : local.has(lesson.slug);
   const lessons = quest.data.lessons;
   // Signed in, the server's figures; signed out, this device's completions.
-  const done = (isAuthenticated ? quest.data.lessons_completed : null) ?? lessons.filter(isDone).length;
+  const done = (isAuthenticated ? quest.data.lessons_completed : null) ?? statuses.counts.done;
   const pct = (isAuthenticated ? quest.data.percent_complete : null) ?? percent(done, lessons.length);
   return (
     <div className="quest-page">
@@ -34,18 +38,20 @@ export function QuestPage() {
       <p>{quest.data.description}</p>
       <p>
         <strong>{pct}% complete</strong> · {done}/{lessons.length} lessons
+        {statuses.counts.started ? ` · ${statuses.counts.started} started` : ''}
       </p>
       <ProgressBar value={done} max={lessons.length} label="Lessons completed" />
       <ol className="outline">
         {lessons.map((lesson) => {
-          const completed = isDone(lesson);
+          const status = statuses.of(lesson.slug);
+          const { mark, words } = MARKS[status];
           return (
-            <li key={lesson.slug} className={completed ? 'done' : undefined}>
+            <li key={lesson.slug} className={status === 'untouched' ? undefined : status}>
               <span className="check" aria-hidden="true">
-                {completed ? '✓' : '○'}
+                {mark}
               </span>
               <Link to={`/lessons/${lesson.slug}`}>{lesson.title}</Link>
-              {completed ? <span className="visually-hidden"> (completed)</span> : null}
+              {words ? <span className="visually-hidden"> ({words})</span> : null}
               <span className="muted">
                 {' '}
                 · {lesson.estimated_minutes} min · {lesson.xp} XP
