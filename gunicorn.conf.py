@@ -10,17 +10,23 @@ like every other error, instead of gunicorn's HTML page. gunicorn has no setting
 error page: its one writer, `gunicorn.util.write_error`, is replaced here, before any worker
 starts. `learning_platform/tests/test_gunicorn.py` starts gunicorn with this file and
 checks each of them, so a gunicorn upgrade that changes the writer fails CI.
+
+Its access and error logs (`--access-logfile -` in the image) keep no key of an e-mailed link:
+`logger_class` filters their records as the app's own logs are filtered.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import socket
+import sys
 import tempfile
 from typing import Any
 
+import gunicorn.glogging
 import gunicorn.util
 
 # prometheus-client's multiprocess mode (learning_platform/metrics.py): each worker writes its
@@ -100,3 +106,26 @@ def write_json_error(sock: socket.socket, status_int: int, reason: str, mesg: st
 
 
 gunicorn.util.write_error = write_json_error
+
+
+class _RedactSecrets(logging.Filter):
+    """The keys of e-mailed links (a password reset, an address confirmation, an unsubscribe)
+    in a request line, path or Referer of gunicorn's access and error logs become
+    `<redacted>` (learning_platform/secret_urls.py). A worker has loaded the app, and with it
+    the paths to redact, before it logs a request; the master logs none and imports nothing."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        module = sys.modules.get("learning_platform.secret_urls")
+        if module is not None:
+            module.redact_record(record)
+        return True
+
+
+class RedactingLogger(gunicorn.glogging.Logger):
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            log.addFilter(_RedactSecrets())
+
+
+logger_class = RedactingLogger

@@ -2,10 +2,16 @@ from types import SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
-from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from django.conf import settings
 
 from accounts.reset_keys import bind_to_address
+
+# allauth's confirmation e-mails name the account by its display name ("user <name> has given
+# your email address"): text anyone chooses, mailed to any address they type. Ours names no one.
+CONFIRMATION_TEMPLATES = frozenset(
+    {"account/email/email_confirmation", "account/email/email_confirmation_signup"}
+)
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -24,6 +30,11 @@ class AccountAdapter(DefaultAccountAdapter):
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         from accounts import services
 
+        if template_prefix in CONFIRMATION_TEMPLATES:
+            template_prefix = "account/email/confirm_address"
+            context = {name: value for name, value in context.items() if name != "user"}
+        # allauth leaves it out of some (an account already exists) whose text names it.
+        context.setdefault("email", email)
         # The API has no Sites framework; name the product and the SPA's host in e-mails.
         context["current_site"] = SimpleNamespace(
             name=settings.SITE_NAME, domain=urlsplit(settings.FRONTEND_URL).netloc
@@ -61,5 +72,17 @@ class AccountAdapter(DefaultAccountAdapter):
         services.release_unverified_address(email=email, keep_user_id=keep)
         return email
 
+    def _get_login_attempts_cache_key(self, request: Any, **credentials: Any) -> str:
+        """allauth counts failed sign-ins per address: five wrong passwords from anyone locked
+        the owner out for five minutes. Counted per client and address instead (issue 41)."""
+        return login_attempts_key(request, credentials.get("email") or "")
+
     def format_email_subject(self, subject: str) -> str:
         return f"[{settings.SITE_NAME}] {subject}"
+
+
+def login_attempts_key(request: Any, email: str) -> str:
+    """The key allauth's `login_failed` limit counts under (`5/5m/key`): the client's address
+    (REMOTE_ADDR, learning_platform/proxies.py) and the address signed in with, for the API's
+    sign-in and the admin's alike (accounts.forms)."""
+    return f"{get_adapter().get_client_ip(request)}:{email.strip().lower()}"

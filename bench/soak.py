@@ -39,7 +39,12 @@ any breaks:
 - every reset e-mailed: each password reset asked for reached the mail server, through the
   mail server outage and the FLUSHDB.
 - Markdown bombs (one more learner posts and edits them all along): each answered in seconds
-  and stored rendered.
+  and stored rendered;
+- no address squatted: a learner keeps adding other learners' addresses (four owners signed
+  up through the API) to their account while the owners open the confirmation e-mails they
+  get; each address stays its owner's and each owner signs in (bench/soak_abuse.py);
+- hidden comments leave notifications and digests: a moderator hides comments in the admin
+  while their digests gather; none is left in a notification or a digest sent after.
 """
 
 from __future__ import annotations
@@ -61,6 +66,15 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from bench.postgres import database_name, recreate_database  # noqa: E402
+from bench.soak_abuse import (  # noqa: E402
+    Abuse,
+    AdminSession,
+    moderate,
+    moderation_invariant,
+    sign_up_owners,
+    squat,
+    squatting_invariant,
+)
 from bench.soak_checks import bomb_invariant, invariants, print_table, settled  # noqa: E402
 from bench.soak_learners import Client, Log, bomb, learner_threads  # noqa: E402
 from bench.soak_stack import Proxy, SmtpSink, Stack, port_is_free  # noqa: E402
@@ -266,6 +280,8 @@ def main() -> int:
             for i in range(args.learners)
         ]
     )
+    squatter = User.objects.create(email="squatter@example.com", password="!")
+    moderator = User.objects.create_superuser("moderator@example.com", None)
 
     def lose_everything() -> None:
         flush_redis(args.redis_url, run_id)
@@ -281,6 +297,10 @@ def main() -> int:
             (u.id, Client(server_port, session_token_for(u, engine=SESSIONS_IN_DB), log))
             for u in learners
         ]
+        abuse = Abuse(owners=sign_up_owners(server_port, log, 4))
+        admin = AdminSession(
+            server_port, session_token_for(moderator, engine=SESSIONS_IN_DB).split(".", 1)[1]
+        )
         print(
             f"soak: {len(clients)} learners, {args.threads} threads, {len(lessons)} lessons, "
             f"logs in {log_dir} (set up in {time.monotonic() - began:.0f}s)"
@@ -304,6 +324,17 @@ def main() -> int:
         threads.append(threading.Thread(target=bomb, args=(
             clients[0][1], lessons, log, started + args.seconds, random.Random(args.seed),
         )))  # fmt: skip
+        # The squatter and the owners, and the moderator (issue 41), all along too.
+        until = started + args.seconds
+        squatter_client = Client(server_port, session_token_for(squatter, engine=SESSIONS_IN_DB),
+                                 log)  # fmt: skip
+        threads.append(threading.Thread(
+            target=squat, args=(squatter_client, server_port, mail_dir, log, abuse, until),
+        ))  # fmt: skip
+        learning = list(threads)
+        threads.append(threading.Thread(target=moderate, args=(
+            admin, abuse, lambda: any(t.is_alive() for t in learning),
+        )))  # fmt: skip
         for t in threads:
             t.start()
         next_sweep = time.monotonic()
@@ -321,7 +352,12 @@ def main() -> int:
         drain_began = time.monotonic()
         drained = drain(args.drain)
         print(f"soak: drained in {time.monotonic() - drain_began:.0f}s")
-        rows = [*invariants(log, mail_dir, drained, resets=resets_asked), bomb_invariant(log)]
+        rows = [
+            *invariants(log, mail_dir, drained, resets=resets_asked),
+            bomb_invariant(log),
+            squatting_invariant(abuse, squatter.id, server_port, log),
+            moderation_invariant(abuse),
+        ]
     finally:
         stack.stop()
         if rabbitmq is not None:

@@ -34,12 +34,15 @@ def listening_socket(port: int, *, backlog: int, host: str = "127.0.0.1") -> soc
 
 
 class Proxy:
-    """Forwards 127.0.0.1:port to a backend; `cut()` drops every connection and refuses new
-    ones until `restore()`."""
+    """Forwards host:port (default 127.0.0.1) to a backend; `cut()` drops every connection and
+    refuses new ones until `restore()`; `freeze()` lets nothing through, connections accepted
+    and kept, until `thaw()` (a network dropping packets: what was sent arrives afterwards)."""
 
-    def __init__(self, port: int, backend: tuple[str, int]) -> None:
-        self.port, self.backend = port, backend
+    def __init__(self, port: int, backend: tuple[str, int], host: str = "127.0.0.1") -> None:
+        self.port, self.backend, self.host = port, backend, host
         self.up = True
+        self._flowing = threading.Event()
+        self._flowing.set()
         self._lock = threading.Lock()
         self._sockets: set[socket.socket] = set()
         self._listener: socket.socket | None = None
@@ -47,7 +50,7 @@ class Proxy:
         threading.Thread(target=self._accept_loop, daemon=True).start()
 
     def _listen(self) -> None:
-        self._listener = listening_socket(self.port, backlog=256)
+        self._listener = listening_socket(self.port, backlog=256, host=self.host)
 
     def _accept_loop(self) -> None:
         while True:
@@ -60,6 +63,7 @@ class Proxy:
             except OSError:
                 time.sleep(0.05)
                 continue
+            self._flowing.wait()  # frozen: accepted, and left waiting
             if not self.up:
                 client.close()
                 continue
@@ -77,6 +81,7 @@ class Proxy:
     def _pipe(self, source: socket.socket, target: socket.socket) -> None:
         try:
             while data := source.recv(65536):
+                self._flowing.wait()
                 target.sendall(data)
         except OSError:
             pass
@@ -105,6 +110,12 @@ class Proxy:
     def restore(self) -> None:
         self._listen()
         self.up = True
+
+    def freeze(self) -> None:
+        self._flowing.clear()
+
+    def thaw(self) -> None:
+        self._flowing.set()
 
 
 def stop_listening(listener: socket.socket) -> None:

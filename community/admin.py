@@ -130,10 +130,9 @@ class IssueReportAdmin(admin.ModelAdmin):
         "lesson__quest",
         ("lesson", admin.RelatedOnlyFieldListFilter),
     )
-    search_fields = ("message", "lesson__slug", "lesson__title", "reporter__email")
-    search_help_text = (
-        "Part of a report's message, its lesson's slug or title, or the reporter's e-mail address."
-    )
+    # Never the reporter's e-mail address: editors triage what was reported, not who by.
+    search_fields = ("message", "lesson__slug", "lesson__title")
+    search_help_text = "Part of a report's message, or its lesson's slug or title."
     list_select_related = ("lesson", "assignee", "block")
     list_per_page = 50
     date_hierarchy = "created_at"
@@ -201,9 +200,10 @@ class IssueReportAdmin(admin.ModelAdmin):
 
     @admin.display(description="reporter")
     def reporter_display(self, report: IssueReport) -> str:
-        if report.reporter_id:
-            return str(report.reporter)
-        return f"signed out ({report.contact_email})" if report.contact_email else "signed out"
+        """As other learners see them (issue 41): editors never see a reporter's address."""
+        if report.reporter is not None:
+            return report.reporter.public_name
+        return "signed out, left an address" if report.contact_email else "signed out"
 
     def save_model(self, request, obj: IssueReport, form, change: bool) -> None:
         # Status goes through the service (resolved_at, reporter notification); the rest is

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 
+from learning_platform import secret_urls
 from learning_platform.observe import current_request_id
 
 
@@ -30,6 +31,30 @@ def _tag_request_id(event: Any, hint: Any) -> Any:
     return event
 
 
+# Where the keys of e-mailed links travel outside a path: the reset and confirmation keys in
+# allauth's headless bodies and headers, the app's session token. Sentry's scrubber drops them.
+SECRET_FIELDS = ("key", "x-password-reset-key", "x-email-verification-key", "x-session-token")
+
+
+def _before_send(event: Any, hint: Any) -> Any:
+    """Every string of an event (its URL, Referer, breadcrumbs, a failed task's arguments such
+    as an e-mail's body) with the keys of e-mailed links redacted, and the request id."""
+    return _tag_request_id(secret_urls.redact_strings(event), hint)
+
+
+def sentry_options() -> dict[str, Any]:
+    """What Sentry is started with, but the DSN and the integrations."""
+    from sentry_sdk.scrubber import DEFAULT_DENYLIST, EventScrubber
+
+    return {
+        "traces_sample_rate": settings.SENTRY_TRACES_SAMPLE_RATE,
+        "send_default_pii": False,
+        "event_scrubber": EventScrubber(denylist=[*DEFAULT_DENYLIST, *SECRET_FIELDS]),
+        "before_send": _before_send,
+        "before_send_transaction": _before_send,
+    }
+
+
 def _start_sentry() -> None:
     import sentry_sdk
     from sentry_sdk.integrations.celery import CeleryIntegration
@@ -38,10 +63,15 @@ def _start_sentry() -> None:
     sentry_sdk.init(
         dsn=settings.SENTRY_DSN,
         integrations=[DjangoIntegration(), CeleryIntegration()],
-        traces_sample_rate=settings.SENTRY_TRACES_SAMPLE_RATE,
-        send_default_pii=False,
-        before_send=_tag_request_id,
+        **sentry_options(),
     )
+
+
+def redact_span(span: Any, request: Any) -> None:
+    """OpenTelemetry's hook on each request's span: its URL attributes keep no key."""
+    for name, value in dict(getattr(span, "attributes", None) or {}).items():
+        if isinstance(value, str) and (redacted := secret_urls.redact(value)) != value:
+            span.set_attribute(name, redacted)
 
 
 def _start_tracing() -> None:
@@ -61,5 +91,5 @@ def _start_tracing() -> None:
     # The processor's export thread is started again in each forked pool process by the SDK.
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint)))
     trace.set_tracer_provider(provider)
-    DjangoInstrumentor().instrument()
+    DjangoInstrumentor().instrument(request_hook=redact_span)
     CeleryInstrumentor().instrument()  # type: ignore[no-untyped-call]

@@ -40,7 +40,7 @@ class ApiIndexSerializer(serializers.Serializer[None]):
 
 
 class ApiIndexView(APIView):
-    # The same for everyone; reading no session keeps it out of `Vary: Cookie`.
+    # The same for everyone: it reads no session (nor spends a query on one).
     authentication_classes = ()
     permission_classes = [AllowAny]
 

@@ -63,6 +63,15 @@ class AutoSchema(SpectacularAutoSchema):
             schema["pattern"] = NO_NUL_PATTERN
         return schema
 
+    def _insert_field_validators(
+        self, field: serializers.Field[Any, Any, Any, Any], schema: dict[str, Any]
+    ) -> None:
+        super()._insert_field_validators(field, schema)  # type: ignore[no-untyped-call]
+        if {"type": "string", "maxLength": 0} in schema.get("oneOf", []):
+            # drf-spectacular offers a blank value as a second choice, but the pattern takes
+            # it too, and a value that fits both is refused by oneOf.
+            schema["anyOf"] = schema.pop("oneOf")
+
     def get_tags(self) -> list[str]:
         """An operation's tag is its view's app (`progress`), unless the view names its own."""
         config = apps.get_containing_app_config(self.view.__module__)

@@ -22,10 +22,16 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def gunicorn_port(tmp_path_factory) -> Iterator[int]:
+def gunicorn_log(tmp_path_factory) -> Path:
+    """Where the server writes: its access log (as the image starts it), the app's log lines."""
+    return tmp_path_factory.mktemp("gunicorn") / "gunicorn.log"
+
+
+@pytest.fixture(scope="module")
+def gunicorn_port(gunicorn_log) -> Iterator[int]:
     port = _free_port()
-    folder = tmp_path_factory.mktemp("gunicorn")
-    database, log = folder / "db.sqlite3", (folder / "gunicorn.log").open("w")
+    folder = gunicorn_log.parent
+    database, log = folder / "db.sqlite3", gunicorn_log.open("w")
     env = {
         **os.environ,
         "DEBUG": "0",
@@ -48,6 +54,8 @@ def gunicorn_port(tmp_path_factory) -> Iterator[int]:
             "1",
             "--graceful-timeout",
             "2",
+            "--access-logfile",
+            "-",
         ],
         cwd=ROOT,
         env=env,
@@ -128,3 +136,24 @@ def test_the_api_still_answers_behind_the_config(gunicorn_port):
     status, _, _ = send(gunicorn_port, HEALTHZ)
 
     assert status == 200
+
+
+def test_the_access_log_keeps_no_key_of_an_e_mailed_link(gunicorn_port, gunicorn_log):
+    reset_key = "3f-ck9rv1-9a8b7c6d5e4f3a2b1c0d-b3duZXI.0123456789abcdef"
+    verify_key = "MjM:1vZQ2a:Hq3Lx9sEcretVerifyKey"
+
+    for path in (f"/account/password/reset/key/{reset_key}", "/api/v1/unsubscribe/eyJ1Ijox:tok"):
+        send(
+            gunicorn_port,
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+            f"Referer: http://127.0.0.1/account/verify-email/{verify_key}\r\n\r\n".encode(),
+        )
+
+    deadline = time.monotonic() + 10
+    while "/api/v1/unsubscribe/" not in gunicorn_log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    written = gunicorn_log.read_text()
+    assert 'GET /account/password/reset/key/<redacted> HTTP/1.1" ' in written  # gunicorn's
+    assert '"http://127.0.0.1/account/verify-email/<redacted>"' in written  # its Referer
+    for secret in (reset_key, verify_key, "eyJ1Ijox"):
+        assert secret not in written
