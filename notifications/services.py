@@ -122,6 +122,37 @@ def create_notifications(*, notifications: list[NewNotification]) -> None:
     )
 
 
+def withdraw_notifications(*, dedupe_keys: list[str]) -> int:
+    """Take back the notifications with these keys, whoever they went to (what they told of
+    was taken down: a hidden or deleted comment), and their text with them: each is deleted,
+    and an e-mail holding any of them that is not sent yet is composed again from the rest,
+    or dropped when none is left. Returns how many were withdrawn.
+
+    An e-mail a worker is sending at this moment (under its lease) goes as it was; should
+    that attempt fail, the next one sends what is left (each attempt reads the row afresh)."""
+    if not dedupe_keys:
+        return 0
+    with transaction.atomic():
+        withdrawn = Notification.objects.filter(dedupe_key__in=dedupe_keys)
+        delivery_ids = set(
+            withdrawn.filter(email_delivery__isnull=False).values_list("email_delivery", flat=True)
+        )
+        count: int = withdrawn.delete()[0]
+        unsent = (
+            EmailDelivery.objects.select_for_update(of=("self",))
+            .select_related("recipient")
+            .filter(pk__in=delivery_ids, sent_at__isnull=True, failed_at__isnull=True)
+        )
+        for delivery in unsent:
+            items = list(delivery.notifications.order_by("id"))
+            if not items or delivery.recipient is None:
+                delivery.delete()
+                continue
+            _compose_digest(delivery=delivery, user=delivery.recipient, items=items)
+            delivery.save(update_fields=["subject", "text_body", "html_body", "unsubscribe_url"])
+    return count
+
+
 def mark_notification_read(*, user: User, notification_id: int) -> Notification:
     """Mark one of `user`'s notifications read (idempotent). Someone else's: not found."""
     notification = selectors.notifications_for(user=user).filter(pk=notification_id).first()

@@ -8,6 +8,7 @@ from django.utils import timezone
 from accounts.models import User
 from community import events, selectors
 from community.models import COMMENT_MAX_LENGTH, Comment
+from community.services.fanout import withdraw_comment_notifications
 from learning_platform import versioned
 from learning_platform.errors import InvalidField, NotAllowed
 from learning_platform.markdown import render_markdown
@@ -103,6 +104,8 @@ def delete_comment(*, comment: Comment, actor: User) -> Comment | None:
     """
     check_author(comment=comment, user=actor)
     with transaction.atomic():
+        # Its text leaves the followers' notifications and unsent digests, stub or not.
+        withdraw_comment_notifications(comment_ids=[comment.pk])
         # Lock the thread's head, as a reply being posted does, so no reply slips in between
         # the check for replies and the delete; then the comment itself, which an edit locks.
         # Always head first: the same order everywhere, so no two requests deadlock.
@@ -152,11 +155,19 @@ def rerender_comment_html(*, batch_size: int = 500) -> int:
 
 
 def hide_comment(*, comment: Comment, reason: str = "") -> Comment:
-    """Staff moderation: hide a comment (and with a top-level one, its whole thread)."""
-    comment.is_hidden = True
-    comment.hidden_reason = reason[:200]
-    comment.hidden_at = timezone.now()
-    comment.save(update_fields=["is_hidden", "hidden_reason", "hidden_at"])
+    """Staff moderation: hide a comment (and with a top-level one, its whole thread).
+
+    What was hidden leaves every follower's notifications and the digests not sent yet (issue
+    41): the text stays only in the admin. Showing it again brings no notification back."""
+    with transaction.atomic():
+        comment.is_hidden = True
+        comment.hidden_reason = reason[:200]
+        comment.hidden_at = timezone.now()
+        comment.save(update_fields=["is_hidden", "hidden_reason", "hidden_at"])
+        taken_down = [comment.pk]
+        if comment.parent_id is None:
+            taken_down += list(comment.replies.values_list("pk", flat=True))
+        withdraw_comment_notifications(comment_ids=taken_down)
     return comment
 
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 from community import selectors
 from community.models import Comment
 from learning_platform.markdown import markdown_as_text
-from notifications.services import NewNotification, create_notifications
+from notifications.services import (
+    NewNotification,
+    create_notifications,
+    withdraw_notifications,
+)
 
 EXCERPT_LENGTH = 200
 
@@ -14,6 +18,17 @@ class NotificationKind:
     COMMENT_REPLY = "comment_reply"
     LESSON_COMMENT = "lesson_comment"
     REPORT_RESOLVED = "report_resolved"
+
+
+def comment_notification_key(comment_id: int) -> str:
+    """The dedupe key of every notification about comment `comment_id` (one per recipient)."""
+    return f"comment:{comment_id}"
+
+
+def withdraw_comment_notifications(*, comment_ids: list[int]) -> int:
+    """The comments were taken down (hidden, deleted): their text leaves every follower's
+    notifications and the digests not sent yet (notifications.services)."""
+    return withdraw_notifications(dedupe_keys=[comment_notification_key(i) for i in comment_ids])
 
 
 def notify_about_comment(*, comment_id: int) -> list[int]:
@@ -68,7 +83,7 @@ def notify_about_comment(*, comment_id: int) -> list[int]:
                 body=body,
                 url=url,
                 data=data,
-                dedupe_key=f"comment:{comment.id}",
+                dedupe_key=comment_notification_key(comment.id),
                 email=wants_email,
             )
         )

@@ -129,19 +129,17 @@ def resolution_notice(*, report: IssueReport) -> str:
     title, body = _resolution_words(report)
     what = f"“{title}” — {body}"
     reporter = report.reporter
+    # Never an address: the editors reading this triage reports, not reporters (issue 41).
     if reporter is not None:
         if reporter.email_notifications:
-            return (
-                f"Resolving (accepted) e-mails the reporter at {reporter.email} and notifies "
-                f"them in the app: {what}"
-            )
+            return f"Resolving (accepted) e-mails the reporter and notifies them in the app: {what}"
         return (
             f"Resolving (accepted) notifies the reporter in the app (they get no e-mails): {what}"
         )
     if report.contact_email:
         return (
-            f"Resolving (accepted) e-mails {report.contact_email} (the address left with the "
-            f"report): {what}, with a link to the lesson."
+            "Resolving (accepted) e-mails the address left with the report: "
+            f"{what}, with a link to the lesson."
         )
     return "Resolving (accepted) tells nobody: the reporter was signed out and left no address."
 

@@ -1,9 +1,9 @@
 import re
-import time
 from datetime import timedelta
 from smtplib import SMTPException
 
 import pytest
+from django.db.models import F
 from rest_framework.test import APIClient
 
 from accounts.tests.factories import UserFactory
@@ -83,13 +83,12 @@ def _succeeded(worker, task_name: str) -> int:
 
 
 def _sweep_when_due(worker, *, recipients: int) -> None:
-    """What beat does every minute: once the digest window (2 s) has passed for the waiting
-    notifications, run the sweep that sends the due digests."""
-    _wait_for(
-        lambda: Notification.objects.filter(email_state=EmailState.PENDING).count() >= recipients,
-        worker,
-    )
-    time.sleep(2.5)
+    """What beat does every minute once the digest window (2 s) has passed for the waiting
+    notifications: the sweep that sends the due digests. The worker's clock is its own, so
+    the notifications are made older than the window instead of the test waiting it out."""
+    waiting = Notification.objects.filter(email_state=EmailState.PENDING)
+    _wait_for(lambda: waiting.count() >= recipients, worker)
+    waiting.update(created_at=F("created_at") - timedelta(seconds=3))
     notification_tasks.send_overdue_emails.delay()
 
 
