@@ -1,6 +1,6 @@
 """Multi-node rehearsal: two web nodes, two worker nodes and beat behind HAProxy and pgbouncer,
-while a web node is killed, a worker node is killed and another cut off, and PostgreSQL
-restarts.
+while a web node is killed, a worker node is killed and another cut off, PostgreSQL restarts,
+and Redis is lost, then stops answering.
 
     .venv/bin/python bench/cluster.py                          # Redis as the broker
     .venv/bin/python bench/cluster.py --broker-url amqp://guest:guest@127.0.0.1:5672/lp_cluster
@@ -14,7 +14,9 @@ on 127.0.0.1:5432 and Redis (or RabbitMQ). Starts on this machine (bench/cluster
 - two web nodes (gunicorn as the image runs it) and two worker nodes (Celery, as the worker
   Deployment runs it), each its own process group in its own network namespace, and beat;
 - HAProxy on 127.0.0.1:--port, health-checking each web node's /readyz; it also forwards
-  Redis/RabbitMQ from the bridge to 127.0.0.1 (a namespace cannot reach the host's loopback).
+  RabbitMQ from the bridge to 127.0.0.1 (a namespace cannot reach the host's loopback);
+- Redis (and a Redis broker) through a proxy of the rehearsal's own on the bridge
+  (bench/cluster_redis.py).
 
 Every node runs with deploy/k8s/configmap.yaml's settings (bench/cluster_env.py): production,
 DEBUG off, only addresses, secrets and timings scaled down to a run of minutes differ.
@@ -25,8 +27,9 @@ down, it starts again); a burst of submissions is sent and worker node A killed 
 are graded (it starts again); PostgreSQL "restarts": its server connections for the database
 are terminated and pgbouncer PAUSEd for --outage seconds, then RESUMEd (the shared server
 itself is never restarted); worker node B is cut from the network for --cut seconds (its link
-down); and a write through web node A is read at once through web node B. Then the backlog
-drains and the invariants are printed (exit status 1 when one breaks):
+down); a write through web node A is read at once through web node B; and Redis is lost for
+--redis-loss seconds, then stops answering for --redis-freeze (bench/cluster_redis.py). Then
+the backlog drains and the invariants are printed (exit status 1 when one breaks):
 
 - the soak's (bench/soak_checks.py): every completion once, XP equal to its sources, every
   submission graded, every reply notified exactly once and e-mailed at most once, nothing
@@ -38,7 +41,10 @@ drains and the invariants are printed (exit status 1 when one breaks):
 - no stale read: each write through node A is seen by the next read through node B (the
   progress header and the lesson, also when B is asked with the ETag it gave before);
 - every metric moved or is present: each web node's /metrics and each worker node's metrics
-  port, scraped at the start of the load and after the drain (bench/cluster_metrics.py).
+  port, scraped at the start of the load and after the drain (bench/cluster_metrics.py);
+- after the Redis loss, every read equals the database and every board the ledger, each
+  within 60 s of Redis's return; while Redis does not answer, no 5xx and every request
+  answered in time (bench/cluster_redis.py, which also prints the latency around them).
 """
 
 from __future__ import annotations
@@ -59,9 +65,11 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
+from bench.cluster_checks import FAULTS, cluster_invariants, print_faults  # noqa: E402
 from bench.cluster_env import node_env as deployment_env  # noqa: E402
 from bench.cluster_env import rehearsal_env  # noqa: E402
 from bench.cluster_metrics import scrape_nodes, table  # noqa: E402
+from bench.cluster_redis import ProxyProcess, RedisFaults, Witness, proxied  # noqa: E402
 from bench.cluster_stack import (  # noqa: E402
     HAProxy,
     Network,
@@ -75,14 +83,12 @@ from bench.cluster_stack import (  # noqa: E402
 from bench.postgres import admin_connection, database_name, recreate_database  # noqa: E402
 from bench.soak import drain  # noqa: E402
 from bench.soak_checks import invariants, print_table  # noqa: E402
-from bench.soak_learners import GOOD_CSV, Client, Log, learner_threads  # noqa: E402
+from bench.soak_learners import GOOD_CSV, Client, Log, learner_threads, lesson_checks  # noqa: E402
 from bench.soak_stack import SmtpSink, port_is_free  # noqa: E402
 from bench.stack_data import session_token_for  # noqa: E402
 
 DRIVER = "lp-cluster-driver"  # the application_name of this script's own connections
 WEB_PORT_IN_NODE = 18310
-FAULTS = ("kill -9 web", "PostgreSQL")  # the windows in which a 5xx is allowed
-GRACE = 2.0
 # Seconds a node may take to start (several Pythons importing Django on a busy machine).
 STARTUP = 180
 
@@ -97,6 +103,8 @@ class Rehearsal:
         self.web_kill: tuple[float, float] | None = None
         self.grading_at_kill = -1
         self.reads = {"checked": 0, "stale": 0, "not_modified": 0}
+        self.checkable = lesson_checks(lessons)  # lessons completed by their checks alone
+        self.redis: RedisFaults | None = None
 
     def outage(self, name: str, began: float, ended: float) -> None:
         with self.log.lock:
@@ -180,14 +188,18 @@ class Rehearsal:
         for _, client in rng.sample(self.clients, min(10, len(self.clients))):
             token = client.token
             _, head, progress = self.fetch("web-b", "GET", "/api/v1/me/progress", token)
-            slug = next(s for s in self.lessons if s not in progress["completed_lessons"])
+            slug = next(s for s in self.checkable if s not in progress["completed_lessons"])
             path = f"/api/v1/lessons/{slug}/"
             _, lesson_head, lesson = self.fetch("web-b", "GET", path, token)
-            done, _, _ = self.fetch("web-a", "POST", f"/api/v1/lessons/{slug}/complete", token)
+            done = max(
+                self.fetch("web-a", "POST", f"/api/v1/checks/{check_id}/answers", token,
+                           body={"answer": answer})[0]
+                for check_id, answer in self.checkable[slug]
+            )  # fmt: skip
             posted, _, _ = self.fetch(
                 "web-a", "POST", f"{path}comments/", token, body={"body": "Read me from B"}
             )
-            if done not in (200, 201) or posted != 201:
+            if done != 200 or posted != 201:
                 print(f"  read-your-writes: writes through A answered {done}, {posted}")
                 continue
             status, _, after = self.fetch(
@@ -214,6 +226,7 @@ class Rehearsal:
     def fetch(self, node: str, method: str, path: str, token: str, headers=None, body=None):
         """A request straight to a web node, as HAProxy forwards it."""
         host, port = self.haproxy.webs[node].rsplit(":", 1)
+        began = time.monotonic()
         conn = http.client.HTTPConnection(host, int(port), timeout=30)
         conn.request(method, path, body=json.dumps(body) if body is not None else None, headers={
             "X-Session-Token": token, "Host": self.public_host, "X-Forwarded-Proto": "https",
@@ -222,7 +235,7 @@ class Rehearsal:
         response = conn.getresponse()
         raw = response.read()
         conn.close()
-        self.log.answer(f"direct {method}", response.status)
+        self.log.answer(f"direct {method}", response.status, time.monotonic() - began)
         return response.status, dict(response.headers), json.loads(raw) if raw else {}
 
     def chaos(self) -> None:
@@ -232,6 +245,7 @@ class Rehearsal:
             (0.35, self.restart_postgres),
             (0.45, self.cut_worker),
             (0.55, self.read_your_writes),
+            *([(0.62, self.redis.run)] if self.redis else []),
         ]
         start = time.monotonic()
         threads = []
@@ -243,71 +257,6 @@ class Rehearsal:
             threads[-1].start()
         for thread in threads:
             thread.join()
-
-
-def failures(log: Log, began: float, ended: float, *, but: str = "") -> int:
-    """Failed answers (5xx, failed connections) from `began` to `ended`; with `but`, those
-    in the window of another fault (not named `but`) left out."""
-    others = [
-        (b - 0.5, e + GRACE)
-        for name, b, e in log.outages
-        if name != but and any(f in name for f in FAULTS)
-    ]
-    return sum(
-        1
-        for t, _, s in log.answers
-        if s >= 500 and began <= t <= ended and not (but and any(b <= t <= e for b, e in others))
-    )
-
-
-def cluster_invariants(rehearsal: Rehearsal, threads: int) -> list[tuple[str, bool, str]]:
-    from django.db.models import Count
-
-    from exercises.models import Submission, SubmissionStatus
-    from progress.models import XPAward
-
-    rows = []
-    submissions = Submission.objects.all()
-    graded = submissions.filter(status=SubmissionStatus.GRADED, graded_at__isnull=False).count()
-    passed_by = set(submissions.filter(passed=True).values_list("user_id", flat=True))
-    paid = dict(
-        XPAward.objects.filter(source_type="exercise", source_id=rehearsal.exercise_id)
-        .values_list("user_id").annotate(n=Count("id"))
-    )  # fmt: skip
-    wrong = [u for u in passed_by | set(paid) if paid.get(u, 0) != (u in passed_by)]
-    regraded = submissions.filter(attempts__gt=1).count()
-    rows.append(("every submission graded exactly once",
-                 graded == submissions.count() > 0 and not wrong,
-                 f"{submissions.count()} submissions, {graded} graded, {len(wrong)} learners "
-                 f"not paid exactly once, {regraded} claimed again after a lost worker, "
-                 f"{rehearsal.grading_at_kill} grading when worker-a was killed"))  # fmt: skip
-
-    log = rehearsal.log
-    if rehearsal.web_kill is None:
-        rows.append(("web kill: few failed before marked down, none after", False, "not run"))
-    else:
-        began, down = rehearsal.web_kill
-        name = next(n for n, b, _ in log.outages if b == began)
-        during = failures(log, began - 0.5, down + GRACE)
-        after = failures(log, down + GRACE, down + GRACE + 10, but=name)
-        rows.append(("web kill: few failed before marked down, none after",
-                     during <= threads and after == 0,
-                     f"marked down {down - began:.1f}s after the kill; {during} failed "
-                     f"before (limit {threads}), {after} in the 10s after"))  # fmt: skip
-    reads = rehearsal.reads
-    rows.append(("a write through node A read at once through node B",
-                 reads["checked"] > 0 and reads["stale"] == 0,
-                 f"{reads['checked']} writes, {reads['stale']} stale reads, "
-                 f"{reads['not_modified']} answered 304"))  # fmt: skip
-    return rows
-
-
-def print_faults(log: Log) -> None:
-    print("\nfault                                                   failed during  after 10s")
-    for name, began, ended in log.outages:
-        during = failures(log, began - 0.5, ended + GRACE, but=name)
-        after = failures(log, ended + GRACE, ended + GRACE + 10, but=name)
-        print(f"{name[:55]:<55}  {during:>13}  {after:>9}")
 
 
 def main() -> int:
@@ -331,6 +280,13 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--broker-url", default=os.environ.get("CLUSTER_BROKER_URL", ""),
                         help="default: --redis-url; or amqp://USER:PASS@HOST:5672/VHOST")  # fmt: skip
+    parser.add_argument("--redis-loss", type=float, default=30,
+                        help="seconds Redis is lost mid-load (0: no Redis faults)")  # fmt: skip
+    parser.add_argument("--redis-freeze", type=float, default=10,
+                        help="seconds Redis then stops answering")  # fmt: skip
+    parser.add_argument("--read-window", type=float, default=15,
+                        help="seconds the witnesses' reads are checked after Redis returns")  # fmt: skip
+    parser.add_argument("--witnesses", type=int, default=6)
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
     began = time.monotonic()
@@ -352,6 +308,7 @@ def main() -> int:
     nodes: list[Node] = []
     haproxy: HAProxy | None = None
     pgbouncer: PgBouncer | None = None
+    redis_proxy: ProxyProcess | None = None
     try:
         host = network.host
         env = rehearsal_env({}, {})  # the public name, before the addresses are known
@@ -360,9 +317,11 @@ def main() -> int:
         pgbouncer = PgBouncer(port=args.port + 1, listen=sorted({"127.0.0.1", host}),
                               database=database_name(args.database_url),
                               run_dir=run_dir / "pgbouncer")  # fmt: skip
-        redis_url = forwarded(args.redis_url, host, args.port + 2, haproxy, "redis")
-        broker_url = forwarded(args.broker_url or args.redis_url, host, args.port + 3, haproxy,
-                               "broker")  # fmt: skip
+        # Redis (and a Redis broker) through the rehearsal's own proxy, which loses it.
+        redis_url, redis_at = proxied(args.redis_url, host, args.port + 2)
+        redis_proxy = ProxyProcess(args.port + 2, redis_at, host)
+        broker_url = (forwarded(args.broker_url, host, args.port + 3, haproxy, "broker")
+                      if args.broker_url else redis_url)  # fmt: skip
         mail_dir = run_dir / "mail"
         mail_dir.mkdir()
         SmtpSink(args.port + 4, mail_dir, host=host)
@@ -427,11 +386,16 @@ def main() -> int:
         from lessons.models import Lesson
 
         app.control.purge()  # an earlier run's messages on the broker
-        lessons = list(Lesson.objects.filter(published=True).values_list("slug", flat=True))
+        published = Lesson.objects.filter(published=True).order_by("quest", "position")
+        lessons = list(published.values_list("slug", flat=True))
         exercise = Exercise.objects.filter(lesson__published=True).first()
         learners = User.objects.bulk_create(
             User(email=f"cluster{i}@example.com", display_name=f"C{i}", password="!")
             for i in range(args.learners)
+        )
+        witnesses = User.objects.bulk_create(
+            User(email=f"witness{i}@example.com", display_name=f"W{i}", password="!")
+            for i in range(args.witnesses)
         )
         for node in nodes:
             node.start()
@@ -450,6 +414,14 @@ def main() -> int:
             f"logs in {run_dir} (set up in {time.monotonic() - began:.0f}s)"
         )
         rehearsal = Rehearsal(args, stack, log, clients, lessons, exercise.id)
+        if args.redis_loss:
+            ids = dict(published.values_list("slug", "id"))
+            # The last lessons (the least read), one each, none of read_your_writes' first ones.
+            slugs = list(rehearsal.checkable)[-len(witnesses) :]
+            seen = [Witness(u.id, session_token_for(u), slug, ids[slug],
+                            rehearsal.checkable[slug]) for u, slug in zip(witnesses, slugs, strict=True)]  # fmt: skip
+            everyone = [(u, c.token) for u, c in clients] + [(w.user_id, w.token) for w in seen]
+            rehearsal.redis = RedisFaults(rehearsal, redis_proxy, seen, everyone, args)
         scrape = {"token": env["METRICS_TOKEN"], "host": public_host}
         scraped = [scrape_nodes(metrics_at, **scrape, wait=STARTUP)]
         # A learner's look at the boards, which the flushed Redis lacks: a rebuild is queued.
@@ -459,7 +431,7 @@ def main() -> int:
         chaos.start()
         threads = learner_threads(clients, lessons, exercise.id, log, seconds=args.seconds,
                                   threads=args.threads, rng=random.Random(args.seed),
-                                  started=started)  # fmt: skip
+                                  started=started, checks=rehearsal.checkable)  # fmt: skip
         for t in threads:
             t.start()
         for t in [*threads, chaos]:
@@ -475,6 +447,7 @@ def main() -> int:
         rows = [
             *invariants(log, mail_dir, drained, faults=FAULTS),
             *cluster_invariants(rehearsal, args.threads),
+            *(rehearsal.redis.invariants() if rehearsal.redis else []),
             ("every metric moved or is present", not stuck,
              f"{len(metric_lines) - 1} metrics of {len(metrics_at)} nodes; "
              f"not: {', '.join(stuck) or 'none'}"),
@@ -482,12 +455,14 @@ def main() -> int:
     finally:
         for node in nodes:
             node.stop()
-        for part in (haproxy, pgbouncer):
+        for part in (haproxy, pgbouncer, redis_proxy):
             if part is not None:
                 part.stop()
         if isolated:
             network.teardown()
     print("\n" + "\n".join(metric_lines))
+    if rehearsal.redis:
+        print("\n".join(rehearsal.redis.latency_lines()))
     print_table(rows, log, load_seconds)
     print_faults(log)
     starts = ", ".join(f"{n.name} {n.starts}" for n in nodes)

@@ -41,9 +41,12 @@ def celery_settings(
             # task). Above the hard time limit so a running task is never handed out twice.
             "visibility_timeout": visibility_timeout,
             # An unreachable Redis must fail a publish quickly (the API still answers; a sweep
-            # re-enqueues), not hang the request that publishes.
+            # re-enqueues), not hang the request that publishes. One that accepts and never
+            # answers holds a request for the socket timeout: 10 s held every web worker at once
+            # and the balancer's health checks failed (bench/cluster.py). Above the workers'
+            # BRPOP wait (1 s), which they read from their event loop anyway.
             "socket_connect_timeout": 2,
-            "socket_timeout": 10,
+            "socket_timeout": 2,
             # Workers look for such messages every 10 s; kombu's default scans only every 10th
             # time (and first at start-up), so a killed task would wait up to 100 s more.
             "unacked_restore_throttle": 1,

@@ -3,9 +3,19 @@
 Redis unreachable is a cache miss, not an error: reads return their default, writes do nothing
 (`add` succeeds, so a lock taken with it is granted rather than waited for) and `incr` raises
 ValueError as for a missing key. Sessions (`cached_db`) and the signed-in user then come from
-the database and throttles let requests through. After a failure this backend leaves Redis
-alone for `RETRY_AFTER` seconds (default 5), so requests during an outage do not each wait for
-a connection attempt; connections time out after `SOCKET_TIMEOUT` seconds (default 0.5).
+the database and throttles let requests through. After a failure this process leaves Redis
+alone for `RETRY_AFTER` seconds (default 5; the pause is the process's, shared by its threads'
+backends), so requests during an outage do not each wait for a connection attempt; connections
+time out after `SOCKET_TIMEOUT` seconds (default 0.5).
+
+A write that does not reach Redis (a `set`, `set_many`, `delete` or `delete_many`: a version
+bump, a dropped user or session, a stored value) leaves there what was there before, which may
+be older than the database. Its key is a lost write: this process keeps it and records it in the
+database (learning_platform/lost_writes.py). When Redis answers a process that saw it fail, the
+process first deletes every lost write's key, its own and those every process recorded, and only
+then reads or writes: the next read of such a key finds nothing and builds from the database.
+The periodic `learning_platform.settle_cache` deletes, and then forgets, what is recorded, for
+the processes that do not reach Redis again soon (gone, idle, or cut off while others were not).
 
 Keys starting with one of `FALLBACK_KEY_PREFIXES` are the exception: limits that must hold
 while Redis is down (allauth's failed sign-in, sign-up and reset limits). While Redis is
@@ -18,8 +28,10 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
 
 from django.core.cache.backends import redis as django_redis
@@ -39,6 +51,10 @@ T = TypeVar("T")
 UNREACHABLE = (RedisConnectionError, RedisTimeoutError)
 # The operations that change what is stored: the values read ahead are forgotten first.
 _WRITES = frozenset({"set", "add", "set_many", "touch", "delete", "delete_many", "incr", "clear"})
+# Those whose keys hold an older value when they do not reach Redis (`add` only ever writes a
+# key that was not there; counters and expiries are not what a read trusts).
+_OVERWRITES = frozenset({"set", "set_many", "delete", "delete_many"})
+_DELETE_CHUNK = 500
 _MISSING = object()
 Timeout = float | None
 Version = int | None
@@ -68,6 +84,27 @@ class ReusedClient(django_redis.RedisCacheClient):
         return self._clients[write]
 
 
+@dataclass
+class Reach:
+    """What this process knows of reaching one Redis, shared by its threads' backends."""
+
+    paused_until: float = 0.0
+    failures: int = 0  # calls that found Redis unreachable, ever
+    settled: int = 0  # `failures` when Redis last answered after them (all settled then)
+    lost: set[str] = field(default_factory=set)  # keys (as stored) of writes that missed it
+    recorded: set[str] = field(default_factory=set)  # of those, recorded since the last failure
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_reaches: dict[str, Reach] = {}
+_reaches_lock = threading.Lock()
+
+
+def reach_of(server: str) -> Reach:
+    with _reaches_lock:
+        return _reaches.setdefault(server, Reach())
+
+
 class RedisCache(django_redis.RedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         options = dict(params.get("OPTIONS", {}))
@@ -80,7 +117,7 @@ class RedisCache(django_redis.RedisCache):
         options.setdefault("retry", Retry(NoBackoff(), 0))
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = ReusedClient  # Django's hook for a custom client class
-        self.paused_until = 0.0  # Django keeps one backend per thread: no lock needed
+        self.reach = reach_of(server)
         # Values fetched by `read_ahead`, each served once, until the request ends.
         self._ahead: dict[str, Any] = {}
         # Shared by the threads of a process (LocMemCache locks): one limit per process.
@@ -96,6 +133,8 @@ class RedisCache(django_redis.RedisCache):
         if not self.is_paused():
             started = time.perf_counter()
             try:
+                if self.reach.failures != self.reach.settled:
+                    self._settle()
                 answer: T = getattr(super(), operation)(*args)
                 return answer
             except UNREACHABLE:
@@ -105,22 +144,89 @@ class RedisCache(django_redis.RedisCache):
         if self.fallback_prefixes and args and str(args[0]).startswith(self.fallback_prefixes):
             kept: T = getattr(self.fallback, operation)(*args)
             return kept
+        if operation in _OVERWRITES:
+            self._lose(operation, args)
         return down
 
+    @property
+    def paused_until(self) -> float:
+        return self.reach.paused_until
+
+    @paused_until.setter
+    def paused_until(self, value: float) -> None:
+        self.reach.paused_until = value
+
     def is_paused(self) -> bool:
-        return self.paused_until > time.monotonic()
+        return self.reach.paused_until > time.monotonic()
 
     def _pause(self) -> None:
         if not self.is_paused():
             logger.warning(
                 "Cache unreachable; serving without it for %.0f s", self.retry_after, exc_info=True
             )
+        with self.reach.lock:
+            self.reach.failures += 1
+            self.reach.recorded.clear()  # recorded again after each failure: see _lose
         self.paused_until = time.monotonic() + self.retry_after
 
+    def _lose(self, operation: str, args: tuple[Any, ...]) -> None:
+        """A write that missed Redis: keep its keys (as stored) until they are deleted there,
+        and record them for the other processes (once per key between two failures)."""
+        names = [args[0]] if operation in ("set", "delete") else list(args[0])
+        keys = {self.make_key(name, version=args[-1]) for name in names}
+        with self.reach.lock:
+            self.reach.lost |= keys
+            new = keys - self.reach.recorded
+            self.reach.recorded |= new
+        if new:
+            # Imported here: this backend is loaded by Django's cache handler, which may happen
+            # before the app registry (the models) is ready.
+            from learning_platform import lost_writes
+
+            lost_writes.record(new)
+
+    def _settle(self) -> None:
+        """Redis answers again after this process saw it fail: delete the keys of every write
+        that missed it (this process's, and those recorded in the database), before anything
+        reads them. Raises the connection's error when Redis fails meanwhile."""
+        from learning_platform import lost_writes  # imported here: see _lose
+
+        with self.reach.lock:
+            failures, mine = self.reach.failures, set(self.reach.lost)
+        keys = mine | lost_writes.recorded_keys()
+        self._delete_stored(keys)
+        with self.reach.lock:
+            self.reach.lost -= mine
+            self.reach.settled = max(self.reach.settled, failures)
+        logger.info("Cache reachable again; %s keys of missed writes deleted", len(keys))
+
+    def _delete_stored(self, keys: Collection[str]) -> None:
+        client = self._cache.get_client(write=True)
+        ordered = sorted(keys)
+        for start in range(0, len(ordered), _DELETE_CHUNK):
+            client.delete(*ordered[start : start + _DELETE_CHUNK])
+
+    def forget(self, keys: Collection[str]) -> bool:
+        """Delete `keys` (as stored: prefixed and versioned) from Redis, after settling what
+        this process missed; whether Redis answered."""
+        if self.is_paused():
+            return False
+        try:
+            if self.reach.failures != self.reach.settled:
+                self._settle()
+            self._delete_stored(keys)
+        except UNREACHABLE:
+            self._pause()
+            return False
+        return True
+
     def ping(self) -> bool:
-        """Whether Redis answers now (ignores, then updates, the pause)."""
+        """Whether Redis answers now (ignores, then updates, the pause). A process that saw
+        Redis fail settles what it missed first (a load balancer's probe brings it back)."""
         self.paused_until = 0.0
         try:
+            if self.reach.failures != self.reach.settled:
+                self._settle()
             return bool(self._cache.get_client(write=True).ping())
         except UNREACHABLE:
             self._pause()
@@ -175,7 +281,7 @@ class RedisCache(django_redis.RedisCache):
         return self._call("delete", False, key, version)
 
     def delete_many(self, keys: Iterable[Any], version: int | None = None) -> None:
-        self._call("delete_many", None, keys, version)
+        self._call("delete_many", None, list(keys), version)
 
     def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
         value: object = self._call("incr", _MISSING, key, delta, version)

@@ -28,3 +28,21 @@ class UnsentTask(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task}{tuple(self.args)}"
+
+
+class LostCacheWrite(models.Model):
+    """A cache write (a set or a delete) that did not reach Redis, so Redis may still hold an
+    older value under `key` (as stored: prefixed and versioned). Every process that saw Redis
+    fail deletes these keys there before using it again; the periodic
+    `learning_platform.settle_cache` deletes them and then the rows
+    (learning_platform/lost_writes.py). Not unique: a process records a key again after each
+    failure it sees, and an insert never waits for another transaction's."""
+
+    key = models.CharField(max_length=500)
+    noted_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ("id",)
+
+    def __str__(self) -> str:
+        return self.key

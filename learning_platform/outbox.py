@@ -35,6 +35,7 @@ from django.db import transaction
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from learning_platform.models import UnsentTask
 from learning_platform.observe import current_request_id
@@ -42,8 +43,22 @@ from learning_platform.observe_tasks import REQUEST_ID_HEADER
 
 logger = logging.getLogger(__name__)
 
+
+def no_retry_after_silence(error: BaseException, interval: float) -> None:
+    """kombu calls this before its retry: a broker that did not answer in time (a timeout)
+    would hold the request as long again, so the error is raised instead; a connection it
+    closed (a restart) is worth the retry on a new one."""
+    if isinstance(error, TimeoutError | RedisTimeoutError):
+        raise error
+
+
 # One quick retry: a broker that does not answer is handled by the sweep, not by the request.
-PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1}
+PUBLISH_RETRY_POLICY: dict[str, Any] = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "errback": no_retry_after_silence,
+}
 # Seconds a publish may wait on the broker: RabbitMQ's confirm (a broker that blocks publishers
 # when short of memory or disk would otherwise hold the request; the row waits for the sweep).
 PUBLISH_TIMEOUT = 5

@@ -4,7 +4,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from learning_platform import outbox
+from learning_platform import lost_writes, outbox
 
 
 # Typed: `**` of a plain dict would leave the decorated task untyped.
@@ -40,3 +40,10 @@ DB_RETRY = retrying(OperationalError, max_retries=5)
 def send_unsent_tasks() -> int:
     """Periodic: publish the tasks kept in the database while the broker was unreachable."""
     return outbox.send_unsent_tasks()
+
+
+@shared_task(name="learning_platform.settle_cache", acks_late=True)
+def settle_cache() -> int:
+    """Periodic: delete from Redis the keys of cache writes that missed it (recorded in the
+    database), once it answers, for the processes that do not come back to it soon."""
+    return lost_writes.settle()

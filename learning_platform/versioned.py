@@ -9,7 +9,10 @@ register the models whose saves and deletes bump it in `AppConfig.ready()` (`bum
 A read (`cached`) fetches the versions and the value in one cache round trip and rebuilds when
 the tag no longer matches. Versions are read before the value is built, so a write that commits
 meanwhile leaves the new value tagged with an old version: it can be missed, never served
-stale. A cache that is down is a miss (learning_platform/cache.py): the value is built.
+stale. A cache that is down is a miss (learning_platform/cache.py): the value is built, and not
+stored. A bump that cannot reach Redis is a lost write there: its version key is deleted before
+the process that missed it, or any other that saw Redis fail, uses Redis again (a missing
+version is started anew, so every value tagged with the old one is rebuilt).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ CONTENT = "content-version"
 # Part of every value's key: bump it when the shape of what is cached changes, so a deploy
 # never reads a value an older release stored.
 FORMAT = 4
-DEFAULT_TIMEOUT = 600  # bounds how long a bump missed (cache briefly down) could show old data
+DEFAULT_TIMEOUT = 600  # seconds a value is kept unread (a bump Redis missed is settled sooner)
 
 
 def page_cache_enabled() -> bool:
@@ -90,6 +93,8 @@ def cached(
             version_keys = list(versions(*args, **kwargs))
             due_keys = [_due_key(version) for version in version_keys if version in _due_sources]
             found = cache.get_many([*version_keys, *due_keys, value_key])
+            if not found and _unreachable():  # (a warm read found something: no check)
+                return build(*args, **kwargs)  # nothing to compare with, nowhere to keep it
             now = time.time()
             fired = [k for k in version_keys if (found.get(_due_key(k)) or now + 1) <= now]
             if fired:
@@ -111,6 +116,12 @@ def cached(
         return read
 
     return decorate
+
+
+def _unreachable() -> bool:
+    """Whether the cache gave up on Redis (learning_platform.cache.RedisCache's pause)."""
+    paused = getattr(cache, "is_paused", None)
+    return bool(paused is not None and paused())
 
 
 # Per version key: functions naming the next time its data changes by itself (a lesson's

@@ -14,10 +14,10 @@ Keys (under settings.LEADERBOARD_KEY_PREFIX):
 
 Members are `MEMBER_BASE - user_id` as fixed-width digits: Redis orders equal scores by member,
 descending under ZREVRANGE, which then lists equal-XP learners by ascending id, as the SQL does.
-The XP ledger stays the truth: `rebuild()` rewrites every key from the XP-per-day rollup, which
-the ledger's own trigger keeps. Awards that commit while a rebuild runs, or while Redis cannot be
-reached, are missing from Redis until the next rebuild (daily, and at once when Redis was lost).
-"""
+The ledger stays the truth: `rebuild()` rewrites every key from the XP-per-day rollup its
+trigger keeps. An award that cannot reach Redis is noted in the database (`MissedBoardUpdate`);
+the refresh job (every 30 s) rebuilds while a note is there, so the boards are whole again
+within a minute of Redis's return. Awards committed during a rebuild wait for the daily one."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from typing import Any
 
 import redis
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Q
 
 from learning_platform.errors import Unavailable
@@ -165,6 +166,50 @@ def forget_failures() -> None:
     _failed_at.clear()
 
 
+# --- updates Redis missed ------------------------------------------------------------------
+
+_missed_here = False  # this process missed an update: it queues a rebuild once Redis answers
+
+
+def _note_missed(learners: int) -> None:
+    """Updates for `learners` learners did not reach Redis: the boards are short until a
+    rebuild, which the note asks for (here once Redis answers, else the refresh job's)."""
+    global _missed_here
+    from progress.models import MissedBoardUpdate
+
+    _missed_here = True
+    try:
+        with transaction.atomic():  # a savepoint: a failure here never breaks the caller's
+            MissedBoardUpdate.objects.create(learners=learners)
+    except Exception:  # the database down too: this process still queues the rebuild
+        logger.warning("Missed leaderboard update not recorded", exc_info=True)
+
+
+def _answered() -> None:
+    """Redis answered this process: a rebuild for what it missed, if it did."""
+    global _missed_here
+    if _missed_here:
+        _missed_here = False
+        queue_rebuild()
+
+
+def missed_updates() -> list[int]:
+    """Ids of the notes of updates Redis missed (at most 10,000)."""
+    from progress.models import MissedBoardUpdate
+
+    return list(MissedBoardUpdate.objects.values_list("id", flat=True)[:10_000])
+
+
+def refresh() -> str:
+    """The refresh job: a rebuild when Redis lost the boards or missed updates; else today's and
+    tomorrow's period boards where missing. Says which."""
+    if not is_built() or missed_updates():
+        rebuild()
+        return "rebuilt"
+    ensure_period_boards()
+    return "periods"
+
+
 # --- awards --------------------------------------------------------------------------------
 
 _RECORD = """
@@ -191,8 +236,8 @@ def _boards_counting(day: date, today: date) -> list[str]:
 
 def record_awards_of_learners(*, xp_by_learner: dict[int, dict[date, int]]) -> None:
     """Add committed awards (learner -> day -> XP) to the boards, in one round trip. Never
-    raises: Redis being down leaves the boards short until the next rebuild; the ledger keeps
-    the XP."""
+    raises: Redis being down leaves the boards short until a rebuild (noted, so it comes within
+    a minute of Redis's return); the ledger keeps the XP."""
     if not enabled() or not xp_by_learner:
         return
     today = utc_today()
@@ -214,6 +259,9 @@ def record_awards_of_learners(*, xp_by_learner: dict[int, dict[date, int]]) -> N
         if not isinstance(error, BoardUnavailable):
             _failed(error)
         logger.warning("XP of %s learner(s) not added to the leaderboards", len(xp_by_learner))
+        _note_missed(len(xp_by_learner))
+        return
+    _answered()
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -261,6 +309,7 @@ def read(
         answer = client.register_script(_READ)(keys=keys, args=args)
     except redis.RedisError as error:
         raise _failed(error) from error
+    _answered()
     if answer[0] == 0:
         queue_rebuild()
         raise BoardUnavailable("the leaderboards are not built")
@@ -333,10 +382,12 @@ def rebuild(*, today: date | None = None) -> dict[str, int]:
     """Rewrite every board from the XP-per-day rollup and the learners' totals (both kept with
     the ledger in its own transactions). Built under fresh names, then swapped in one MULTI, so
     readers see the old boards or the new ones, never half. Returns counts of what it wrote."""
-    from progress.models import LearnerDayXP, LearnerStats
+    from progress.models import LearnerDayXP, LearnerStats, MissedBoardUpdate
 
     today = today or utc_today()
     client = _client(maintenance=True)
+    # Noted before the rollup is read: what they missed is in it (later notes wait).
+    missed = missed_updates()
     hidden = _hidden_user_ids()
     staging = uuid.uuid4().hex
     first_day = today - timedelta(days=DAY_KEY_DAYS - 1)
@@ -393,6 +444,7 @@ def rebuild(*, today: date | None = None) -> dict[str, int]:
     swap.set(_key("ready"), datetime.now(UTC).isoformat())
     swap.delete(_key("rebuild-queued"))
     swap.execute()
+    MissedBoardUpdate.objects.filter(id__in=missed).delete()
     periods = ensure_period_boards(today=today)
     return {"members": members, "hidden": len(hidden), "days": len(built), "periods": periods}
 
@@ -417,6 +469,7 @@ def refresh_learner(*, user_id: int, visible: bool) -> None:
             for key in [*(day_key(d) for d in days), _key("all"), *boards]:
                 pipe.zrem(key, who)
             pipe.execute()
+            _answered()
             return
         xp_by_day = dict(
             LearnerDayXP.objects.filter(user_id=user_id, day__gte=first_day).values_list(
@@ -442,3 +495,6 @@ def refresh_learner(*, user_id: int, visible: bool) -> None:
         if not isinstance(error, BoardUnavailable):
             _failed(error)
         logger.warning("Leaderboard visibility of learner %s not applied", user_id)
+        _note_missed(1)
+        return
+    _answered()

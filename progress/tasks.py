@@ -12,10 +12,7 @@ def rebuild_leaderboards() -> None:
 
 @shared_task(name="progress.refresh_leaderboards", ignore_result=True)
 def refresh_leaderboards() -> None:
-    """Rebuild the boards when Redis lost them; else build today's and tomorrow's period
-    boards where missing. Idempotent."""
+    """Rebuild the boards when Redis lost them or missed updates; else build today's and
+    tomorrow's period boards where missing. Idempotent."""
     if boards.enabled():
-        if boards.is_built():
-            boards.ensure_period_boards()
-        else:
-            boards.rebuild()
+        boards.refresh()

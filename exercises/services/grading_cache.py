@@ -23,6 +23,7 @@ class ExerciseForGrading:
     id: int
     title: str
     xp: int
+    lesson_id: int
     lesson_slug: str
     spec: grading.ExerciseSpec
 
@@ -43,6 +44,7 @@ def exercise_for_grading(exercise_id: int, updated_at: datetime) -> ExerciseForG
         id=exercise.id,
         title=exercise.title,
         xp=exercise.xp,
+        lesson_id=exercise.lesson_id,
         lesson_slug=exercise.lesson.slug,
         spec=exercise_grading_spec(exercise),
     )

@@ -10,17 +10,19 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from exercises.models import Submission, SubmissionStatus
-from learning_platform import broker
+from learning_platform import broker, outbox
 
 logger = logging.getLogger(__name__)
 
-# Publishing from a request must not hang when Redis is down: a couple of quick tries, then
-# the submission stays queued for the periodic sweep.
+# Publishing from a request must not hang when Redis is down: a couple of quick tries (none
+# after a broker that did not answer in time), then the submission stays queued for the
+# periodic sweep.
 ENQUEUE_RETRY_POLICY = {
     "max_retries": 2,
     "interval_start": 0,
     "interval_step": 0.1,
     "interval_max": 0.2,
+    "errback": outbox.no_retry_after_silence,
 }
 
 

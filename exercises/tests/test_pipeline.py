@@ -191,9 +191,13 @@ def test_a_new_pass_evaluates_achievements(user, exercise):
 def test_a_failure_in_achievements_does_not_undo_the_grade(user, exercise):
     submission = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
-    with mock.patch("achievements.services.evaluate_standings", side_effect=RuntimeError):
+    with mock.patch(
+        "achievements.services.evaluate_standings", side_effect=RuntimeError
+    ) as evaluate_standings:
         assert pipeline.grade_submission(submission_id=submission.id) == "graded"
 
+    # The failure happened: the grade held through it, not around it.
+    evaluate_standings.assert_called()
     assert xp_total(user_id=user.id) == exercise.xp
 
 

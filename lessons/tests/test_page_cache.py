@@ -163,7 +163,7 @@ def test_an_admin_edit_of_a_block_shows_on_the_next_read(client, api_client, les
     assert read["blocks"][0] == {
         "id": block.id,
         "kind": "prose",
-        "markdown": "New *text*.",
+        "markdown": "New *text*.\n",
         "html": "<p>New <em>text</em>.</p>",
     }
 

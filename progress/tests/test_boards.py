@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from accounts.tests.factories import UserFactory
 from progress import boards, services
-from progress.models import LearnerDayXP, XPAward
+from progress.models import LearnerDayXP, MissedBoardUpdate, XPAward
 from progress.tasks import refresh_leaderboards
 
 pytestmark = pytest.mark.django_db
@@ -32,6 +32,7 @@ def redis_boards(settings):
     boards.forget_failures()
     yield redis.Redis.from_url(settings.REDIS_URL)
     boards.forget_failures()
+    boards._missed_here = False  # a test's dead Redis queues no rebuild in the next one's
 
 
 @pytest.fixture
@@ -290,3 +291,73 @@ def test_the_ledger_trigger_sums_each_learners_xp_per_utc_day(give):
         (row["user_id"], row["day"], row["xp"]) for row in per_day
     }
     assert LearnerDayXP.objects.aggregate(total=Sum("xp"))["total"] == 22
+
+
+# --- awards Redis missed ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def lost_boards(settings, redis_boards):
+    """Boards built, then Redis unreachable for them; `back()` ends it (the pause over)."""
+    call_command("rebuild_leaderboards", verbosity=0)
+    real = settings.LEADERBOARD_REDIS_URL
+    settings.LEADERBOARD_REDIS_URL = DEAD_REDIS
+
+    def back() -> None:
+        settings.LEADERBOARD_REDIS_URL = real
+        boards.forget_failures()
+
+    return back
+
+
+def xp_on_board(period: str) -> dict[int, int]:
+    return dict(boards.read(period=period, count=100, viewer_id=None).top)
+
+
+def test_awards_redis_missed_are_noted_and_the_refresh_rebuilds_within_its_interval(
+    settings, lost_boards, give
+):
+    learner = UserFactory(display_name="Jo")
+    give(learner, 25)  # the award's Redis update fails after the commit
+    assert MissedBoardUpdate.objects.count() == 1
+    boards._missed_here = False  # as if the process that missed it were gone
+    lost_boards()
+    assert xp_on_board("week") == {}  # short: what the refresh job is for
+
+    refresh_leaderboards.delay()
+
+    for period in ("week", "month", "all"):
+        assert xp_on_board(period) == {learner.id: 25}
+    assert not MissedBoardUpdate.objects.exists()
+    assert settings.CELERY_BEAT_SCHEDULE["progress.refresh_leaderboards"]["schedule"] <= (
+        timedelta(seconds=30)
+    )
+
+
+def test_the_process_that_missed_awards_queues_a_rebuild_when_redis_answers_it(lost_boards, give):
+    learner = UserFactory(display_name="Kit")
+    give(learner, 30)
+    lost_boards()
+
+    board(client_for(), "week")  # Redis answers: the rebuild is queued (and run, eagerly)
+
+    assert xp_on_board("week") == {learner.id: 30}
+    assert not MissedBoardUpdate.objects.exists()
+
+
+def test_a_note_made_while_a_rebuild_runs_waits_for_the_next_one(monkeypatch, redis_boards, give):
+    give(UserFactory(), 10)
+    MissedBoardUpdate.objects.create(learners=1)
+    hidden_user_ids = boards._hidden_user_ids
+
+    def meanwhile():  # called once the rebuild has read its notes, before the rollup
+        MissedBoardUpdate.objects.create(learners=1)
+        return hidden_user_ids()
+
+    monkeypatch.setattr(boards, "_hidden_user_ids", meanwhile)
+    boards.rebuild()
+    monkeypatch.setattr(boards, "_hidden_user_ids", hidden_user_ids)
+
+    assert MissedBoardUpdate.objects.count() == 1
+    assert boards.refresh() == "rebuilt"
+    assert boards.refresh() == "periods"
