@@ -24,7 +24,7 @@ from learning_platform.api.fields import StrictCharField
 from learning_platform.errors import Conflict
 from lessons import history, services
 from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS, markdown_preview
-from lessons.forms import BlockForm
+from lessons.forms import BlockForm, BlockFormSet, LessonForm, check_editor_config
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.serializers import block_data
 
@@ -68,6 +68,7 @@ class BlockInline(admin.StackedInline):
 
     model = Block
     form = BlockForm
+    formset = BlockFormSet
     template = "admin/lessons/block/stacked.html"
     extra = 0
     ordering = ("position", "id")
@@ -80,6 +81,7 @@ class BlockInline(admin.StackedInline):
         "title",
         "language",
         "source",
+        "spec",
         "position",
     )
 
@@ -120,12 +122,13 @@ class LessonAdmin(admin.ModelAdmin):
         ),
         ("Status", {"fields": ("updated_at", "preview")}),
     )
+    form = LessonForm
     inlines = [BlockInline, LinkInline]  # exercises.admin adds its ExerciseInline
     change_form_template = "admin/lessons/lesson/change_form.html"
 
     class Media:
         css = {"all": ("lessons/admin/block-editor.css",)}
-        js = ("lessons/admin/block-editor.js",)
+        js = ("lessons/admin/block-editor.js", "lessons/admin/check-editor.js")
 
     def render_change_form(
         self,
@@ -148,6 +151,9 @@ class LessonAdmin(admin.ModelAdmin):
             kind: ["table" if f in ("columns", "rows") else f for f in fields]
             for kind, fields in KIND_FIELDS.items()
         }
+        context["check_editor"] = check_editor_config()
+        adminform = context.get("adminform")
+        context["conflict"] = getattr(adminform.form, "conflict", []) if adminform else []
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     @admin.display(description="Preview")
@@ -198,6 +204,8 @@ class LessonAdmin(admin.ModelAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
+        if not isinstance(form, LessonForm):  # the change list's "position"/"published" edits
+            form.instance.version += 1
         form.instance.save()
 
     def history_view(self, request, object_id, extra_context=None):

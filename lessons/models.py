@@ -43,10 +43,17 @@ def sees_drafts(user: Requester | None) -> bool:
     return user is not None and user.is_authenticated and user.is_staff
 
 
+def published_q(lesson: str = "") -> Q:
+    """Published, or scheduled for a time that has come (before the beat task flips it), as a
+    filter on lessons or, with `lesson` ("check_block__lesson"), on rows related to one."""
+    at = f"{lesson}__" if lesson else ""
+    return Q(**{f"{at}published": True}) | Q(**{f"{at}publish_at__lte": timezone.now()})
+
+
 class LessonQuerySet(models.QuerySet["Lesson"]):
     def published(self) -> LessonQuerySet:
         """Published, or scheduled for a time that has come (before the beat task flips it)."""
-        return self.filter(Q(published=True) | Q(publish_at__lte=timezone.now()))
+        return self.filter(published_q())
 
     def visible_to(self, user: Requester | None) -> LessonQuerySet:
         return self if sees_drafts(user) else self.published()
@@ -71,11 +78,16 @@ class Lesson(models.Model):
         null=True,
         blank=True,
         help_text="Learners see the lesson from this time on, no editor needed. "
-        "Leave empty to publish by hand.",
+        "Leave empty to publish by hand. Publishing the lesson, by hand or at this time, "
+        "clears it: unpublishing leaves nothing that would publish it again.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords(excluded_fields=["updated_at", "created_at"])
+    # Every save of the lesson or its blocks adds one. An editor's save names the version it
+    # started from, and is refused when another save came in between (optimistic locking).
+    version = models.PositiveIntegerField(default=1, editable=False)
+    # Tags are part of each version: a revert puts them back too.
+    history = HistoricalRecords(excluded_fields=["updated_at", "created_at"], m2m_fields=[tags])
 
     objects = LessonQuerySet.as_manager()
 
@@ -86,14 +98,29 @@ class Lesson(models.Model):
             models.CheckConstraint(
                 condition=Q(estimated_minutes__gte=1), name="lessons_lesson_minutes_positive"
             ),
+            # "Publish at" is a schedule for a lesson not yet published. A published lesson
+            # keeping one was public again as soon as it was unpublished, and the beat task
+            # published it again (issue 41): publishing consumes the schedule.
+            models.CheckConstraint(
+                condition=Q(published=False) | Q(publish_at__isnull=True),
+                name="lessons_lesson_published_has_no_schedule",
+                violation_error_message='A published lesson has no "publish at".',
+            ),
         ]
 
     def __str__(self) -> str:
         return self.title
 
+    def clean(self) -> None:
+        super().clean()
+        # Ticking "published" (form or change list) publishes now: the schedule is done with.
+        if self.published:
+            self.publish_at = None
+
     @property
     def is_published(self) -> bool:
-        """What learners get: published, or scheduled for a time that has come."""
+        """What learners get: published, or scheduled for a time that has come (the beat task
+        then publishes it). The one rule; `LessonQuerySet.published()` is its query."""
         return self.published or (self.publish_at is not None and self.publish_at <= timezone.now())
 
 
@@ -105,6 +132,7 @@ class Block(models.Model):
         TABLE = "table", "Table"
         CODE = "code", "Code"
         CALLOUT = "callout", "Callout"
+        CHECK = "check", "Check (a question)"
 
     class CalloutStyle(models.TextChoices):
         NOTE = "note", "Note"
@@ -134,13 +162,15 @@ class Block(models.Model):
     title = models.CharField(max_length=200, blank=True, help_text="Code blocks: a title.")
     language = models.CharField(max_length=30, blank=True)
     source = models.TextField(blank=True)
+    # check: its prompt is `markdown`; the rest (key, type, answer, options...) is lessons.checks'
+    spec = models.JSONField(default=dict, blank=True, help_text="Checks: the question's spec.")
     history = HistoricalRecords()
 
     class Meta:
         ordering = ("lesson", "position", "id")
         constraints = [
             models.CheckConstraint(
-                condition=Q(kind__in=["prose", "table", "code", "callout"]),
+                condition=Q(kind__in=["prose", "table", "code", "callout", "check"]),
                 name="lessons_block_kind_valid",
             ),
         ]
@@ -158,6 +188,7 @@ class Block(models.Model):
                 "rows": self.rows,
                 "source": self.source,
                 "language": self.language,
+                "spec": self.spec,
             },
         )
         if errors:
@@ -171,6 +202,7 @@ class Link(models.Model):
     position = models.PositiveIntegerField(default=0)
     title = models.CharField(max_length=200)
     url = models.URLField(max_length=500)
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ("lesson", "position", "id")

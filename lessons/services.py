@@ -10,8 +10,10 @@ from django.db.models import Model, Q
 
 from learning_platform import history, versioned
 from learning_platform.errors import Conflict, NotFound
-from lessons.blocks import EMPTY_BLOCK, block_html
-from lessons.history import BLOCK_HISTORY_FIELDS, LESSON_HISTORY_FIELDS
+from lessons import events
+from lessons.blocks import EMPTY_BLOCK, block_html, normalised_block_texts
+from lessons.checks import clean_text
+from lessons.history import BLOCK_HISTORY_FIELDS, LESSON_HISTORY_FIELDS, tag_ids_of_version
 from lessons.models import Block, Lesson, Link, Quest, Tag
 from lessons.selectors import due_lesson_ids
 
@@ -53,13 +55,19 @@ def upsert_lesson(
     values = {
         "quest": quest,
         "title": title,
-        "summary": summary,
+        "summary": clean_text(summary),
         "estimated_minutes": minutes,
         "xp": xp,
         "position": position,
         "published": published,
+        # Publishing consumes a schedule an editor set (Lesson's constraint); a draft keeps it.
+        **({"publish_at": None} if published else {}),
     }
     lesson, created = Lesson.objects.select_for_update().get_or_create(slug=slug, defaults=values)
+    if not created:
+        # Before the syncs: the history rows they record belong to the new version (kept in
+        # memory only when nothing changes).
+        lesson.version += 1
     # A list, not any() over a generator: every part is synced, whatever changed before it.
     changed = [
         created or _assign(lesson, values),
@@ -98,8 +106,11 @@ def _sync_tags(lesson: Lesson, slugs: list[str]) -> bool:
 
 
 def _sync_blocks(lesson: Lesson, specs: list[dict[str, Any]]) -> bool:
-    """Update blocks in place by position, so their ids (which reports refer to) stay put."""
+    """Update blocks in place, so their ids (which reports, answers and XP refer to) stay put:
+    a check keeps the block of its key, other blocks take the others' in order."""
     existing = list(lesson.blocks.order_by("position", "id"))
+    checks = {b.spec.get("key"): b for b in existing if b.kind == "check"}
+    others = [b for b in existing if b.kind != "check"]
     changed = False
     for position, spec in enumerate(specs, start=1):
         values = {
@@ -108,16 +119,19 @@ def _sync_blocks(lesson: Lesson, specs: list[dict[str, Any]]) -> bool:
             "kind": spec["kind"],
             "position": position,
         }
+        values = normalised_block_texts(values["kind"], values)
         values["html"] = block_html(values["kind"], values["markdown"])
-        if position <= len(existing):
-            block = existing[position - 1]
-            if _assign(block, values):
-                block.save()
-                changed = True
+        if spec["kind"] == "check":
+            block = checks.pop(spec["spec"]["key"], None)
         else:
+            block = others.pop(0) if others else None
+        if block is None:
             Block.objects.create(lesson=lesson, **values)
             changed = True
-    extra = existing[len(specs) :]
+        elif _assign(block, values):
+            block.save()
+            changed = True
+    extra = [*checks.values(), *others]
     if extra:
         Block.objects.filter(id__in=[b.id for b in extra]).delete()
         changed = True
@@ -130,11 +144,21 @@ def _sync_links(lesson: Lesson, specs: list[dict[str, str]]) -> bool:
     if current == wanted:
         return False
     lesson.links.all().delete()
-    Link.objects.bulk_create(
-        Link(lesson=lesson, position=position, title=title, url=url)
-        for position, (title, url) in enumerate(wanted, start=1)
-    )
+    # One by one, not bulk_create: each link's history record is what a revert restores.
+    for position, (title, url) in enumerate(wanted, start=1):
+        Link.objects.create(lesson=lesson, position=position, title=title, url=url)
     return True
+
+
+def lock_lesson_version(*, lesson_id: int) -> int | None:
+    """The lesson's stored version, its row locked until the transaction ends (call inside
+    one): a save checked against it cannot be overtaken. None if the lesson is gone."""
+    return (
+        Lesson.objects.select_for_update()
+        .filter(pk=lesson_id)
+        .values_list("version", flat=True)
+        .first()
+    )
 
 
 def rerender_block_html(*, batch_size: int = 500) -> int:
@@ -154,19 +178,21 @@ def rerender_block_html(*, batch_size: int = 500) -> int:
 
 
 def set_published(*, lesson_ids: list[int], published: bool) -> int:
-    """Publish or unpublish lessons; returns how many changed."""
+    """Publish or unpublish lessons; returns how many changed.
+
+    Either way the schedule goes: publishing consumes it, and a schedule left on an
+    unpublished lesson would publish it again (issue 41)."""
     lessons = Lesson.objects.filter(id__in=lesson_ids)
     if published:
         lessons = lessons.exclude(published=True)
     else:
-        # A schedule that has come would show the lesson still: unpublishing drops it.
         lessons = lessons.filter(Q(published=True) | Q(publish_at__isnull=False))
     changed = 0
     for lesson in lessons:
         lesson.published = published
-        if not published:
-            lesson.publish_at = None
-        lesson.save(update_fields=["published", "publish_at", "updated_at"])
+        lesson.publish_at = None
+        lesson.version += 1
+        lesson.save(update_fields=["published", "publish_at", "version", "updated_at"])
         changed += 1
     return changed
 
@@ -176,7 +202,8 @@ class VersionNotFound(NotFound):
 
 
 def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
-    """Put the lesson and its blocks back as they were in version `history_id`.
+    """Put the lesson back as it was in version `history_id`: its fields, tags, blocks and
+    links, and (through `events.lesson_reverted`) what the apps above keep of it.
 
     Goes through ordinary saves, so the revert is itself a version in the history (under the
     request's user) and the content version is bumped: learners get it at once.
@@ -190,21 +217,41 @@ def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
         if Lesson.objects.filter(slug=record.slug).exclude(pk=lesson_id).exists():
             raise Conflict(f"Another lesson uses the slug {record.slug!r} now.")
         when = record.history_date
+        lesson.version += 1  # first: the rows the revert records belong to this version
         with history.recorded_as(f"Reverted to the version of {when:%Y-%m-%d %H:%M:%S} UTC"):
-            _restore_blocks(lesson, _blocks_as_of(lesson_id=lesson_id, when=when))
+            _restore_blocks(lesson, _as_of(Block, lesson_id=lesson_id, when=when))
+            _restore_links(lesson, _as_of(Link, lesson_id=lesson_id, when=when))
+            lesson.tags.set(tag_ids_of_version(history_id=history_id))
+            events.lesson_reverted.announce(events.LessonReverted(lesson_id=lesson_id, as_of=when))
             for name in LESSON_HISTORY_FIELDS:
                 setattr(lesson, name, getattr(record, name))
+            if lesson.published:  # a version from before publishing consumed its schedule
+                lesson.publish_at = None
             lesson.save()  # last: its record closes the version, as in the admin
     return lesson
 
 
-def _blocks_as_of(*, lesson_id: int, when: Any) -> dict[int, Any]:
+def _as_of(model: type[Block] | type[Link], *, lesson_id: int, when: Any) -> dict[int, Any]:
+    """The lesson's blocks (or links) as they were at `when`: each one's last record then."""
     latest: dict[int, Any] = {}
-    for record in Block.history.filter(lesson_id=lesson_id, history_date__lte=when).order_by(
+    for record in model.history.filter(lesson_id=lesson_id, history_date__lte=when).order_by(
         "history_date", "history_id"
     ):
         latest[record.id] = record
-    return {block_id: r for block_id, r in latest.items() if r.history_type != "-"}
+    return {row_id: r for row_id, r in latest.items() if r.history_type != "-"}
+
+
+def _restore_links(lesson: Lesson, wanted: dict[int, Any]) -> None:
+    current = {link.id: link for link in lesson.links.all()}
+    for link_id in current.keys() - wanted.keys():
+        current[link_id].delete()
+    for link_id, old in wanted.items():
+        values = {"position": old.position, "title": old.title, "url": old.url}
+        link = current.get(link_id)
+        if link is None:
+            Link(id=link_id, lesson=lesson, **values).save(force_insert=True)
+        elif _assign(link, values):
+            link.save()
 
 
 def _restore_blocks(lesson: Lesson, wanted: dict[int, Any]) -> None:

@@ -114,7 +114,7 @@ def test_editor_reorders_and_edits_blocks_through_the_change_form(client, editor
     assert response.status_code == 302, response.context["errors"] if response.context else ""
     ordered = list(lesson.blocks.order_by("position"))
     assert [b.kind for b in ordered] == ["code", "prose", "table"]
-    assert ordered[1].markdown == "First, edited"
+    assert ordered[1].markdown == "First, edited\n"
     assert ordered[2].rows == [["GPT-2", "768"]]
 
 
@@ -315,7 +315,7 @@ def test_a_block_keeps_only_its_kinds_fields(client, editor):
     assert response.status_code == 302
     block = lesson.blocks.get()
     assert (block.markdown, block.columns, block.rows, block.source, block.language) == (
-        "Prose",
+        "Prose\n",
         [],
         [],
         "",

@@ -1,5 +1,7 @@
 """The content's history through the admin's pages: who changed what, and going back."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -57,7 +59,7 @@ def test_reference_lesson_history_shows_an_editors_edit_and_a_revert_served_at_o
     page = client.get(history_url)
     body = page.content.decode()
     assert editor.email in body
-    assert "Broken by an editor." in body
+    assert "Broken by an editor." in re.sub(r"</?(ins|del)>", "", body)
     assert "load_curriculum" in body
     versions = page.context["versions"]
     assert versions[0].by == editor.email
