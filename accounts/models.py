@@ -128,6 +128,11 @@ class User(AbstractBaseUser, PermissionsMixin):
     is_staff = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)
     date_joined = models.DateTimeField(default=timezone.now)
+    # When the learner asked for the account to be deleted; signing in before the grace period
+    # ends clears it (accounts.services.deletion). Set with deleted_at once it is purged: the
+    # row stays, holding nothing personal, so the ledger and the comments keep their learner.
+    deletion_requested_at = models.DateTimeField(null=True, blank=True)
+    deleted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = UserManager()
 
@@ -143,6 +148,14 @@ class User(AbstractBaseUser, PermissionsMixin):
                 condition=~models.Q(display_name_key=""),
                 name="accounts_user_display_name_key_unique",
                 violation_error_message=TAKEN_MESSAGE,
+            ),
+        ]
+        indexes = [
+            # The purge job's query: the accounts waiting to be deleted.
+            models.Index(
+                fields=["deletion_requested_at"],
+                condition=models.Q(deletion_requested_at__isnull=False, deleted_at__isnull=True),
+                name="accounts_user_deletion_due",
             ),
         ]
 

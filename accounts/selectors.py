@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from accounts.models import Requester
+from accounts import events
+from accounts.models import Requester, User
 from accounts.serializers import SessionStateSerializer
 
 
@@ -15,3 +16,31 @@ def session_state(*, user: Requester | None) -> dict[str, Any]:
     return SessionStateSerializer(
         {"is_authenticated": signed_in, "user": user if signed_in else None}
     ).data
+
+
+def account_data(*, user: User) -> dict[str, Any]:
+    """A copy of everything the platform holds about `user` (GDPR article 20), as JSON data:
+    the profile, and the sections the apps above add (accounts.events.account_data_asked)."""
+    from allauth.account.models import EmailAddress
+
+    data: dict[str, Any] = {
+        "profile": {
+            "id": user.pk,
+            "email": user.email,
+            "display_name": user.display_name,
+            "public_name": user.public_name,
+            "time_zone": user.time_zone,
+            "reply_notifications": user.reply_notifications,
+            "email_notifications": user.email_notifications,
+            "show_on_leaderboard": user.show_on_leaderboard,
+            "date_joined": user.date_joined.isoformat(),
+            "last_login": user.last_login.isoformat() if user.last_login else None,
+        },
+        "email_addresses": [
+            {"email": address.email, "verified": address.verified, "primary": address.primary}
+            for address in EmailAddress.objects.filter(user=user).order_by("pk")
+        ],
+    }
+    for sections in events.account_data_asked.announce(events.AccountDataAsked(user_id=user.pk)):
+        data.update(sections)
+    return data

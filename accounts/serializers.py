@@ -24,6 +24,7 @@ class ProfileOutputSerializer(serializers.ModelSerializer):
             "email_notifications",
             "show_on_leaderboard",
             "date_joined",
+            "deletion_requested_at",
         )
         read_only_fields = fields
 
@@ -57,3 +58,16 @@ class ProfileInputSerializer(serializers.Serializer):
         if character:
             raise serializers.ValidationError(INVISIBLE_MESSAGE.format(character=character))
         return normalize_display_name(value)
+
+
+class DeletionInputSerializer(serializers.Serializer):
+    password = serializers.CharField(
+        max_length=4096, trim_whitespace=False, help_text="The account's current password."
+    )
+
+
+class DeletionOutputSerializer(serializers.Serializer):
+    requested_at = serializers.DateTimeField()
+    delete_after = serializers.DateTimeField(
+        help_text="When the account is deleted unless its owner signs in before."
+    )

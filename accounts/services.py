@@ -1,14 +1,21 @@
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
+from django.utils import timezone
 
+from accounts import events
 from accounts.display_names import TAKEN_MESSAGE
 from accounts.models import User
-from learning_platform.errors import InvalidInput
+from learning_platform.errors import InvalidField, InvalidInput
+
+# What a deleted learner is shown as, where what they wrote stays (comments).
+DELETED_LEARNER = "A deleted learner"
 
 
 def queue_email(*, subject: str, body: str, to: list[str], html_body: str | None = None) -> None:
@@ -89,6 +96,26 @@ def is_unconfirmed_signup_address(*, email: str) -> bool:
     return User.objects.filter(email__iexact=email).exclude(Exists(verified)).exists()
 
 
+def address_held_elsewhere(*, email: str, user_id: int) -> bool:
+    """Whether `email` is held by an account other than `user_id`'s: as its own address (the
+    one it signed up with or made primary, confirmed or not) or as an address it verified.
+
+    Such an address is never attached to another account (accounts.apps): a confirmation
+    e-mail for it would reach its owner, who, trusting a genuine e-mail from us, could confirm
+    it and hand their address to the other account (issue 41). An address another account
+    only attached unverified is not held: it is detached instead (release_unverified_address).
+    """
+    from allauth.account.models import EmailAddress
+
+    verified_elsewhere = EmailAddress.objects.filter(email__iexact=email, verified=True).exclude(
+        user_id=user_id
+    )
+    return (
+        User.objects.filter(email__iexact=email).exclude(pk=user_id).exists()
+        or verified_elsewhere.exists()
+    )
+
+
 def may_sign_in_with(*, user: User, email: str) -> bool:
     """Sign-in by e-mail: the account's own address, or a secondary one it verified."""
     from allauth.account.models import EmailAddress
@@ -142,3 +169,104 @@ def update_profile(*, user: User, **changes: Any) -> User:
 def _invalid(errors: dict[str, list[str]]) -> InvalidInput:
     field, messages = next(iter(errors.items()))
     return InvalidInput(f"{field}: {messages[0]}", errors=errors)
+
+
+def deletion_due_at(*, requested_at: datetime) -> datetime:
+    """When an account asked to be deleted at `requested_at` is purged."""
+    return requested_at + timedelta(days=settings.ACCOUNT_DELETION_GRACE_DAYS)
+
+
+def request_account_deletion(*, user: User, password: str) -> datetime:
+    """Schedule `user`'s account for deletion once the grace period has run; when it will be.
+
+    The password confirms it is the owner asking. Every session of the account ends (this one
+    too): signing in again during the grace period cancels the deletion
+    (cancel_account_deletion), and the owner is told both by e-mail.
+    """
+    from allauth.usersessions.models import UserSession
+
+    if not user.check_password(password):
+        raise InvalidField("password", "The password is not right.")
+    now = timezone.now()
+    with transaction.atomic():
+        user.deletion_requested_at = now
+        user.save(update_fields=["deletion_requested_at"])
+        for session in UserSession.objects.filter(user=user):
+            session.end()
+        due = deletion_due_at(requested_at=now)
+        _tell_owner(user, "account/email/deletion_requested", {"due": due})
+    return due
+
+
+def cancel_account_deletion(*, user: User) -> bool:
+    """Keep `user`'s account if its deletion is pending (called on every sign-in); whether one
+    was. A purged account cannot sign in, so this never races the purge into a half-deleted
+    account: the purge re-reads the request under a row lock."""
+    with transaction.atomic():
+        cancelled = User.objects.filter(
+            pk=user.pk, deletion_requested_at__isnull=False, deleted_at__isnull=True
+        ).update(deletion_requested_at=None)
+        if cancelled:
+            user.deletion_requested_at = None
+            _tell_owner(user, "account/email/deletion_cancelled", {})
+    return bool(cancelled)
+
+
+def _tell_owner(user: User, template_prefix: str, context: dict[str, Any]) -> None:
+    from allauth.account.adapter import get_adapter
+
+    get_adapter().send_mail(template_prefix, user.email, {"email": user.email, **context})
+
+
+def accounts_due_for_purge(*, now: datetime, limit: int) -> list[int]:
+    """The ids of up to `limit` accounts whose grace period ended before `now`."""
+    cutoff = now - timedelta(days=settings.ACCOUNT_DELETION_GRACE_DAYS)
+    return list(
+        User.objects.filter(deletion_requested_at__lte=cutoff, deleted_at__isnull=True)
+        .order_by("deletion_requested_at", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+def purge_account(*, user_id: int, now: datetime | None = None) -> bool:
+    """Delete what says who the learner `user_id` was, if their grace period is over; whether
+    this call did it (again: nothing, so it can run twice).
+
+    The user row stays as a tombstone with nothing personal in it (no address, name, password
+    or time zone; shown as "A deleted learner"; inactive, so off the boards): the XP ledger,
+    completions and comments keep pointing at it, and the totals the boards and analytics add
+    up stay as they were. The apps above delete or blank their personal rows through
+    `accounts.events.account_purged`; allauth's addresses and sessions go here.
+    """
+    from allauth.account.models import EmailAddress
+    from allauth.usersessions.models import UserSession
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        user = User.objects.select_for_update().filter(pk=user_id).first()
+        if (
+            user is None
+            or user.deleted_at is not None
+            or user.deletion_requested_at is None
+            or deletion_due_at(requested_at=user.deletion_requested_at) > now
+        ):
+            return False
+        for session in UserSession.objects.filter(user=user):
+            session.end()
+        EmailAddress.objects.filter(user=user).delete()
+        names = tuple(name for name in (user.email, user.display_name, user.public_handle) if name)
+        events.account_purged.announce(events.AccountPurged(user_id=user.pk, former_names=names))
+        user.email = f"deleted-{user.pk}@deleted.invalid"
+        user.display_name = ""
+        user.public_handle = DELETED_LEARNER
+        user.time_zone = "UTC"
+        user.set_unusable_password()
+        user.is_active = False
+        user.is_staff = False
+        user.is_superuser = False
+        user.last_login = None
+        user.deleted_at = now
+        user.save()
+        user.groups.clear()
+        user.user_permissions.clear()
+    return True

@@ -1,6 +1,8 @@
 from celery import shared_task
 from django.core.mail import EmailMultiAlternatives
+from django.utils import timezone
 
+from accounts import services
 from learning_platform.tasks import retrying
 
 
@@ -23,3 +25,19 @@ def send_email(*, subject: str, body: str, to: list[str], html_body: str | None 
     if html_body:
         message.attach_alternative(html_body, "text/html")
     message.send()
+
+
+# Accounts purged per run: one purge is a few dozen statements; the next run takes the rest.
+PURGE_BATCH = 200
+
+
+@shared_task(name="accounts.purge_deleted_accounts", acks_late=True)
+def purge_deleted_accounts() -> int:
+    """Periodic: delete for good the accounts whose grace period ran out, a bounded batch per
+    run; how many. Idempotent: a purged account is not due any more, and each purge re-reads
+    its account under a lock (accounts.services.purge_account)."""
+    now = timezone.now()
+    return sum(
+        services.purge_account(user_id=user_id, now=now)
+        for user_id in services.accounts_due_for_purge(now=now, limit=PURGE_BATCH)
+    )

@@ -1,8 +1,10 @@
 from django.urls import path
 
-from accounts.views import MeView, SessionStateView
+from accounts.views import AccountDataView, AccountDeletionView, MeView, SessionStateView
 
 urlpatterns = [
     path("me/", MeView.as_view(), name="me"),
+    path("me/data", AccountDataView.as_view(), name="me-data"),
+    path("me/deletion", AccountDeletionView.as_view(), name="me-deletion"),
     path("session", SessionStateView.as_view(), name="session"),
 ]

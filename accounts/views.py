@@ -1,4 +1,5 @@
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -7,6 +8,8 @@ from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.serializers import (
+    DeletionInputSerializer,
+    DeletionOutputSerializer,
     ProfileInputSerializer,
     ProfileOutputSerializer,
     SessionStateSerializer,
@@ -58,3 +61,49 @@ class MeView(APIView):
         serializer.is_valid(raise_exception=True)
         user = services.update_profile(user=request.user, **serializer.validated_data)
         return Response(ProfileOutputSerializer(user).data)
+
+
+@extend_schema(tags=["me"])
+class AccountDataView(APIView):
+    """A copy of the learner's data, as a JSON file (GDPR article 20)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={(200, "application/json"): OpenApiTypes.OBJECT},
+        operation_id="me_data_retrieve",
+        description="Everything the platform holds about the signed-in learner, as a JSON file "
+        "to download: `profile`, `email_addresses`, `progress` (stats and completed lessons), "
+        "`xp_ledger`, `submissions`, `check_answers`, `checks` (where each stands), `review_cards`, `comments`, `reports`, `followed_lessons`, "
+        "`notifications`. Never cached.",
+    )
+    def get(self, request: SignedInRequest) -> Response:
+        response = Response(selectors.account_data(user=request.user))
+        response["Content-Disposition"] = 'attachment; filename="my-learning-platform-data.json"'
+        patch_cache_control(response, private=True, no_store=True)
+        return response
+
+
+@extend_schema(tags=["me"])
+class AccountDeletionView(APIView):
+    """Ask for the account to be deleted after a grace period (GDPR article 17)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=DeletionInputSerializer,
+        responses={202: DeletionOutputSerializer},
+        operation_id="me_deletion_create",
+        description="Schedules the signed-in learner's account for deletion after "
+        "`ACCOUNT_DELETION_GRACE_DAYS` (7) days and signs out every session, this one too. "
+        "Signing in before then cancels it. 400 when the password is not right.",
+    )
+    def post(self, request: SignedInRequest) -> Response:
+        serializer = DeletionInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        user = request.user
+        delete_after = services.request_account_deletion(
+            user=user, password=serializer.validated_data["password"]
+        )
+        body = {"requested_at": user.deletion_requested_at, "delete_after": delete_after}
+        return Response(DeletionOutputSerializer(body).data, status=202)

@@ -49,3 +49,10 @@ class CommunityConfig(AppConfig):
         from community import subscribers  # imports services, hence models: after setup
 
         subscribers.subscribe()
+
+        # Imports models: after setup, like the subscribers above.
+        from accounts import events as account_events
+        from community import personal_data
+
+        account_events.account_data_asked.subscribe(personal_data.export)
+        account_events.account_purged.subscribe(personal_data.purge)

@@ -18,8 +18,11 @@ class ProgressConfig(AppConfig):
         from django.contrib.auth import get_user_model
         from django.db.models.signals import post_save
 
+        from accounts import events as account_events
         from learning_platform import metrics, versioned
-        from progress import boards, models
+        from progress import boards, models, personal_data
+
+        account_events.account_data_asked.subscribe(personal_data.export)
 
         metrics.LEADERBOARD_REBUILD_AGE.hook.subscribe(boards.rebuild_age_samples)
 

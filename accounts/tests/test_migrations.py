@@ -66,3 +66,24 @@ def test_the_data_migration_disambiguates_existing_look_alike_names():
         "Flush One 2 2",
     ]
     assert len({key for _, key in stored}) == len(stored)
+
+
+def test_the_data_migration_detaches_addresses_another_account_holds_as_its_own():
+    from allauth.account.models import EmailAddress
+
+    migration = importlib.import_module("accounts.migrations.0009_detach_addresses_held_elsewhere")
+    owner = UserFactory(email="owner@example.com")
+    squatter = UserFactory(email="squatter@example.com")
+    # As the attack of issue 41 left them: the owner's address verified on the squatter's account.
+    EmailAddress.objects.create(user=owner, email="owner@example.com", primary=True)
+    EmailAddress.objects.create(user=squatter, email="squatter@example.com", primary=True)
+    EmailAddress.objects.create(user=squatter, email="Owner@example.com", verified=True)
+    EmailAddress.objects.create(user=squatter, email="spare@example.com", verified=True)
+
+    migration.detach_addresses_held_elsewhere(apps, None)
+
+    assert sorted(EmailAddress.objects.values_list("user__email", "email")) == [
+        ("owner@example.com", "owner@example.com"),
+        ("squatter@example.com", "spare@example.com"),
+        ("squatter@example.com", "squatter@example.com"),
+    ]
