@@ -16,6 +16,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from learning_platform import broker
+from learning_platform.logging_config import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -93,12 +94,17 @@ INSTALLED_APPS = [
     "lessons",
     "progress",
     "achievements",
+    "reviews",
     "exercises",
     "community",
     "notifications",
     "insights",
     "pages",
     "curriculum",
+    # The LTI 1.3 tool: django-lti's platforms, deployments and keys, and ours (lti/lti13.py).
+    "lti_tool",
+    "lti",
+    "xapi",
 ]
 
 MIDDLEWARE = [
@@ -111,6 +117,8 @@ MIDDLEWARE = [
     # Signed-out HTML and JSON compressed (learning_platform/compression.py: why only those).
     "learning_platform.compression.PublicGZipMiddleware",
     "corsheaders.middleware.CorsMiddleware",
+    # API answers private unless a view says they are the same for everyone (api/private.py).
+    "learning_platform.api.private.PrivateAnswersMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -238,6 +246,12 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_EMAIL_VERIFICATION = env.str("ACCOUNT_EMAIL_VERIFICATION", default="optional")
 ACCOUNT_EMAIL_VERIFICATION_BY_CODE_ENABLED = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# The account's address is told when its password changes, and when another address (which
+# must be confirmed first) becomes the account's own. Not ACCOUNT_CHANGE_EMAIL: it would make
+# an unconfirmed new address the account's at once when the current one is unconfirmed too.
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+# Days an account asked to be deleted waits for its owner to change their mind (signing in).
+ACCOUNT_DELETION_GRACE_DAYS = env.int("ACCOUNT_DELETION_GRACE_DAYS", default=7)
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.signup.SignupForm"
 # Reset keys carry the address they were sent to: completing one proves it (issue 25).
@@ -285,6 +299,7 @@ REST_FRAMEWORK = {
         "reports_anon": env.str("THROTTLE_REPORTS_ANON", default="3/hour"),
         "reports_user": env.str("THROTTLE_REPORTS_USER", default="20/hour"),
         "sync": env.str("THROTTLE_SYNC", default="60/min"),
+        "check_answers": env.str("THROTTLE_CHECK_ANSWERS", default="60/min"),
         "admin_markdown_preview": "240/min",  # the admin's live preview, per editor
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
@@ -380,15 +395,28 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         # Lessons whose "publish at" has come (reads already show them; this makes it stick).
         _every("lessons.publish_due_lessons", 60, expires=55),
         _every("learning_platform.send_unsent_tasks", 30, expires=25),
-        # Builds the boards after a Redis loss, and each day's period boards ahead of midnight.
-        _every("progress.refresh_leaderboards", 300, expires=280),
+        # Deletes from Redis the keys of cache writes that missed it (learning_platform/cache.py).
+        _every("learning_platform.settle_cache", 30, expires=25),
+        # Rebuilds the boards when Redis lost them or missed awards (within a minute of its
+        # return), and builds each day's period boards ahead of midnight.
+        _every("progress.refresh_leaderboards", 30, expires=25),
         # Rewrites every board from the ledger's rollup: anything Redis missed is back in a day.
         _every("progress.rebuild_leaderboards", 24 * 3600, expires=3600),
         # Sends the notification digests that are due (COMMUNITY_DIGEST_WINDOW_SECONDS).
         _every("community.send_overdue_emails", 60, expires=55),
         _every("exercises.requeue_stale_submissions", 60, expires=55),
+        _every("reviews.fit_parameters", 24 * 3600, expires=3600),  # FSRS fits (reviews/fitting.py)
+        # Deletes the accounts whose grace period ran out (accounts.services.deletion).
+        _every("accounts.purge_deleted_accounts", 3600, expires=3000),
+        # Learning records left unsent by an LRS outage (xapi/); nothing to do when it is off.
+        _every("xapi.send_statements", 60, expires=55),
     )
 }
+
+# Learning records (xapi/): statements go to this LRS; none are kept while it is unset.
+XAPI_LRS_URL = env.str("XAPI_LRS_URL", default="")
+XAPI_LRS_USERNAME = env.str("XAPI_LRS_USERNAME", default="")
+XAPI_LRS_PASSWORD = env.str("XAPI_LRS_PASSWORD", default="")
 
 # --- E-mail -------------------------------------------------------------------------------
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
@@ -468,21 +496,4 @@ LOG_FORMAT = env.str("LOG_FORMAT", default="text" if DEBUG or TESTING else "json
 SENTRY_DSN = env.str("SENTRY_DSN", default="")
 SENTRY_TRACES_SAMPLE_RATE = env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0)
 OTEL_EXPORTER_OTLP_ENDPOINT = env.str("OTEL_EXPORTER_OTLP_ENDPOINT", default="")
-_CONSOLE = {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
-        "json": {"()": "learning_platform.observe.json_formatter"},
-    },
-    "filters": {"request_id": {"()": "learning_platform.observe.RequestIdFilter"}},
-    "handlers": {"console": _CONSOLE},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {
-        "django.db.backends": {"level": "INFO"},
-        # A grading batch revokes its members' messages; with no result backend, Celery warns
-        # once per revoked id that it cannot store the state, which no one needs.
-        "celery.worker.control": {"level": "ERROR"},
-    },
-}
+LOGGING = logging_config(log_format=LOG_FORMAT, level=env.str("LOG_LEVEL", default="INFO"))

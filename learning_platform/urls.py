@@ -20,6 +20,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("progress.urls")),
     path("", include("achievements.urls")),
     path("", include("exercises.urls")),
+    path("", include("reviews.urls")),
     path("", include("community.urls")),
     path("", include("notifications.urls")),
 ]
@@ -40,6 +41,8 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", scrape.metrics_view, name="metrics"),
+    # The LTI 1.3 tool: platforms' logins, launches and deep linking, the tool's keys.
+    path("lti/", include("lti.urls")),
     # The app's pages answered with their content, robots.txt and sitemap.xml.
     path("", include("pages.web_urls")),
     # Last: every other GET is a route of the web app, answered by its index.html.

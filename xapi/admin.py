@@ -1,0 +1,11 @@
+from django.contrib import admin
+
+from xapi.models import Statement
+
+
+@admin.register(Statement)
+class StatementAdmin(admin.ModelAdmin):
+    list_display = ["id", "verb", "user", "created_at", "sent_at", "attempts"]
+    list_filter = ["verb", "sent_at"]
+    raw_id_fields = ["user"]
+    readonly_fields = [f.name for f in Statement._meta.fields]
