@@ -42,6 +42,10 @@ const env = {
   THROTTLE_COMMENTS: process.env.THROTTLE_COMMENTS ?? '60/min',
   THROTTLE_REPORTS_ANON: process.env.THROTTLE_REPORTS_ANON ?? '60/hour',
   PYTHONUNBUFFERED: '1',
+  // runserver answers each connection on a thread of its own, so persistent database
+  // connections pile up one per thread until PostgreSQL refuses clients ("too many clients
+  // already"); Django's docs say not to enable them on the development server.
+  DB_CONN_MAX_AGE: '0',
 };
 
 function run(args) {
