@@ -34,6 +34,14 @@ describe('offline copies', () => {
     expect([...stores.get(API_CACHE)!.keys()]).toEqual(['/api/v1/lessons/a/']);
   });
 
+  it("on sign-out forgets the draft lessons a staff member read, not the published ones", async () => {
+    const stores = fakeCaches();
+    await rememberForOffline('/api/v1/lessons/a/', { slug: 'a', published: true });
+    await rememberForOffline('/api/v1/lessons/next-week/', { slug: 'next-week', published: false });
+    await forgetPersonalCaches();
+    expect([...stores.get(API_CACHE)!.keys()]).toEqual(['/api/v1/lessons/a/']);
+  });
+
   it('does not keep a read that was under way when the learner signed out', async () => {
     const stores = fakeCaches();
     let answer!: (value: unknown) => void;

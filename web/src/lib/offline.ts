@@ -60,9 +60,21 @@ export async function keptForOffline<T>(url: string, read: (url: string) => Prom
   return data;
 }
 
+/** Whether a kept lesson is a draft (only staff are answered one), or cannot be read. */
+async function isDraft(cache: Cache, request: Request): Promise<boolean> {
+  try {
+    const body: unknown = await (await cache.match(request))?.json();
+    return typeof body !== 'object' || body === null || (body as { published?: unknown }).published === false;
+  } catch {
+    return true;
+  }
+}
+
 /**
- * Forgets what the signed-in learner's reads left on this device: the personal cache and the
- * quest outlines (they carry the learner's completion marks). Lessons stay: they are public.
+ * Forgets what the signed-in learner's reads left on this device: the personal cache, the
+ * quest outlines (they carry the learner's completion marks) and the draft lessons a staff
+ * member read (the service worker keeps every lesson read). Published lessons stay: they are
+ * public.
  */
 export async function forgetPersonalCaches(): Promise<void> {
   generation += 1;
@@ -72,9 +84,11 @@ export async function forgetPersonalCaches(): Promise<void> {
     await storage.delete(PERSONAL_CACHE);
     const cache = await storage.open(API_CACHE);
     const keys = await cache.keys();
-    await Promise.all(
-      keys.filter((request) => new URL(request.url).pathname.startsWith('/api/v1/quests/')).map((request) => cache.delete(request)),
-    );
+    const path = (request: Request) => new URL(request.url).pathname;
+    const lessons = keys.filter((request) => path(request).startsWith('/api/v1/lessons/'));
+    const drafts = (await Promise.all(lessons.map(async (request) => ((await isDraft(cache, request)) ? [request] : [])))).flat();
+    const outlines = keys.filter((request) => path(request).startsWith('/api/v1/quests/'));
+    await Promise.all([...outlines, ...drafts].map((request) => cache.delete(request)));
   } catch {
     // Best effort, as above.
   }

@@ -12,6 +12,10 @@ export function fakeCaches(beforeDelete?: (name: string) => Promise<void>) {
     return {
       put: async (url: string, response: Response) => void store.set(url, await response.text()),
       keys: async () => [...store.keys()].map((url) => new Request(new URL(url, 'http://localhost'))),
+      match: async (request: Request) => {
+        const body = store.get(new URL(request.url).pathname);
+        return body === undefined ? undefined : new Response(body);
+      },
       delete: async (request: Request) => store.delete(new URL(request.url).pathname),
     };
   };
