@@ -75,7 +75,7 @@ const pwa = VitePWA({
       },
       {
         urlPattern: ({ url, sameOrigin }) =>
-          sameOrigin && /^\/api\/v1\/(session|me\/progress|achievements\/)$/.test(url.pathname),
+          sameOrigin && /^\/api\/v1\/(session|me\/progress|me\/reviews|achievements\/)$/.test(url.pathname),
         ...networkFirst('lp-personal', 30, 7),
       },
     ],

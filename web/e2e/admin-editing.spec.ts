@@ -214,11 +214,13 @@ print(seen.index(lesson.id) + 1, len(seen))`).split(' ');
   await expect(page.locator('#changelist-search')).not.toContainText('e-mail');
   await shot(page, 'admin-23-10-search-help');
 
-  // --- Resolving a report: the form says, before saving, who is e-mailed and what.
+  // --- Resolving a report: the form says, before saving, that the reporter is e-mailed and
+  // what, never the reporter's address (editors do not see it).
   await page.goto('/admin/community/issuereport/');
   await page.getByRole('link', { name: /Typo in the second paragraph/ }).first().click();
   const notice = page.locator('.lp-resolve-notice');
-  await expect(notice).toContainText(`e-mails the reporter at ${REPORTER}`);
+  await expect(notice).toContainText('e-mails the reporter and notifies them in the app');
+  await expect(page.locator('#content')).not.toContainText(REPORTER);
   await expect(notice).toContainText('Thanks! Your report on “Embedding dimension');
   await expect(notice).not.toHaveClass(/lp-armed/);
   await page.getByLabel('Status').selectOption('resolved');

@@ -45,20 +45,33 @@ test('a comment, a reply from a second learner, and the notification it brings',
   await expect(reply).toBeVisible();
   await expect(reply).toContainText('replying to');
   await shot(second.page, '10-reply-from-second-learner');
+  // And one more, which stays too.
+  const more = `And d_head is 64 or 128 in most models. ${Date.now()}`;
+  await thread.getByRole('button', { name: 'Reply' }).click();
+  await thread.getByLabel(/Reply to/).fill(more);
+  await thread.getByRole('button', { name: 'Post reply' }).click();
+  await expect(theirView.getByRole('article').filter({ has: second.page.locator('.prose', { hasText: more }) })).toBeVisible();
 
-  // The first learner sees the reply notification in the top bar.
+  // The first learner sees the replies' notifications in the top bar: two, as the reply taken
+  // back took its own with it (the worker fans them out).
+  const unread = () => page.evaluate(async () => (await (await fetch('/api/v1/me/notifications/?unread=true&page_size=1')).json()).unread_count);
+  await expect.poll(unread, { timeout: 20_000 }).toBe(2);
   await page.reload();
   const bell = page.getByRole('link', { name: /Notifications, [1-9]\d* unread/ });
   await expect(bell).toBeVisible({ timeout: 20_000 });
+  await expect(bell).toHaveAccessibleName('Notifications, 2 unread');
   await shot(page, '11-unread-notification-in-top-bar');
   await bell.click();
   await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible();
-  const item = page.getByRole('list', { name: 'Your notifications' }).getByRole('listitem').first();
+  const items = page.getByRole('list', { name: 'Your notifications' }).getByRole('listitem');
+  await expect(items).toHaveCount(2);
+  const item = items.last();
   await expect(item).toContainText(/repl/i);
   await shot(page, '12-notifications-page');
   await item.getByRole('link').click();
   await expect(page).toHaveURL(/\/lessons\/embedding-dimension#comment-\d+/);
-  await expect(page.getByRole('article').filter({ has: page.locator('.prose', { hasText: answer }) })).toBeInViewport();
+  await expect(page.locator(new URL(page.url()).hash)).toBeInViewport();
+  await expect(page.locator(new URL(page.url()).hash)).toContainText(/d_head/);
   await shot(page, '13-notification-opens-the-reply');
 
   await page.goto('/notifications');

@@ -1,7 +1,7 @@
 // Issue 22 as a learner meets it, at 1280 and at 375 px: the exercise after a reload, nothing
 // wider than a phone's screen, the report dialog, comments, settings, and an unknown lesson.
 import type { Locator, Page } from '@playwright/test';
-import { expect, shot, signUp, test } from './fixtures';
+import { expect, lessonAppReady, shot, signUp, test } from './fixtures';
 
 const LESSON = '/lessons/embedding-dimension';
 const HEADER = 'model,d_model,n_layers,n_heads,vocab_size,intermediate_size';
@@ -74,7 +74,8 @@ for (const width of [1280, 375]) {
 
       // After a reload: the same table in the box, its feedback, the status and the history.
       await page.reload();
-      await expect(status).toHaveText(/^Passed earlier \(best \d+%\) · latest attempt \d+%/);
+      // The exercise's panel loads once the page is idle: later on a busy machine.
+      await expect(status).toHaveText(/^Passed earlier \(best \d+%\) · latest attempt \d+%/, { timeout: 30_000 });
       await expect(exercise.getByLabel('Your table', { exact: true })).toHaveValue(WRONG);
       await expect(exercise.getByRole('table', { name: /checked cells correct/ }).locator('td[data-verdict="incorrect"]').first()).toBeVisible();
       await exercise.getByText('Your attempts (2)').click();
@@ -110,12 +111,15 @@ for (const width of [1280, 375]) {
       void watch;
       await signUp(page, `report-${width}`);
       await page.goto(LESSON);
+      await lessonAppReady(page);
       const table = page.locator('.lesson-part').filter({ has: page.getByRole('region', { name: 'Width and depth of some well-known models' }) });
       await table.getByRole('button', { name: 'Report this table' }).click();
       const dialog = page.getByRole('dialog', { name: 'Report an issue' });
       const where = dialog.getByLabel('Where (optional)');
-      await expect(where.locator('option:checked')).toHaveText('4. Table: Width and depth of some well-known models');
+      // The seventh block: two texts, a check, a text and two checks come before it.
+      await expect(where.locator('option:checked')).toHaveText('7. Table: Width and depth of some well-known models');
       const options = await where.locator('option').allTextContents();
+      expect(options.find((option) => option.startsWith('3. Question:'))).toContain('Llama 3 8B has d_model = 4,096');
       expect(options).toContain('Further reading (the links)');
       expect(options).toContain('Exercise: Read d_model from three config.json files');
       expect(options.find((option) => option.startsWith('1. Text:'))).toContain('d_model, also called the hidden size');

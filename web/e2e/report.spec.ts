@@ -1,10 +1,12 @@
-import { expect, shot, signUp, test } from './fixtures';
+import { expect, lessonAppReady, shot, signUp, test } from './fixtures';
 
 test('reporting an issue on a lesson block through the dialog', async ({ page, watch }) => {
   void watch;
   const email = await signUp(page, 'reporter');
   void email;
   await page.goto('/lessons/embedding-dimension');
+  // The first answer draws the button too; it opens the dialog once the app has taken over.
+  await lessonAppReady(page);
   const open = page.getByRole('button', { name: 'Report an issue' });
   await open.click();
   const dialog = page.getByRole('dialog', { name: 'Report an issue' });
@@ -16,7 +18,7 @@ test('reporting an issue on a lesson block through the dialog', async ({ page, w
 
   await open.click();
   await dialog.getByLabel('Typo').check();
-  await dialog.getByLabel('Where (optional)').selectOption({ label: '4. Table: Width and depth of some well-known models' });
+  await dialog.getByLabel('Where (optional)').selectOption({ label: '7. Table: Width and depth of some well-known models' });
   await dialog.getByLabel('Details').fill('GPT-2 is listed with 117M parameters; the released weights count about 124M.');
   await shot(page, '14-report-dialog');
   await dialog.getByRole('button', { name: 'Send report' }).click();
@@ -32,6 +34,7 @@ test('reporting an issue on a lesson block through the dialog', async ({ page, w
 test('a signed-out visitor can report too', async ({ page, watch }) => {
   void watch;
   await page.goto('/lessons/embedding-dimension');
+  await lessonAppReady(page);
   await page.getByRole('button', { name: 'Report an issue' }).click();
   const dialog = page.getByRole('dialog', { name: 'Report an issue' });
   await dialog.getByLabel('Unclear').check();

@@ -1,13 +1,13 @@
-import { expect, header, newContextPage, shot, signIn, signUp, test } from './fixtures';
+import { expect, header, newContextPage, passChecks, shot, signIn, signUp, test } from './fixtures';
 
 test('the same account in a second browser shows the same progress', async ({ page, watch, browser }) => {
   void watch;
   const email = await signUp(page, 'devices');
-  await page.goto('/lessons/embedding-dimension');
-  await page.getByRole('button', { name: 'Mark complete' }).click();
+  await page.goto('/lessons/embedding-geometry');
+  await passChecks(page, 'embedding-geometry');
   await expect(header(page).getByText('1/94 lessons')).toBeVisible();
   await page.goto('/lessons/token-embeddings');
-  await page.getByRole('button', { name: 'Mark complete' }).click();
+  await passChecks(page, 'token-embeddings');
   await expect(header(page).getByText('2/94 lessons')).toBeVisible();
   const firstHeader = await header(page).locator('.progress-stats').innerText();
   await shot(page, '17-first-browser-progress');

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { recordCompletion } from '@/lib/progressStore';
+import { recordAnswer, recordCompletion } from '@/lib/progressStore';
 import type { AchievementList, ProgressSummary } from '@/lib/types';
 import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
 import { achievements, levels, progressSummary, quest } from '@/test/fixtures';
@@ -16,6 +16,7 @@ function homeRoutes(extra: Record<string, unknown> = {}) {
     'GET /api/v1/quests/transformers/': { body: quest },
     'GET /api/v1/levels/': { body: levels },
     'GET /api/v1/achievements/': { body: achievements },
+    'GET /api/v1/me/lessons/started': { body: { started: [] } },
     ...(extra as Record<string, { body: unknown }>),
   });
 }
@@ -148,5 +149,29 @@ describe('home page', () => {
     expect(card).toHaveTextContent('100% done · 94/94 lessons');
     expect(screen.queryByRole('link', { name: /^Continue/ })).not.toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Today' })).toHaveTextContent('Daily goal: 40 of 20 XP · met ✓');
+  });
+
+  it('counts the lessons done, started and untouched, and lists the started ones', async () => {
+    homeRoutes({
+      'GET /api/v1/session': signedInSession(),
+      'GET /api/v1/me/progress?quest=transformers': { body: summary({}) },
+      'GET /api/v1/me/lessons/started': { body: { started: ['lesson-2', 'lesson-3', 'lesson-7'] } },
+      'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    });
+    renderApp('/');
+    expect(await screen.findByRole('link', { name: 'Continue: Lesson 3 (started)' })).toHaveAttribute('href', '/lessons/lesson-3');
+    const card = screen.getByRole('region', { name: 'Continue' });
+    expect(within(card).getByTestId('lesson-counts')).toHaveTextContent('3 done · 2 started · 89 untouched');
+    const started = within(card).getByRole('list', { name: 'Also started' });
+    expect(within(started).getAllByRole('link').map((link) => link.getAttribute('href'))).toEqual(['/lessons/lesson-7']);
+  });
+
+  it('welcomes back a signed-out learner who has answered a check, rather than offering the start', async () => {
+    recordAnswer({ check: 61, lesson: 'lesson-1', answer: { value: '768' }, correct: false });
+    homeRoutes();
+    renderApp('/');
+    expect(await screen.findByRole('link', { name: 'Continue: Lesson 1 (started)' })).toBeInTheDocument();
+    expect(screen.getByTestId('lesson-counts')).toHaveTextContent('0 done · 1 started · 93 untouched');
+    expect(screen.queryByRole('link', { name: 'Start the quest' })).not.toBeInTheDocument();
   });
 });

@@ -4,6 +4,8 @@ import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { ProgressBar } from '@/components/ProgressBar';
 import { useProgressHeader } from '@/features/progress/api';
+import { ReviewsDueCard } from '@/features/reviews/components/ReviewLink';
+import { useLessonStatuses, type LessonStatuses } from '@/lib/lessonStatus';
 import { achievementQueries, questQueries } from '@/lib/queries';
 import { useAuth, useTimeZone } from '@/lib/session';
 import { formatDate } from '@/lib/timeZones';
@@ -48,6 +50,7 @@ function LeadQuest({ slug }: { slug: string }) {
   const { isAuthenticated } = useAuth();
   const progress = useProgressHeader(slug);
   const quest = useQuery(questQueries.detail(slug));
+  const statuses = useLessonStatuses(quest.data?.lessons ?? [], progress.data?.completed_lessons);
   const error = progress.error ?? quest.error;
   if (error) {
     return (
@@ -63,13 +66,15 @@ function LeadQuest({ slug }: { slug: string }) {
   if (!progress.data || !quest.data) return <Loading label="Loading your progress…" />;
   const summary = progress.data;
   const next = nextLesson(quest.data.lessons, summary.completed_lessons);
-  if (summary.lessons_completed === 0 && next) return <FirstVisit quest={quest.data} first={next} />;
+  // A learner who has answered a check has begun: no "Start the quest" for them.
+  if (summary.lessons_completed === 0 && statuses.counts.started === 0 && next) return <FirstVisit quest={quest.data} first={next} />;
   return (
     <>
       <h1>Welcome back</h1>
       <div className="home-grid">
-        <ContinueCard quest={quest.data} summary={summary} next={next} />
+        <ContinueCard quest={quest.data} summary={summary} next={next} statuses={statuses} />
         <TodayCard summary={summary} signedIn={isAuthenticated} />
+        {isAuthenticated ? <ReviewsDueCard /> : null}
         <RecentAchievements signedIn={isAuthenticated} />
       </div>
     </>
@@ -92,13 +97,19 @@ function FirstVisit({ quest, first }: { quest: QuestDetail; first: OutlineLesson
   );
 }
 
-function ContinueCard({ quest, summary, next }: { quest: QuestDetail; summary: ProgressSummary; next: OutlineLesson | null }) {
+/** How many lessons at most the card lists as started. */
+const STARTED_SHOWN = 5;
+
+function ContinueCard({ quest, summary, next, statuses }: { quest: QuestDetail; summary: ProgressSummary; next: OutlineLesson | null; statuses: LessonStatuses }) {
+  const { done, started, untouched } = statuses.counts;
+  const inProgress = quest.lessons.filter((lesson) => statuses.of(lesson.slug) === 'started' && lesson.slug !== next?.slug).slice(0, STARTED_SHOWN);
   return (
     <section className="card home-continue" aria-labelledby="home-continue-title">
       <h2 id="home-continue-title">{next ? 'Continue' : 'Quest complete'}</h2>
       {next ? (
         <Link className="button big" to={`/lessons/${next.slug}`}>
           Continue: {next.title}
+          {statuses.of(next.slug) === 'started' ? ' (started)' : ''}
         </Link>
       ) : (
         <p>
@@ -110,6 +121,23 @@ function ContinueCard({ quest, summary, next }: { quest: QuestDetail; summary: P
         {summary.lessons_total} lessons
       </p>
       <ProgressBar value={summary.lessons_completed} max={summary.lessons_total} label={`${quest.title}: ${summary.percent_complete}% done`} />
+      <p data-testid="lesson-counts">
+        {done} done · {started} started · {untouched} untouched
+      </p>
+      {inProgress.length ? (
+        <>
+          <h3 id="home-started-title">
+            Also started
+          </h3>
+          <ul aria-labelledby="home-started-title">
+            {inProgress.map((lesson) => (
+              <li key={lesson.slug}>
+                <Link to={`/lessons/${lesson.slug}`}>{lesson.title}</Link>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
     </section>
   );
 }

@@ -9,8 +9,9 @@ import { useLogout } from '@/features/auth/api';
 import { Celebrations } from '@/features/progress/components/Celebrations';
 import { GameBar } from '@/features/progress/components/GameBar';
 import { notificationQueries } from '@/features/notifications/api';
-import { readEvents } from '@/lib/progressStore';
-import { syncLocalProgress } from '@/lib/progressSync';
+import { useSyncReviewsWhenOnline } from '@/features/reviews/api';
+import { ReviewLink } from '@/features/reviews/components/ReviewLink';
+import { hasLocalProgress, syncLocalProgress } from '@/lib/progressSync';
 import { isAuthQuery, useAuth } from '@/lib/session';
 import { useQuestInView } from './questInView';
 import { onlineManager, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -20,6 +21,7 @@ export function Layout() {
   const location = useLocation();
   const inView = useQuestInView();
   useSyncWhenSignedIn(auth.isAuthenticated);
+  useSyncReviewsWhenOnline(auth.user?.id ?? null);
 
   // After a move within the app (not on the first load, where the browser starts at the top
   // and the skip link is the first Tab stop): focus the new page's main region and scroll up.
@@ -100,6 +102,9 @@ function SignedInLinks() {
         <NavLink to="/progress">Progress</NavLink>
       </li>
       <li>
+        <ReviewLink />
+      </li>
+      <li>
         <NavLink to="/settings">Settings</NavLink>
       </li>
       <li>
@@ -117,8 +122,8 @@ function SignedInLinks() {
 }
 
 /**
- * Sends the completions kept on this device while signed in: leftovers of a failed sync, and
- * those made offline. On a page load that finds a session, and when the network comes back.
+ * Sends the completions and answers kept on this device while signed in: leftovers of a failed
+ * sync, and completions made offline. On a page load that finds a session, and when the network comes back.
  * The server takes a replayed event once, so a second send is harmless.
  */
 function useSyncWhenSignedIn(signedIn: boolean) {
@@ -126,7 +131,7 @@ function useSyncWhenSignedIn(signedIn: boolean) {
   useEffect(() => {
     if (!signedIn) return;
     const send = () => {
-      if (readEvents().length === 0 || !onlineManager.isOnline()) return;
+      if (!hasLocalProgress() || !onlineManager.isOnline()) return;
       syncLocalProgress()
         .then(() => client.invalidateQueries({ predicate: (query) => !isAuthQuery(query) }))
         .catch(() => undefined);

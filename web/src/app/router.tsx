@@ -61,6 +61,13 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: '/review',
+        ...signedIn('/review', async () => {
+          const { ReviewPage } = await import('./ReviewPage');
+          return <ReviewPage />;
+        }),
+      },
+      {
         path: '/settings',
         ...signedIn('/settings', async () => {
           const { SettingsPage } = await import('@/features/settings/components/SettingsPage');

@@ -38,6 +38,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/checks/{check_id}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Grade an answer to one of a lesson's checks, at once. Signed in, the answer is recorded: the check's first right answer pays its share of the lesson's XP (none once revealed), and the lesson is completed when every check is passed. Signed out, the answer is graded and not recorded (`tries` 0, `lesson` null): the device keeps it and sends it with `POST /me/checks/sync` at sign-in. */
+        post: operations["checks_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/checks/{check_id}/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The check's answer and its explanation. Signed in, after `reveal_after` wrong tries; the check then pays no XP. Signed out, the device counts the tries and marks the answers it syncs later as revealed. */
+        post: operations["checks_reveal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/comments/{id}/": {
         parameters: {
             query?: never;
@@ -186,7 +220,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Mark a published lesson completed. The first call records it (201), pays its XP and answers the level before and after and the achievements it unlocked; a repeat answers 200 with `xp_awarded: 0`. Drafts and unknown lessons: 404. */
+        /** @description Mark a published lesson completed. The first call records it (201), pays its XP and answers the level before and after and the achievements it unlocked; a repeat answers 200 with `xp_awarded: 0`. Drafts and unknown lessons: 404. A lesson with checks is completed by answering them: 409 `checks_required`. */
         post: operations["lessons_complete"];
         delete?: never;
         options?: never;
@@ -282,6 +316,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/checks/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The answers a device kept (signed out or offline), graded again by the server: only right answers pay, once per check, however often they are sent and from however many devices. Each bad answer is rejected with a reason. */
+        post: operations["me_checks_sync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/daily-goal": {
         parameters: {
             query?: never;
@@ -292,6 +343,74 @@ export interface paths {
         get?: never;
         /** @description Choose the XP a day to aim for (10, 20, 30 or 50; null clears it). Progress toward it shows in `/me/progress` as `daily_goal`, counted in the learner's time zone. */
         put: operations["me_daily_goal_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Everything the platform holds about the signed-in learner, as a JSON file to download: `profile`, `email_addresses`, `progress` (stats and completed lessons), `xp_ledger`, `submissions`, `check_answers`, `checks` (where each stands), `review_cards`, `comments`, `reports`, `followed_lessons`, `notifications`. Never cached. */
+        get: operations["me_data_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Schedules the signed-in learner's account for deletion after `ACCOUNT_DELETION_GRACE_DAYS` (7) days and signs out every session, this one too. Signing in before then cancels it. 400 when the password is not right. */
+        post: operations["me_deletion_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/lessons/{slug}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Where the learner stands with each of the lesson's checks, in order. */
+        get: operations["me_lesson_checks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/lessons/started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The lessons the learner has started (answered a check of), for the quest outline's done / started / untouched marks; done ones are in `/me/progress`. */
+        get: operations["me_lessons_started"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -411,6 +530,74 @@ export interface paths {
         get: operations["me_reports_retrieve"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The learner's due review cards, longest due first (at most 100), each with its check as the lesson shows it; `due` counts them all; when none is, `next_due_at` says when the next one comes due. */
+        get: operations["me_reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/reviews/{check_id}/answers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Answer a review card: graded by the lesson's rules, with the same feedback. A due card is scheduled (FSRS: right is good, or easy when quick; wrong is again) and pays a little XP once a day; a card not due is graded only (`scheduled: false`). */
+        post: operations["me_reviews_answer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/reviews/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description How many review cards are due now (the top bar's "5 to review") and when the next one comes due. One query. */
+        get: operations["me_reviews_summary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/reviews/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The reviews a device answered offline, graded and scheduled in the order they were answered, each as of its `answered_at`; sent again, an answer changes nothing. Each bad answer is rejected with a reason. */
+        post: operations["me_reviews_sync"];
         delete?: never;
         options?: never;
         head?: never;
@@ -569,7 +756,7 @@ export interface components {
             /** Format: uri */
             docs: string;
         };
-        Block: components["schemas"]["ProseBlock"] | components["schemas"]["CalloutBlock"] | components["schemas"]["TableBlock"] | components["schemas"]["CodeBlock"];
+        Block: components["schemas"]["ProseBlock"] | components["schemas"]["CalloutBlock"] | components["schemas"]["TableBlock"] | components["schemas"]["CodeBlock"] | components["schemas"]["CheckBlock"];
         Calendar: {
             /**
              * Format: date
@@ -632,6 +819,101 @@ export interface components {
             /** @description The editor's hint for this column, when the cell is `missing`, `unparseable` or `incorrect` and the column has one; else null. */
             hint: string | null;
         };
+        /** @description What a learner is shown of a check: never its answer. */
+        Check: {
+            key: string;
+            type: components["schemas"]["CheckTypeEnum"];
+            /** @description Wrong tries after which the learner may reveal the answer (no XP then). */
+            reveal_after: number;
+            /** @description numeric: the answer's unit, or empty. */
+            unit?: string;
+            /** @description choice: more than one option is right; pick all of them. */
+            multiple?: boolean;
+            /** @description choice: to shuffle. */
+            options?: components["schemas"]["CheckOption"][];
+            /** @description ordering: the items, not in the right order. */
+            items?: components["schemas"]["CheckOption"][];
+        };
+        CheckAnswerInputRequest: {
+            /** @description numeric: {"value": "12,288"}; choice: {"options": ["<option id>", ...]}; ordering: {"items": ["<item id>", ...]} (every item, in the order given). */
+            answer: {
+                [key: string]: unknown;
+            };
+        };
+        CheckBlock: {
+            /** @description The check's id: answers are posted to it. */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "check";
+            /** @description The prompt: sanitized HTML. */
+            html: string;
+            check: components["schemas"]["Check"];
+        };
+        /**
+         * @description * `check` - check
+         * @enum {string}
+         */
+        CheckBlockKindEnum: "check";
+        CheckMark: {
+            correct: boolean;
+            explanation?: string;
+        };
+        CheckOption: {
+            /** @description Opaque and stable; answers name options by it. */
+            id: string;
+            text: string;
+        };
+        CheckResult: {
+            correct: boolean;
+            /** @description What the editor wrote for this kind of mistake (or how many items are in place); empty when right or when no feedback fits. */
+            feedback: string[];
+            /** @description Per option or item id: whether it is right (choice: with its explanation). */
+            marks: {
+                [key: string]: components["schemas"]["CheckMark"];
+            };
+            /** @description Why the answer is what it is: once right or revealed. */
+            explanation: string | null;
+            /** @description Answers given so far (0 when signed out). */
+            tries: number;
+            wrong_tries: number;
+            /** @description The learner may now reveal the answer. */
+            can_reveal: boolean;
+            passed: boolean;
+            /** @description The answer was revealed: the check pays no XP. */
+            revealed: boolean;
+            /** @description XP this answer paid (its check's share). */
+            xp_awarded: number;
+            /** @description Null when signed out. */
+            lesson: components["schemas"]["LessonChecks"] | null;
+            new_achievements: components["schemas"]["NewAchievement"][];
+        };
+        CheckReveal: {
+            /** @description The right answer, in the answer's own shape. */
+            solution: unknown;
+            explanation: string;
+        };
+        CheckStanding: {
+            /** @description The check's id (its block's). */
+            check: number;
+            tries: number;
+            wrong_tries: number;
+            passed: boolean;
+            passed_first_try: boolean;
+            revealed: boolean;
+            can_reveal: boolean;
+            /** @description XP this check paid (0 until passed). */
+            xp_awarded: number;
+        };
+        /**
+         * @description * `numeric` - numeric
+         *     * `choice` - choice
+         *     * `ordering` - ordering
+         * @enum {string}
+         */
+        CheckTypeEnum: "numeric" | "choice" | "ordering";
         CodeBlock: {
             id: number;
             /**
@@ -732,6 +1014,19 @@ export interface components {
              *     * `50` - 50
              */
             xp: (components["schemas"]["XpEnum"] | components["schemas"]["NullEnum"]) | null;
+        };
+        DeletionInputRequest: {
+            /** @description The account's current password. */
+            password: string;
+        };
+        DeletionOutput: {
+            /** Format: date-time */
+            requested_at: string;
+            /**
+             * Format: date-time
+             * @description When the account is deleted unless its owner signs in before.
+             */
+            delete_after: string;
         };
         Error: {
             /** @description A stable, machine-readable code. */
@@ -843,6 +1138,19 @@ export interface components {
             entries: components["schemas"]["LeaderboardEntry"][];
             /** @description Null when signed out. */
             me: components["schemas"]["LeaderboardMe"] | null;
+        };
+        LessonCheckStandings: {
+            lesson: string;
+            checks: components["schemas"]["CheckStanding"][];
+        };
+        LessonChecks: {
+            slug: string;
+            checks_passed: number;
+            checks_total: number;
+            /** @description Every check (and table exercise) passed. */
+            complete: boolean;
+            /** @description This answer completed the lesson. */
+            completed_now: boolean;
         };
         /** @description The whole lesson page. Context: previous, next, exercise, comment_count. */
         LessonDetail: {
@@ -1078,6 +1386,8 @@ export interface components {
             readonly show_on_leaderboard: boolean;
             /** Format: date-time */
             readonly date_joined: string;
+            /** Format: date-time */
+            readonly deletion_requested_at: string | null;
         };
         ProgressOutput: {
             /** @description Where the learner stands, capped at target. */
@@ -1147,26 +1457,61 @@ export interface components {
             slug: string;
             title: string;
         };
+        /**
+         * @description * `again` - again
+         *     * `hard` - hard
+         *     * `good` - good
+         *     * `easy` - easy
+         * @enum {string}
+         */
+        RatingEnum: "again" | "hard" | "good" | "easy";
         ReadAll: {
             /** @description How many notifications were unread. */
             marked_read: number;
             unread_count: number;
+        };
+        RejectedAnswer: {
+            id: string;
+            reason: components["schemas"]["RejectedAnswerReasonEnum"];
+            detail: string;
+        };
+        /**
+         * @description * `unknown_check` - unknown_check
+         *     * `invalid_answer` - invalid_answer
+         *     * `future_time` - future_time
+         *     * `too_old` - too_old
+         * @enum {string}
+         */
+        RejectedAnswerReasonEnum: "unknown_check" | "invalid_answer" | "future_time" | "too_old";
+        RejectedEvent: {
+            /** @description The event's id, null if unreadable. */
+            id: string | null;
+            reason: components["schemas"]["RejectedEventReasonEnum"];
+            detail: string;
         };
         /**
          * @description * `malformed` - malformed
          *     * `future_time` - future_time
          *     * `too_old` - too_old
          *     * `unknown_lesson` - unknown_lesson
-         *     * `draft_lesson` - draft_lesson
+         *     * `checks_required` - checks_required
          * @enum {string}
          */
-        ReasonEnum: "malformed" | "future_time" | "too_old" | "unknown_lesson" | "draft_lesson";
-        RejectedEvent: {
-            /** @description The event's id, null if unreadable. */
-            id: string | null;
-            reason: components["schemas"]["ReasonEnum"];
+        RejectedEventReasonEnum: "malformed" | "future_time" | "too_old" | "unknown_lesson" | "checks_required";
+        RejectedReview: {
+            id: string;
+            reason: components["schemas"]["RejectedReviewReasonEnum"];
             detail: string;
         };
+        /**
+         * @description * `unknown_check` - unknown_check
+         *     * `no_card` - no_card
+         *     * `invalid_answer` - invalid_answer
+         *     * `future_time` - future_time
+         *     * `too_old` - too_old
+         * @enum {string}
+         */
+        RejectedReviewReasonEnum: "unknown_check" | "no_card" | "invalid_answer" | "future_time" | "too_old";
         ReplyTo: {
             id: number;
             author: string;
@@ -1192,6 +1537,85 @@ export interface components {
             contact_email?: string;
             /** @description Leave empty. (A honeypot for bots: a filled-in report is silently dropped.) */
             website?: string;
+        };
+        ReviewAnswerInputRequest: {
+            /** @description numeric: {"value": "12,288"}; choice: {"options": ["<option id>", ...]}; ordering: {"items": ["<item id>", ...]} (every item, in the order given). */
+            answer: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The device's id of this answer (a UUID): sent again, it is scheduled once.
+             * @default
+             */
+            id: string;
+            /** @description How long the learner took, from the card shown to the answer sent. */
+            duration_ms?: number | null;
+        };
+        ReviewCard: {
+            /** @description The check as its lesson shows it (choices unshuffled). */
+            check: components["schemas"]["CheckBlock"];
+            lesson: components["schemas"]["ReviewLesson"];
+            /** Format: date-time */
+            due: string;
+            /** @description Reviews so far, in the lesson included. */
+            reps: number;
+            /** @description Times forgotten after being recalled. */
+            lapses: number;
+        };
+        ReviewLesson: {
+            slug: string;
+            title: string;
+        };
+        ReviewQueue: {
+            /** @description Cards due now. */
+            due: number;
+            /**
+             * Format: date-time
+             * @description When nothing is due: when the next card comes due (null when cards are due, or the learner has none).
+             */
+            next_due_at: string | null;
+            /** @description The due cards, longest due first. */
+            cards: components["schemas"]["ReviewCard"][];
+        };
+        ReviewResult: {
+            correct: boolean;
+            /** @description As in the lesson: the editor's words for this kind of mistake. */
+            feedback: string[];
+            marks: {
+                [key: string]: components["schemas"]["CheckMark"];
+            };
+            /** @description Why the answer is what it is. */
+            explanation: string;
+            /** @description The right answer, in the answer's shape: after a wrong one. */
+            solution: unknown;
+            /** @description The card was due: the answer scheduled it (false: graded only). */
+            scheduled: boolean;
+            /**
+             * @description How FSRS counted the answer (null when not scheduled).
+             *
+             *     * `again` - again
+             *     * `hard` - hard
+             *     * `good` - good
+             *     * `easy` - easy
+             */
+            rating: (components["schemas"]["RatingEnum"] | components["schemas"]["NullEnum"]) | null;
+            /**
+             * Format: date-time
+             * @description When the card is due next.
+             */
+            due: string;
+            xp_awarded: number;
+            /** @description An answer with this id was scheduled before. */
+            duplicate: boolean;
+        };
+        ReviewSummary: {
+            /** @description Cards due now. */
+            due: number;
+            /**
+             * Format: date-time
+             * @description When nothing is due: when the next card comes due (null when cards are due, or the learner has none).
+             */
+            next_due_at: string | null;
         };
         RowFeedback: {
             /** @description 1 for the first row under the header. */
@@ -1236,6 +1660,10 @@ export interface components {
             is_authenticated: boolean;
             /** @description Null when signed out. */
             user: components["schemas"]["ProfileOutput"] | null;
+        };
+        StartedLessons: {
+            /** @description Slugs of the lessons whose checks the learner has answered at least once. */
+            started: string[];
         };
         Streak: {
             /** @description Consecutive active days up to today or yesterday, over days forgiven by a streak freeze or a platform outage. */
@@ -1348,6 +1776,37 @@ export interface components {
             /** @description The learner's own choice for this lesson (true: follow, false: don't); null when the profile default (`reply_notifications`, for lessons one commented on) decides. */
             explicit: boolean | null;
         };
+        SyncAnswerRequest: {
+            /** @description The device's id of this answer (a UUID). */
+            id: string;
+            /** @description The check's id. */
+            check: number;
+            answer: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            answered_at: string;
+            /**
+             * @description The learner revealed the answer before it: it pays no XP.
+             * @default false
+             */
+            revealed: boolean;
+        };
+        SyncAnswersInputRequest: {
+            device_id: string;
+            /** @description At most 500 answers (413 beyond). */
+            answers: components["schemas"]["SyncAnswerRequest"][];
+        };
+        SyncAnswersResult: {
+            /** @description Answers recorded now. */
+            accepted: number;
+            /** @description Answers recorded before (resent). */
+            duplicates: number;
+            rejected: components["schemas"]["RejectedAnswer"][];
+            xp_awarded: number;
+            lessons_completed: string[];
+            new_achievements: components["schemas"]["NewAchievement"][];
+        };
         SyncChange: {
             lesson: string;
             /** Format: date-time */
@@ -1365,7 +1824,7 @@ export interface components {
              * @description Chosen by the device; resending it is harmless.
              */
             id: string;
-            type: components["schemas"]["TypeEnum"];
+            type: components["schemas"]["SyncEventTypeEnum"];
             /** @description Lesson slug. */
             lesson: string;
             /**
@@ -1374,6 +1833,11 @@ export interface components {
              */
             occurred_at: string;
         };
+        /**
+         * @description * `lesson_completed` - lesson_completed
+         * @enum {string}
+         */
+        SyncEventTypeEnum: "lesson_completed";
         SyncInputRequest: {
             /** @description Stable id of the device (chosen by the device). */
             device_id: string;
@@ -1412,6 +1876,33 @@ export interface components {
             /** @description With a cursor: completions other devices added or moved earlier since it. */
             changes: components["schemas"]["SyncChange"][];
             new_achievements: components["schemas"]["NewAchievement"][];
+        };
+        SyncReviewRequest: {
+            /** @description The device's id of this answer (a UUID). */
+            id: string;
+            /** @description The check's id. */
+            check: number;
+            answer: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            answered_at: string;
+            duration_ms?: number | null;
+        };
+        SyncReviewsInputRequest: {
+            device_id: string;
+            /** @description At most 500 answers (413 beyond). */
+            answers: components["schemas"]["SyncReviewRequest"][];
+        };
+        SyncReviewsResult: {
+            /** @description Answers graded now. */
+            accepted: number;
+            /** @description Of those, answers to cards that were not due when answered: graded only. */
+            not_scheduled: number;
+            /** @description Answers scheduled before (resent). */
+            duplicates: number;
+            rejected: components["schemas"]["RejectedReview"][];
+            xp_awarded: number;
         };
         TableBlock: {
             id: number;
@@ -2022,11 +2513,6 @@ export interface components {
          * @enum {string}
          */
         TodayEnum: "done" | "to_do" | "frozen" | "none";
-        /**
-         * @description * `lesson_completed` - lesson_completed
-         * @enum {string}
-         */
-        TypeEnum: "lesson_completed";
         Unsubscribe: {
             /**
              * @description lesson: stop following one lesson; email: stop all notification e-mails.
@@ -2167,6 +2653,192 @@ export interface operations {
             };
             /** @description Not acceptable. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    checks_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                check_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckAnswerInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckResult"];
+                };
+            };
+            /** @description The answer cannot be read (not counted as a try). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description No such check (or its lesson is a draft). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many answers; `Retry-After` says when. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    checks_reveal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                check_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckReveal"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description No such check (or its lesson is a draft). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description `reveal_not_allowed`: fewer wrong tries than the check's `reveal_after`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3258,6 +3930,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description `checks_required`: the lesson has checks; answering them completes it. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
         };
     };
     lesson_reports_create: {
@@ -3788,6 +4470,99 @@ export interface operations {
             };
         };
     };
+    me_checks_sync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncAnswersInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncAnswersResult"];
+                };
+            };
+            /** @description Invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description More than 500 answers. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
     me_daily_goal_update: {
         parameters: {
             query?: never;
@@ -3861,6 +4636,250 @@ export interface operations {
             };
             /** @description Unsupported media type. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_data_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_deletion_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeletionInputRequest"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionOutput"];
+                };
+            };
+            /** @description Invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_lesson_checks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LessonCheckStandings"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description No response body */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_lessons_started: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartedLessons"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4400,6 +5419,302 @@ export interface operations {
             };
             /** @description Not acceptable. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_reviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueue"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_reviews_answer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                check_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewAnswerInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewResult"];
+                };
+            };
+            /** @description The answer cannot be read. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description No such check (or its lesson is a draft), or no card: the check was never answered in its lesson. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many answers; `Retry-After` says when. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_reviews_summary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSummary"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_reviews_sync: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SyncReviewsInputRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SyncReviewsResult"];
+                };
+            };
+            /** @description Invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description More than 500 answers. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

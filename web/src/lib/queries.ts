@@ -5,7 +5,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { api } from './api';
 import { offlineRead, PERSONAL_CACHE } from './offline';
-import type { AchievementList, LeaderboardOutput, LeaderboardPeriod, LevelCurve, ProgressSummary, QuestDetail, QuestPage } from './types';
+import type { AchievementList, LeaderboardOutput, LeaderboardPeriod, LevelCurve, ProgressSummary, QuestDetail, QuestPage, StartedLessons } from './types';
 
 export const questQueries = {
   all: ['quest'] as const,
@@ -36,6 +36,8 @@ export const progressQueries = {
       ...offlineRead(`/api/v1/me/progress${quest ? `?quest=${encodeURIComponent(quest)}` : ''}`, api<ProgressSummary>, PERSONAL_CACHE),
     }),
   levels: () => queryOptions({ queryKey: ['levels'], ...offlineRead('/api/v1/levels/', api<LevelCurve>), staleTime: 5 * 60_000 }),
+  /** The signed-in learner's lessons with a check answered (done or not): the outline's "started". */
+  started: () => queryOptions({ queryKey: [...progressQueries.all, 'me', 'started'], queryFn: () => api<StartedLessons>('me/lessons/started') }),
 };
 
 export const leaderboardQueries = {

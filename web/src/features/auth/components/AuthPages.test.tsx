@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { readEvents, recordCompletion } from '@/lib/progressStore';
+import { readAnswers, readEvents, recordAnswer, recordCompletion } from '@/lib/progressStore';
 import { sessionQuery } from '@/lib/session';
 import { fakeCaches } from '@/test/caches';
 import { allauthConfig, type MockResponse, mockFetch, signedInAnswer, signedInSession, signedOutSession } from '@/test/fetchMock';
@@ -59,6 +59,46 @@ describe('sign in', () => {
     expect(sync?.headers['X-CSRFToken']).toBe('tok');
     expect(readEvents()).toEqual([]);
     expect(await screen.findByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+  });
+
+  it('hands over the answers to checks kept on the device before the completions, and clears them', async () => {
+    recordAnswer({ check: 61, lesson: 'embedding-dimension', answer: { value: '64' }, correct: true });
+    recordCompletion('embedding-dimension');
+    recordCompletion('token-embeddings');
+    const answers = readAnswers();
+    let signedIn = false;
+    const { calls } = mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': () => (signedIn ? signedInSession() : signedOutSession),
+      'POST /_allauth/browser/v1/auth/login': () => {
+        signedIn = true;
+        return signedInAnswer();
+      },
+      'POST /api/v1/me/checks/sync': {
+        body: { accepted: 1, duplicates: 0, rejected: [], xp_awarded: 50, lessons_completed: ['embedding-dimension'], new_achievements: [] },
+      },
+      'POST /api/v1/me/progress/sync': syncAnswer,
+      'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 1, results: [] } },
+      'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    });
+    const user = userEvent.setup();
+    renderApp('/signin?next=/achievements');
+    await user.type(await screen.findByLabelText('E-mail'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'correct horse');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('heading', { name: 'Achievements' })).toBeInTheDocument();
+    const syncs = calls.filter((call) => call.url.endsWith('/sync'));
+    expect(syncs.map((call) => call.url)).toEqual(['/api/v1/me/checks/sync', '/api/v1/me/progress/sync']);
+    expect(syncs[0].body).toEqual({
+      device_id: expect.stringMatching(/^web-/),
+      answers: [{ id: answers[0].id, check: 61, answer: { value: '64' }, answered_at: answers[0].answered_at, revealed: false }],
+    });
+    // The lesson its answers completed is not sent as a completion too.
+    expect(syncs[1].body).toMatchObject({ events: [expect.objectContaining({ lesson: 'token-embeddings' })] });
+    expect((syncs[1].body as { events: unknown[] }).events).toHaveLength(1);
+    expect(screen.getByTestId('flash')).toHaveTextContent('Signed in — 2 lessons synced from this device');
+    expect(readAnswers()).toEqual([]);
+    expect(readEvents()).toEqual([]);
   });
 
   it('keeps the device progress when the sync fails', async () => {

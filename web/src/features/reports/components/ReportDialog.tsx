@@ -61,6 +61,9 @@ export function blockPlace(block: Block): ButtonPlace & { kind: string } {
       const label = CALLOUT[block.style as keyof typeof CALLOUT] ?? 'Note';
       return { key, kind: label, noun: `this ${label.toLowerCase()}` };
     }
+    case 'check':
+      // Its button reads as the server's first answer draws it (pages/web.py: "this text").
+      return { key, kind: 'Question', noun: 'this text' };
     default:
       return { key, kind: 'Text', noun: 'this text' };
   }
