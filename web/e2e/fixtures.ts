@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +22,18 @@ export async function axeScan(page: Page, name: string): Promise<void> {
   const summary = blocking.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   expect(summary, `axe: serious or critical violations on ${name}`).toEqual([]);
   console.log(`axe ${name}: ${results.violations.length} violations (none serious or critical), ${results.passes.length} rules passed`);
+}
+
+/** Runs Python in the stack's Django (`manage.py shell -c`, same database) and returns the last line it printed. */
+export function django(code: string): string {
+  const result = spawnSync(join(repo, '.venv', 'bin', 'python'), ['manage.py', 'shell', '-c', code], {
+    cwd: repo,
+    env: { ...process.env, DEBUG: '1' },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`manage.py shell failed: ${result.stderr}`);
+  // The shell may announce its automatic imports first: what the code printed is last.
+  return result.stdout.trim().split('\n').pop() ?? '';
 }
 
 export function uniqueEmail(prefix: string): string {
