@@ -166,17 +166,15 @@ test('a frame that keeps no cookie is offered a new window, where the launch run
   expect(platform.authRequests.filter((request) => request.lti_message_hint === activity.id)).toHaveLength(1);
   await shot(page, 'lti-09-frame-without-cookies');
 
-  // The login runs again first-party in the new window, and the launch goes through there.
+  // The login runs again first-party in the new window, and the launch goes through there
+  // straight to the lesson: a window of its own is not asked to open another.
   const { popup, watch: popupWatch } = await popupOf(page, () => frame.getByRole('link', { name: 'Open the course in a new window.' }).click());
-  await expect(popup.getByRole('heading', { name: 'Your activity is ready' })).toBeVisible();
+  await popup.waitForURL(`${tool}/lessons/${LESSON}`);
   expect(platform.authRequests.filter((request) => request.lti_message_hint === activity.id)).toHaveLength(2);
+  await lessonAppReady(popup);
+  await expect(popup.getByRole('button', { name: 'Sign out' })).toBeVisible();
   await shot(popup, 'lti-10-new-window-launch');
-  await axeScan(popup, 'lti-new-window-launch');
-  const { popup: lesson, watch: lessonWatch } = await popupOf(popup, () => popup.getByRole('link', { name: 'Open in a new window' }).click());
-  await lesson.waitForURL(`${tool}/lessons/${LESSON}`);
-  await lessonAppReady(lesson);
-  await expect(lesson.getByRole('button', { name: 'Sign out' })).toBeVisible();
-  expect([...watch.problems, ...popupWatch.problems, ...lessonWatch.problems], 'console errors in the LMS and the new windows').toEqual([]);
+  expect([...watch.problems, ...popupWatch.problems], 'console errors in the LMS and the new window').toEqual([]);
 });
 
 test('a launch whose state cookie the browser does not hold is refused with a page that says why', async ({ page, watch }) => {
