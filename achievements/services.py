@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
-from achievements import rules
+from achievements import events, rules
 from achievements.active import ActiveAchievement, active_achievements
 from achievements.models import Achievement, AchievementUnlock, RuleKind
 from learning_platform.db import insert_ignoring_conflicts
@@ -226,7 +228,37 @@ def _pay_then_unlock(
         conflict_fields=("user", "achievement"),
         returning=("user", "achievement"),
     )
+    _announce_unlocks(
+        [(user_id, achievement_id) for user_id, achievement_id in unlocked],
+        by_id={a.id: a for _, a in pairs},
+        at=now,
+    )
     return {user_id for user_id, _, _ in paid}, {(u, a) for u, a in unlocked}
+
+
+def _announce_unlocks(
+    unlocked: list[tuple[int, int]],
+    *,
+    by_id: Mapping[int, Achievement | ActiveAchievement],
+    at: datetime,
+) -> None:
+    """Tell the apps above (xapi: an `earned` statement) of the unlocks inserted now."""
+    if not unlocked:
+        return
+    events.achievements_unlocked.announce(
+        events.AchievementsUnlocked(
+            unlocks=tuple(
+                events.Unlock(
+                    user_id=user_id,
+                    achievement_id=achievement_id,
+                    slug=by_id[achievement_id].slug,
+                    title=by_id[achievement_id].title,
+                    unlocked_at=at,
+                )
+                for user_id, achievement_id in unlocked
+            )
+        )
+    )
 
 
 def _summary(achievement: Achievement | ActiveAchievement) -> UnlockedAchievement:
@@ -334,16 +366,20 @@ def _unlock_and_pay(reached: list[tuple[Standing, ActiveAchievement]]) -> dict[i
         f"RETURNING user_id, achievement_id, (SELECT b.xp_bonus FROM {achievements} AS b "
         f"WHERE b.id = {unlocks}.achievement_id)"
     )
+    now = timezone.now()
     params: list[Any] = [
-        AchievementUnlock._meta.get_field("unlocked_at").get_db_prep_save(
-            timezone.now(), connection
-        )
+        AchievementUnlock._meta.get_field("unlocked_at").get_db_prep_save(now, connection)
     ]
     for standing, a in reached:
         params += [standing.user_id, a.id, standing.value(a.rule_kind), a.xp_bonus, a.rule_kind]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         inserted: list[tuple[int, int, int]] = cursor.fetchall()
+    _announce_unlocks(
+        [(user_id, achievement_id) for user_id, achievement_id, _ in inserted],
+        by_id={a.id: a for _, a in reached},
+        at=now,
+    )
     paid = progress.award_xp(
         awards=[
             progress.Award(user_id, XP_SOURCE, achievement_id, bonus)

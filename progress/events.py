@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from learning_platform.hooks import Hook
@@ -38,3 +39,28 @@ class HeaderAsked:
 # progress.services.note_progress_changed, and of content changes by the content version
 # (models registered with learning_platform.versioned.bump_on_change).
 header_counts: Hook[HeaderAsked, dict[str, int]] = Hook("progress.header_counts")
+
+
+@dataclass(frozen=True)
+class XpPaid:
+    """One award the XP ledger paid now (never one it held already), with the learner's XP
+    total before and after it, read under their progress lock: which levels it crossed is
+    `progress.selectors.levels_crossed(...)`."""
+
+    user_id: int
+    source_type: str
+    source_id: int
+    awarded_at: datetime
+    xp_before: int
+    xp_after: int
+
+
+@dataclass(frozen=True)
+class XpAwardsPaid:
+    """The awards one ledger write paid (`progress.services.award_xp`, a completion, a sync),
+    announced in its transaction: a subscriber's rows commit with the XP or not at all."""
+
+    awards: tuple[XpPaid, ...]
+
+
+xp_paid: Hook[XpAwardsPaid, object] = Hook("progress.xp_paid")

@@ -30,7 +30,7 @@ from exercises.events import CheckAnswered
 from exercises.services import checks as check_services
 from learning_platform.errors import InvalidField, NotFound
 from progress import services as progress
-from reviews import fitting, scheduling
+from reviews import events, fitting, scheduling
 from reviews.models import ParameterFit, ReviewCard, ReviewLog
 
 # XP for a due card answered on the Review page: a right answer, a wrong one (a try at
@@ -259,6 +259,18 @@ def _review(
     )
     if xp:
         progress.award_xp(awards=[progress.Award(user.pk, "review", log.pk, xp, at)])
+    events.review_answered.announce(
+        events.ReviewAnswered(
+            log_id=log.pk,
+            user_id=user.pk,
+            check_id=card.check_block_id,
+            lesson_id=card.lesson_id,
+            correct=graded.correct,
+            rating=rating.name.lower(),
+            reviewed_at=at,
+            duration_ms=duration_ms,
+        )
+    )
     return _outcome(graded, card, rating=rating, xp=xp)
 
 

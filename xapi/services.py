@@ -4,6 +4,7 @@ batches. Off (nothing stored) while XAPI_LRS_URL is unset."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,9 +14,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from achievements import events as achievement_events
 from exercises import events as exercise_events
 from exercises import selectors as exercise_selectors
 from lessons import selectors as lesson_selectors
+from progress import events as progress_events
+from progress import selectors as progress_selectors
+from reviews import events as review_events
 from xapi import statements
 from xapi.models import Statement
 
@@ -40,31 +45,36 @@ def enabled() -> bool:
     return bool(settings.XAPI_LRS_URL)
 
 
+def _row(
+    source: str, key: str, *, user_id: int, build: Callable[..., dict[str, Any]], **facts: Any
+) -> Statement:
+    """The statement `build(...)` makes of `facts`, its id uuid5 of the row it records
+    (`<source>:<key>`), its actor the learner's account on this site."""
+    statement = statements.statement_id(source, key)
+    body = build(statement=statement, site=settings.FRONTEND_URL, user_id=user_id, **facts)
+    return Statement(
+        id=statement, user_id=user_id, verb=body["verb"]["display"]["en-US"], body=body
+    )
+
+
 def record_check_answer(event: exercise_events.CheckAnswered) -> None:
     """Store the `answered` statement of an answer to a lesson's check, and the lesson's
     `completed` one when it passed the lesson's last check; the sender goes after commit."""
     if not enabled():
         return
-    site = settings.FRONTEND_URL
     slug = lesson_selectors.lesson_slug(lesson_id=event.lesson_id) or str(event.lesson_id)
-    key = f"{event.user_id}:{event.check_id}:{event.answered_at.isoformat()}"
-    answered_id = statements.statement_id("exercises_checkanswer", key)
     rows = [
-        Statement(
-            id=answered_id,
+        _row(
+            "exercises_checkanswer",
+            f"{event.user_id}:{event.check_id}:{event.answered_at.isoformat()}",
             user_id=event.user_id,
-            verb="answered",
-            body=statements.answered(
-                statement=answered_id,
-                site=site,
-                user_id=event.user_id,
-                check_id=event.check_id,
-                lesson_slug=slug,
-                correct=event.correct,
-                first_try=event.first_try,
-                at=event.answered_at,
-                duration_ms=event.duration_ms,
-            ),
+            build=statements.answered,
+            check_id=event.check_id,
+            lesson_slug=slug,
+            correct=event.correct,
+            first_try=event.first_try,
+            at=event.answered_at,
+            duration_ms=event.duration_ms,
         )
     ]
     if event.correct and not event.passed_before:
@@ -72,24 +82,95 @@ def record_check_answer(event: exercise_events.CheckAnswered) -> None:
             user_id=event.user_id, lesson_id=event.lesson_id
         )
         if standings and all(standing["passed"] for standing in standings):
-            completed_id = statements.statement_id(
-                "progress_lessoncompletion", f"{event.user_id}:{event.lesson_id}"
-            )
             rows.append(
-                Statement(
-                    id=completed_id,
+                _row(
+                    "progress_lessoncompletion",
+                    f"{event.user_id}:{event.lesson_id}",
                     user_id=event.user_id,
-                    verb="completed",
-                    body=statements.completed(
-                        statement=completed_id,
-                        site=site,
-                        user_id=event.user_id,
-                        lesson_slug=slug,
-                        at=event.answered_at,
-                    ),
+                    build=statements.completed,
+                    lesson_slug=slug,
+                    at=event.answered_at,
                 )
             )
-    # The primary key stores each statement once: an answer announced again adds nothing.
+    _store(rows)
+
+
+def record_review(event: review_events.ReviewAnswered) -> None:
+    """Store the `answered` statement of a due review card answered (its review log row)."""
+    if not enabled():
+        return
+    slug = lesson_selectors.lesson_slug(lesson_id=event.lesson_id) or str(event.lesson_id)
+    _store(
+        [
+            _row(
+                "reviews_reviewlog",
+                str(event.log_id),
+                user_id=event.user_id,
+                build=statements.answered,
+                check_id=event.check_id,
+                lesson_slug=slug,
+                correct=event.correct,
+                review_rating=event.rating,
+                at=event.reviewed_at,
+                duration_ms=event.duration_ms,
+            )
+        ]
+    )
+
+
+def record_unlocks(event: achievement_events.AchievementsUnlocked) -> None:
+    """Store an `earned` statement for each achievement unlocked (its unlock row, unique per
+    learner and achievement)."""
+    if not enabled():
+        return
+    _store(
+        [
+            _row(
+                "achievements_achievementunlock",
+                f"{unlock.user_id}:{unlock.achievement_id}",
+                user_id=unlock.user_id,
+                build=statements.earned_achievement,
+                slug=unlock.slug,
+                title=unlock.title,
+                at=unlock.unlocked_at,
+            )
+            for unlock in event.unlocks
+        ]
+    )
+
+
+def record_levels_reached(event: progress_events.XpAwardsPaid) -> None:
+    """Store an `earned` statement for each level an award lifted a learner to. A level is
+    read off the ledger row that crossed its threshold (unique per learner and XP source),
+    so the same crossing always has the same id; a level is not stored as a row of its own."""
+    if not enabled():
+        return
+    curve = progress_selectors.level_curve()
+    _store(
+        [
+            _row(
+                "progress_xpaward",
+                f"{paid.user_id}:{paid.source_type}:{paid.source_id}:level-{level.number}",
+                user_id=paid.user_id,
+                build=statements.earned_level,
+                number=level.number,
+                name=level.name,
+                xp_total=paid.xp_after,
+                at=paid.awarded_at,
+            )
+            for paid in event.awards
+            for level in progress_selectors.levels_crossed(
+                xp_before=paid.xp_before, xp_after=paid.xp_after, curve=curve
+            )
+        ]
+    )
+
+
+def _store(rows: list[Statement]) -> None:
+    """Keep the statements and send them after commit. The primary key stores each once: an
+    event announced again adds nothing."""
+    if not rows:
+        return
     Statement.objects.bulk_create(rows, ignore_conflicts=True)
     # xapi.tasks imports the services: the task module is loaded when first used.
     from xapi import tasks

@@ -21,7 +21,13 @@ from progress.selectors.learners import (
     standings_for_users,
     today_in,
 )
-from progress.selectors.levels import LevelStep, level_curve, level_progress, xp_total
+from progress.selectors.levels import (
+    LevelStep,
+    level_curve,
+    level_progress,
+    levels_crossed,
+    xp_total,
+)
 from progress.selectors.summary import (
     ProgressSummary,
     QuestNotFound,

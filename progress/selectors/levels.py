@@ -57,6 +57,12 @@ def level_progress(*, xp: int, curve: list[LevelStep]) -> dict[str, Any]:
     }
 
 
+def levels_crossed(*, xp_before: int, xp_after: int, curve: list[LevelStep]) -> list[LevelStep]:
+    """The levels a learner reached by going from `xp_before` to `xp_after` XP (no query): those
+    whose threshold lies above the one and at or below the other, lowest first."""
+    return [step for step in curve if xp_before < step.xp_required <= xp_after]
+
+
 def xp_total(*, user_id: int) -> int:
     """The learner's XP total, consistent with the ledger (1 query)."""
     total = LearnerStats.objects.filter(pk=user_id).values_list("xp_total", flat=True).first()

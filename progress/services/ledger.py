@@ -23,7 +23,7 @@ from django.db.models import Case, DateTimeField, Q, Value, When
 from django.utils import timezone
 
 from learning_platform.db import aware_datetime, insert_ignoring_conflicts, update_rows
-from progress import boards, summary_cache
+from progress import boards, events, summary_cache
 from progress.models import ActivityDay, FrozenDay, LearnerStats, LessonCompletion, XPAward
 from progress.selectors.learners import Outage, outage_days, platform_outages
 from progress.streaks import Run, day_of_activity, extend_run
@@ -138,12 +138,26 @@ class _LearnerWriter:
                 returning=("user", "source_type", "source_id"),
             )
         ]
+        paid: list[events.XpPaid] = []
         for a in inserted:
             stats = self.stats[a.user_id]
+            before = stats.xp_total
             stats.xp_total += a.amount
+            paid.append(
+                events.XpPaid(
+                    user_id=a.user_id,
+                    source_type=a.source_type,
+                    source_id=a.source_id,
+                    awarded_at=a.awarded_at,
+                    xp_before=before,
+                    xp_after=stats.xp_total,
+                )
+            )
             stats.exercises_passed += a.source_type in PASS_SOURCES
             self._xp_by_day[a.user_id][a.awarded_at.astimezone(UTC).date()] += a.amount
             self._note_active(a.user_id, [(a.awarded_at, a.amount)])
+        if paid:
+            events.xp_paid.announce(events.XpAwardsPaid(awards=tuple(paid)))
         return inserted
 
     def complete_lessons(

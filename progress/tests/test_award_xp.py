@@ -6,7 +6,7 @@ import pytest
 import time_machine
 from django.db.models import Sum
 
-from progress import services
+from progress import events, selectors, services
 from progress.models import ActivityDay, LearnerDayXP, LearnerStats, XPAward
 
 pytestmark = pytest.mark.django_db
@@ -126,3 +126,27 @@ def test_many_awards_write_each_learners_row_once_with_all_of_theirs(user):
     assert LearnerStats.objects.get(pk=user.pk).xp_total == 60
     ledger = XPAward.objects.aggregate(total=Sum("amount"))["total"]
     assert ledger == LearnerDayXP.objects.aggregate(total=Sum("xp"))["total"] == 80
+
+
+def test_each_award_paid_is_announced_once_with_the_totals_around_it(user):
+    heard = []
+    events.xp_paid.subscribe(heard.append)
+    try:
+        at = datetime(2024, 1, 10, 12, tzinfo=UTC)
+        first, second = (services.Award(user.id, "lesson", n, 100, at) for n in (1, 2))
+        services.award_xp(awards=[first, second])
+        services.award_xp(awards=[first])
+    finally:
+        events.xp_paid.unsubscribe(heard.append)
+
+    [paid] = heard
+    assert [(a.source_id, a.xp_before, a.xp_after) for a in paid.awards] == [
+        (1, 0, 100),
+        (2, 100, 200),
+    ]
+    curve = selectors.level_curve()
+    assert [s.number for s in selectors.levels_crossed(xp_before=0, xp_after=300, curve=curve)] == [
+        1,
+        2,
+    ]
+    assert selectors.levels_crossed(xp_before=120, xp_after=279, curve=curve) == []

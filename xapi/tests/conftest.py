@@ -17,6 +17,8 @@ import pytest
 from pydantic import ValidationError
 from ralph.models.xapi.base.statements import BaseXapiStatement
 
+from lessons.tests.factories import CHOICE_CHECK, CheckBlockFactory, LessonFactory
+
 IRI = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$", re.IGNORECASE)
 
 
@@ -127,3 +129,13 @@ def fake_lrs(settings):
     yield lrs
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def lesson():
+    """A lesson of 130 XP in two checks (numeric, choice): passing both completes it, unlocks
+    the first achievement and lifts a new learner over level 1 (120 XP)."""
+    lesson = LessonFactory(slug="head-size", xp=130)
+    CheckBlockFactory(lesson=lesson, position=1)
+    CheckBlockFactory(lesson=lesson, position=2, spec=dict(CHOICE_CHECK))
+    return lesson
