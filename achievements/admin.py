@@ -1,5 +1,8 @@
+from __future__ import annotations
+
 from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
+from django.forms import ModelForm
 from django.http import HttpRequest
 
 from achievements.models import Achievement, AchievementUnlock
@@ -16,7 +19,8 @@ def _award_after_commit(achievement_id: int) -> None:
 
 
 @admin.register(Achievement)
-class AchievementAdmin(admin.ModelAdmin):
+# ModelAdmin is generic in django-stubs only: at run time it takes no type argument.
+class AchievementAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = (
         "title",
         "slug",
@@ -48,7 +52,8 @@ class AchievementAdmin(admin.ModelAdmin):
     actions = ("award_to_qualifying_learners",)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Achievement]:
-        return super().get_queryset(request).annotate(unlock_total=Count("unlocks"))
+        queryset: QuerySet[Achievement] = super().get_queryset(request)
+        return queryset.annotate(unlock_total=Count("unlocks"))
 
     @admin.display(description="Rule")
     def rule_summary(self, achievement: Achievement) -> str:
@@ -56,9 +61,12 @@ class AchievementAdmin(admin.ModelAdmin):
 
     @admin.display(description="Unlocked by", ordering="unlock_total")
     def unlock_count(self, achievement: Achievement) -> int:
-        return achievement.unlock_total  # type: ignore[attr-defined]  # get_queryset's annotation
+        total: int = achievement.unlock_total  # type: ignore[attr-defined]  # get_queryset's annotation
+        return total
 
-    def save_model(self, request, obj, form, change) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Achievement, form: ModelForm[Achievement], change: bool
+    ) -> None:
         super().save_model(request, obj, form, change)
         if obj.is_active and (not change or RULE_FIELDS & set(form.changed_data)):
             _award_after_commit(obj.id)
@@ -69,7 +77,9 @@ class AchievementAdmin(admin.ModelAdmin):
             )
 
     @admin.action(description="Award to learners who already qualify")
-    def award_to_qualifying_learners(self, request, queryset: QuerySet[Achievement]) -> None:
+    def award_to_qualifying_learners(
+        self, request: HttpRequest, queryset: QuerySet[Achievement]
+    ) -> None:
         ids = list(queryset.filter(is_active=True).values_list("id", flat=True))
         for achievement_id in ids:
             _award_after_commit(achievement_id)
@@ -96,5 +106,7 @@ class AchievementUnlockAdmin(LearnerSearchAdmin):
         # Unlocks come from evaluation, which also pays the bonus; a hand-made one would not.
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(
+        self, request: HttpRequest, obj: AchievementUnlock | None = None
+    ) -> bool:
         return False

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any, TypedDict, TypeVar
 
 from django.conf import settings
 
@@ -24,6 +24,8 @@ from community import selectors as community
 from exercises import selectors as exercises
 from lessons import selectors as lessons
 from progress import selectors as progress
+
+_T = TypeVar("_T")
 
 
 class Progress(TypedDict):
@@ -86,10 +88,11 @@ class LearnerMetrics:
         self.catalogue = catalogue
         self._cache: dict[Any, Any] = {}
 
-    def _memo(self, key: Any, compute: Callable[[], Any]) -> Any:
+    def _memo(self, key: Any, compute: Callable[[], _T]) -> _T:
         if key not in self._cache:
             self._cache[key] = compute()
-        return self._cache[key]
+        value: _T = self._cache[key]  # what `compute` (or `preload`) gave for this key
+        return value
 
     def preload(self, key: Any, value: Any) -> None:
         """A metric already read for a whole batch (see `metrics_for_learners`)."""
@@ -148,7 +151,10 @@ class LearnerMetrics:
         return Measure(current=len(lesson_ids & completed), target=len(lesson_ids))
 
 
-def _threshold(current: Callable[[LearnerMetrics], int]) -> Callable:
+Rule = Callable[[Achievement, "LearnerMetrics"], Measure]
+
+
+def _threshold(current: Callable[[LearnerMetrics], int]) -> Rule:
     def measure(achievement: Achievement, metrics: LearnerMetrics) -> Measure:
         return Measure(current=current(metrics), target=achievement.threshold or 0)
 
@@ -165,7 +171,7 @@ def _tag_completed(achievement: Achievement, metrics: LearnerMetrics) -> Measure
     return metrics.tag_lessons(achievement.tag_slug)
 
 
-RULES: dict[str, Callable[[Achievement, LearnerMetrics], Measure]] = {
+RULES: dict[str, Rule] = {
     RuleKind.LESSONS_COMPLETED: _threshold(LearnerMetrics.lessons_completed),
     RuleKind.QUEST_PERCENT: _quest_percent,
     RuleKind.XP_TOTAL: _threshold(LearnerMetrics.xp_total),

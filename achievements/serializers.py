@@ -1,10 +1,12 @@
+from typing import Any
+
 from django.conf import settings
 from rest_framework import serializers
 
 from achievements.models import Achievement, RuleKind
 
 
-class RuleOutputSerializer(serializers.Serializer):
+class RuleOutputSerializer(serializers.Serializer[Achievement]):
     kind = serializers.ChoiceField(choices=RuleKind.choices, source="rule_kind")
     summary = serializers.CharField(source="rule_summary")
     threshold = serializers.IntegerField(allow_null=True, help_text="N, or P for quest percent.")
@@ -21,20 +23,20 @@ class RuleOutputSerializer(serializers.Serializer):
         quest = achievement.quest
         return quest.slug if quest is not None else settings.DEMO_QUEST_SLUG
 
-    def to_representation(self, instance: Achievement) -> dict:
+    def to_representation(self, instance: Achievement) -> dict[str, Any]:
         data = super().to_representation(instance)
         data["tag"] = data["tag"] or None
         return data
 
 
-class ProgressOutputSerializer(serializers.Serializer):
+class ProgressOutputSerializer(serializers.Serializer[Any]):
     current = serializers.IntegerField(help_text="Where the learner stands, capped at target.")
     target = serializers.IntegerField(
         help_text="What unlocks it (for the tag rule: the number of lessons with the tag)."
     )
 
 
-class AchievementOutputSerializer(serializers.Serializer):
+class AchievementOutputSerializer(serializers.Serializer[Any]):
     slug = serializers.SlugField(source="achievement.slug")
     title = serializers.CharField(source="achievement.title")
     description = serializers.CharField(source="achievement.description")
@@ -48,7 +50,7 @@ class AchievementOutputSerializer(serializers.Serializer):
     )
 
 
-class AchievementListOutputSerializer(serializers.Serializer):
+class AchievementListOutputSerializer(serializers.Serializer[Any]):
     count = serializers.IntegerField(help_text="How many achievements there are.")
     unlocked_count = serializers.IntegerField(help_text="How many the caller has unlocked.")
     results = AchievementOutputSerializer(many=True)

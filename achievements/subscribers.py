@@ -5,6 +5,7 @@ AchievementsConfig.ready()."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.db import DatabaseError
 from django.db.models.signals import post_delete, post_save
@@ -78,7 +79,7 @@ def on_header_asked(event: progress_events.HeaderAsked) -> dict[str, int]:
     return {"achievements_unlocked": unlocked, "achievements_total": total}
 
 
-def on_achievement_changed(**kwargs) -> None:
+def on_achievement_changed(**kwargs: Any) -> None:
     # This process's list of active achievements (others check it within seconds). The cached
     # pages showing them are rebuilt through the content version (achievements.apps).
     active.forget()

@@ -1,4 +1,4 @@
-from celery import shared_task
+from celery import Task, shared_task
 
 from achievements import services
 from learning_platform.tasks import DB_RETRY
@@ -6,7 +6,7 @@ from learning_platform.tasks import DB_RETRY
 
 @shared_task(bind=True, name="achievements.award_retroactively", **DB_RETRY)
 def award_retroactively(
-    self,
+    self: Task[..., None],
     achievement_id: int,
     after_user_id: int = 0,
     batch_size: int = services.RETROACTIVE_BATCH_SIZE,

@@ -6,8 +6,12 @@ so resolving a report in the form notifies the reporter exactly as the action do
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.contrib import admin, messages
 from django.db.models import QuerySet
+from django.forms import ModelForm
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
@@ -18,9 +22,10 @@ from accounts.signed_in import SignedInHttpRequest
 from community import services
 from community.models import Comment, IssueReport, LessonSubscription
 from learning_platform.admin_lists import LargeTableAdmin
+from lessons import selectors as lessons
 
 
-def _lesson_link(lesson) -> str:
+def _lesson_link(lesson: lessons.Lesson) -> str:
     try:
         url = reverse("admin:lessons_lesson_change", args=[lesson.pk])
     except NoReverseMatch:
@@ -68,7 +73,9 @@ class CommentAdmin(LargeTableAdmin):
     def lesson_link(self, comment: Comment) -> str:
         return _lesson_link(comment.lesson)
 
-    def save_model(self, request, obj: Comment, form, change: bool) -> None:
+    def save_model(
+        self, request: HttpRequest, obj: Comment, form: ModelForm[Comment], change: bool
+    ) -> None:
         if "is_hidden" in form.changed_data or "hidden_reason" in form.changed_data:
             stored = Comment.objects.get(pk=obj.pk)
             if obj.is_hidden:
@@ -96,10 +103,12 @@ class AssignedFilter(admin.SimpleListFilter):
     title = "assigned"
     parameter_name = "assigned"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> Iterable[tuple[str, str]]:
         return (("me", "To me"), ("nobody", "To nobody"))
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value() == "me":
             return queryset.filter(assignee=request.user)
         if self.value() == "nobody":
@@ -108,7 +117,8 @@ class AssignedFilter(admin.SimpleListFilter):
 
 
 @admin.register(IssueReport)
-class IssueReportAdmin(admin.ModelAdmin):
+# ModelAdmin is generic in django-stubs only: at run time it takes no type argument.
+class IssueReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Triage by content editors (view, assign, status, internal note); deleting is for
     superusers. Each report links to the block it is about on the lesson's change page."""
 
@@ -160,7 +170,7 @@ class IssueReportAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: IssueReport | None = None) -> bool:
         # A report is the reporter's record (it counts towards their achievements).
         return request.user.is_superuser
 
@@ -205,7 +215,13 @@ class IssueReportAdmin(admin.ModelAdmin):
             return report.reporter.public_name
         return "signed out, left an address" if report.contact_email else "signed out"
 
-    def save_model(self, request, obj: IssueReport, form, change: bool) -> None:
+    def save_model(
+        self,
+        request: HttpRequest,
+        obj: IssueReport,
+        form: ModelForm[IssueReport],
+        change: bool,
+    ) -> None:
         # Status goes through the service (resolved_at, reporter notification); the rest is
         # plain staff bookkeeping.
         IssueReport.objects.filter(pk=obj.pk).update(
@@ -244,7 +260,7 @@ class IssueReportAdmin(admin.ModelAdmin):
 
 
 @admin.register(LessonSubscription)
-class LessonSubscriptionAdmin(admin.ModelAdmin):
+class LessonSubscriptionAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as IssueReportAdmin
     list_display = ("user", "lesson", "subscribed", "updated_at")
     list_filter = ("subscribed",)
     search_fields = ("user__email", "lesson__slug")

@@ -19,7 +19,7 @@ COMMENT_MAX_LENGTH = 5000
 REPORT_MESSAGE_MAX_LENGTH = 2000
 
 
-class CommentQuerySet(models.QuerySet):
+class CommentQuerySet(models.QuerySet["Comment"]):
     def shown(self) -> CommentQuerySet:
         """Comments not hidden by staff and not deleted (their thread aside)."""
         return self.filter(is_hidden=False, is_deleted=False)

@@ -18,7 +18,7 @@ DELETED_BODY = "[deleted]"
 # --- Comments -------------------------------------------------------------------------------
 
 
-class CommentInputSerializer(serializers.Serializer):
+class CommentInputSerializer(serializers.Serializer[Any]):
     body = StrictCharField(
         max_length=COMMENT_MAX_LENGTH, help_text="Markdown: emphasis, code, links, lists."
     )
@@ -32,21 +32,21 @@ class CommentInputSerializer(serializers.Serializer):
     )
 
 
-class CommentEditSerializer(serializers.Serializer):
+class CommentEditSerializer(serializers.Serializer[Any]):
     body = StrictCharField(max_length=COMMENT_MAX_LENGTH)
 
 
-class CommentAuthorSerializer(serializers.Serializer):
+class CommentAuthorSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField(source="public_name")
 
 
-class ReplyToSerializer(serializers.Serializer):
+class ReplyToSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     author = serializers.CharField(source="author.public_name")
 
 
-class CommentSerializer(serializers.Serializer):
+class CommentSerializer(serializers.Serializer[Comment]):
     """One comment or reply. A deleted comment keeps its place as "[deleted]" with no author."""
 
     id = serializers.IntegerField()
@@ -64,7 +64,7 @@ class CommentSerializer(serializers.Serializer):
     edited_at = serializers.DateTimeField(allow_null=True)
 
     @extend_schema_field(CommentAuthorSerializer(allow_null=True))
-    def get_author(self, comment: Comment) -> dict | None:
+    def get_author(self, comment: Comment) -> dict[str, Any] | None:
         if comment.is_deleted:
             return None
         return CommentAuthorSerializer(comment.author).data
@@ -113,7 +113,7 @@ class ThreadSerializer(CommentSerializer):
 # --- Follows --------------------------------------------------------------------------------
 
 
-class SubscriptionSerializer(serializers.Serializer):
+class SubscriptionSerializer(serializers.Serializer[Any]):
     lesson = serializers.CharField()
     following = serializers.BooleanField(
         help_text="Whether new comments on the lesson notify the learner."
@@ -129,7 +129,7 @@ class SubscriptionSerializer(serializers.Serializer):
 # --- Issue reports --------------------------------------------------------------------------
 
 
-class ReportInputSerializer(serializers.Serializer):
+class ReportInputSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=IssueReport.Kind.choices)
     message = StrictCharField(max_length=REPORT_MESSAGE_MAX_LENGTH)
     block = StrictIntegerField(
@@ -148,7 +148,7 @@ class ReportInputSerializer(serializers.Serializer):
     )
 
 
-class ReportSerializer(serializers.Serializer):
+class ReportSerializer(serializers.Serializer[IssueReport]):
     id = serializers.IntegerField(allow_null=True)
     lesson = serializers.CharField(source="lesson.slug")
     kind = serializers.ChoiceField(choices=IssueReport.Kind.choices)

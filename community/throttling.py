@@ -1,4 +1,6 @@
+from rest_framework.request import Request
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+from rest_framework.views import APIView
 
 
 class ReportAnonThrottle(AnonRateThrottle):
@@ -12,7 +14,7 @@ class ReportUserThrottle(UserRateThrottle):
 
     scope = "reports_user"
 
-    def get_cache_key(self, request, view):
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
         if not request.user or not request.user.is_authenticated:
             return None  # the anonymous throttle applies instead
         return super().get_cache_key(request, view)

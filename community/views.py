@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import generics, serializers, status
@@ -13,12 +14,13 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
 from accounts.signed_in import SignedInRequest
 from community import selectors, services
+from community.models import Comment, IssueReport
 from community.serializers import (
     CommentEditSerializer,
     CommentInputSerializer,
@@ -31,7 +33,7 @@ from community.serializers import (
 from community.throttling import ReportAnonThrottle, ReportUserThrottle
 from learning_platform import versioned
 from learning_platform.api.query import QuerySerializer
-from lessons.selectors import get_visible_lesson, sees_drafts
+from lessons.selectors import Lesson, get_visible_lesson, sees_drafts
 
 # How long a cached first page of comments lives at most: bounds how long a commenter's new
 # display name can take to show.
@@ -64,7 +66,8 @@ def public_first_page(*, slug: str) -> tuple[dict[str, Any], list[Any]]:
     lesson = get_visible_lesson(slug=slug, user=None)
     threads = selectors.comment_threads(lesson_id=lesson.id)
     page = Paginator(threads, api_settings.PAGE_SIZE or 20).page(1)
-    data = ThreadSerializer(page.object_list, many=True, context={}).data
+    # DRF's stubs type the instance as one Comment: they do not model many=True's list.
+    data = ThreadSerializer(page.object_list, many=True, context={}).data  # type: ignore[arg-type]
     author_ids = [
         # embedded_replies: the prefetch's to_attr (community.selectors.comment_threads).
         (thread.author_id, [reply.author_id for reply in thread.embedded_replies])  # type: ignore[attr-defined]
@@ -110,19 +113,19 @@ def first_page_for(request: Request, data: dict[str, Any], author_ids: list[Any]
     }
 
 
-class LessonCommentsView(generics.ListAPIView):
+class LessonCommentsView(generics.ListAPIView[Comment]):
     """The discussion of a lesson: top-level comments, each with the start of its thread."""
 
     serializer_class = ThreadSerializer
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         # Reading is free; posting is throttled per user ("comments" scope, 429 + Retry-After).
         if self.request.method == "POST":
             self.throttle_scope = "comments"
             return [ScopedRateThrottle()]
         return super().get_throttles()
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Comment]:
         lesson = get_visible_lesson(slug=self.kwargs["slug"], user=self.request.user)
         query = ThreadQuerySerializer(data=self.request.query_params)
         query.is_valid(raise_exception=True)
@@ -170,7 +173,7 @@ class LessonCommentsView(generics.ListAPIView):
 
 
 class CommentDetailView(APIView):
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         # Every edit renders Markdown: edits are throttled per learner ("comment_edits" scope,
         # 429 + Retry-After), as posting is; a changed character defeats the render cache.
         if self.request.method == "PATCH":
@@ -212,12 +215,12 @@ class CommentDetailView(APIView):
 
 
 @extend_schema_view(get=extend_schema(operation_id="comment_replies_list"))
-class CommentRepliesView(generics.ListAPIView):
+class CommentRepliesView(generics.ListAPIView[Comment]):
     """Every visible reply in a thread, oldest first, paginated."""
 
     serializer_class = CommentSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Comment]:
         parent = selectors.get_visible_thread(pk=self.kwargs["pk"], user=self.request.user)
         return selectors.thread_replies(parent=parent)
 
@@ -230,7 +233,7 @@ class LessonSubscriptionView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    def _answer(self, request: SignedInRequest, lesson) -> Response:
+    def _answer(self, request: SignedInRequest, lesson: Lesson) -> Response:
         state = selectors.subscription_state(user=request.user, lesson=lesson)
         return Response(SubscriptionSerializer({"lesson": lesson.slug, **state}).data)
 
@@ -293,14 +296,14 @@ class LessonReportsView(APIView):
 
 
 @extend_schema_view(get=extend_schema(operation_id="my_reports_list"))
-class MyReportListView(generics.ListAPIView):
+class MyReportListView(generics.ListAPIView[IssueReport]):
     """The issue reports you filed, newest first, with their status."""
 
     permission_classes = [IsAuthenticated]
     request: SignedInRequest
     serializer_class = ReportSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[IssueReport]:
         return selectors.reports_for(user=self.request.user)
 
 
@@ -316,9 +319,12 @@ class MyReportDetailView(APIView):
         return Response(ReportSerializer(report).data)
 
 
-def _valid(serializer_class, request: Request, *, partial: bool = False) -> dict:
+def _valid(
+    serializer_class: type[serializers.Serializer[Any]], request: Request, *, partial: bool = False
+) -> dict[str, Any]:
     # A body over DATA_UPLOAD_MAX_MEMORY_SIZE raises RequestDataTooBig here, which the API's
     # exception handler answers 413 payload_too_large.
     serializer = serializer_class(data=request.data, partial=partial)
     serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    # DRF's stubs type validated_data as Any; a Serializer's is a dict once valid.
+    return cast(dict[str, Any], serializer.validated_data)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import yaml
 from rest_framework import serializers
@@ -213,7 +213,8 @@ def _check(
     """The file's validated data, or None with its problems reported."""
     serializer = serializer_class(data=data)
     if serializer.is_valid():
-        return serializer.validated_data
+        # DRF's stubs type validated_data as Any; a Serializer's is a dict once valid.
+        return cast(dict[str, Any], serializer.validated_data)
     problems += [Problem(where, name, message) for name, message in flat_errors(serializer.errors)]
     return None
 
@@ -289,16 +290,16 @@ class _Dumper(yaml.SafeDumper):
     Exporting what was loaded gives back the same bytes, so an export after admin edits makes
     a small, reviewable diff."""
 
-    def increase_indent(self, flow=False, indentless=False):
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
         return super().increase_indent(flow, False)
 
 
-def _represent_str(dumper: yaml.SafeDumper, value: str):
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     style = "|" if "\n" in value else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
-def _represent_list(dumper: yaml.SafeDumper, values: list):
+def _represent_list(dumper: yaml.SafeDumper, values: list[Any]) -> yaml.SequenceNode:
     inline = (
         bool(values)
         and all(

@@ -1,8 +1,11 @@
+from __future__ import annotations
+
 from django import forms
 from django.contrib import admin, messages
 from django.db import models
-from django.db.models import Q
-from django.forms import Textarea
+from django.db.models import Q, QuerySet
+from django.forms import ModelForm, Textarea
+from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
@@ -17,7 +20,9 @@ from lessons.blocks import block_text
 from lessons.models import Lesson
 
 
-class ExerciseColumnInline(admin.TabularInline):
+# ModelAdmin, its inlines and ModelForm are generic in django-stubs only: at run time they take
+# no type argument.
+class ExerciseColumnInline(admin.TabularInline):  # type: ignore[type-arg]
     model = ExerciseColumn
     extra = 0
     ordering = ("position", "id")
@@ -26,7 +31,7 @@ class ExerciseColumnInline(admin.TabularInline):
     formfield_overrides = {models.TextField: {"widget": Textarea(attrs={"rows": 2, "cols": 40})}}
 
 
-class ExerciseForm(forms.ModelForm):
+class ExerciseForm(forms.ModelForm):  # type: ignore[type-arg]  # as ExerciseColumnInline
     """An exercise's prompt stored as the lesson's texts are (lessons.blocks.block_text): a
     save without changes changes nothing, and lesson files keep a plain `|` block."""
 
@@ -34,7 +39,7 @@ class ExerciseForm(forms.ModelForm):
         return block_text(self.cleaned_data.get("prompt") or "")
 
 
-class ExerciseInline(admin.StackedInline):
+class ExerciseInline(admin.StackedInline):  # type: ignore[type-arg]  # as ExerciseColumnInline
     """The lesson's exercises on the lesson's page; columns are edited on the exercise's own
     page (an inline cannot nest another inline), reached through the `columns` link."""
 
@@ -73,7 +78,7 @@ class LessonWithExercisesAdmin(LessonAdmin):
 
 
 @admin.register(Exercise)
-class ExerciseAdmin(SimpleHistoryAdmin):
+class ExerciseAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no types
     list_display = ("title", "lesson", "kind", "rows_required", "pass_mark", "xp")
     list_select_related = ("lesson",)
     list_filter = ("kind", "lesson__quest")
@@ -94,7 +99,7 @@ class ExerciseAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(ModelReference)
-class ModelReferenceAdmin(admin.ModelAdmin):
+class ModelReferenceAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as ExerciseColumnInline
     list_display = ("name", "family", *REFERENCE_FIELDS)
     list_filter = ("family",)
     search_fields = ("name", "aliases", "family", "hf_repo")
@@ -116,15 +121,21 @@ class ModelReferenceAdmin(admin.ModelAdmin):
     )
 
     # Graders elsewhere notice an edit within seconds; one in this process, at once.
-    def save_model(self, request, obj, form, change):
+    def save_model(
+        self,
+        request: HttpRequest,
+        obj: ModelReference,
+        form: ModelForm[ModelReference],
+        change: bool,
+    ) -> None:
         super().save_model(request, obj, form, change)
         forget_catalogue()
 
-    def delete_model(self, request, obj):
+    def delete_model(self, request: HttpRequest, obj: ModelReference) -> None:
         super().delete_model(request, obj)
         forget_catalogue()
 
-    def delete_queryset(self, request, queryset):
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[ModelReference]) -> None:
         super().delete_queryset(request, queryset)
         forget_catalogue()
 
@@ -146,14 +157,14 @@ class SubmissionAdmin(LearnerSearchAdmin):
         exercises = Exercise.objects.filter(title__icontains=term).values_list("id", flat=True)
         return Q(exercise_id__in=list(exercises))
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Submission | None = None) -> bool:
         return False
 
     @admin.action(description="Grade again the selected queued submissions", permissions=["view"])
-    def requeue(self, request, queryset):
+    def requeue(self, request: HttpRequest, queryset: QuerySet[Submission]) -> None:
         ids = list(queryset.filter(status="queued").values_list("id", flat=True))
         sent = sum(enqueue_grading(submission_id=i) for i in ids)
         self.message_user(

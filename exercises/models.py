@@ -14,7 +14,7 @@ from simple_history.models import HistoricalRecords
 from learning_platform.slugs import slug_validator
 
 
-def validate_name_list(value) -> None:
+def validate_name_list(value: object) -> None:
     """A JSON list of short, non-empty names (synonyms, aliases)."""
     if not isinstance(value, list) or not all(
         isinstance(name, str) and name.strip() and len(name) <= 100 for name in value

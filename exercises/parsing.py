@@ -25,6 +25,7 @@ import io
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 MAX_BYTES = 64 * 1024
 MAX_ROWS = 200
@@ -294,7 +295,7 @@ def _read_json(text: str) -> tuple[list[str], list[list[str]]]:
     )
 
 
-def _from_records(records: list, columns: object = None) -> tuple[list[str], list[list[str]]]:
+def _from_records(records: list[Any], columns: object = None) -> tuple[list[str], list[list[str]]]:
     headers: list[str] = []
     if columns is not None:
         headers = _header_list(columns, '"columns"')
@@ -313,7 +314,7 @@ def _from_records(records: list, columns: object = None) -> tuple[list[str], lis
     return headers, rows
 
 
-def _from_lists(header: object, rows: list, where: str) -> tuple[list[str], list[list[str]]]:
+def _from_lists(header: object, rows: list[Any], where: str) -> tuple[list[str], list[list[str]]]:
     headers = _header_list(header, where)
     table: list[list[str]] = []
     for number, row in enumerate(rows, start=1):

@@ -16,7 +16,7 @@ from lessons.selectors import Lesson
 from progress.serializers import NewAchievementSerializer
 
 
-class SubmissionInputSerializer(serializers.Serializer):
+class SubmissionInputSerializer(serializers.Serializer[Any]):
     format = serializers.ChoiceField(
         choices=SubmissionFormat.choices, help_text="How `content` is written."
     )
@@ -33,7 +33,7 @@ class SubmissionInputSerializer(serializers.Serializer):
     )
 
 
-class SubmissionAcceptedSerializer(serializers.Serializer):
+class SubmissionAcceptedSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     exercise = serializers.IntegerField(source="exercise_id")
     status = serializers.ChoiceField(choices=SubmissionStatus.choices)
@@ -45,7 +45,7 @@ class SubmissionAcceptedSerializer(serializers.Serializer):
     )
 
 
-class CellFeedbackSerializer(serializers.Serializer):
+class CellFeedbackSerializer(serializers.Serializer[Any]):
     column = serializers.CharField(help_text="The exercise's name for the column.")
     submitted = serializers.CharField(help_text="The text of the cell as submitted.")
     verdict = serializers.ChoiceField(
@@ -63,7 +63,7 @@ class CellFeedbackSerializer(serializers.Serializer):
     )
 
 
-class RowFeedbackSerializer(serializers.Serializer):
+class RowFeedbackSerializer(serializers.Serializer[Any]):
     row = serializers.IntegerField(help_text="1 for the first row under the header.")
     name = serializers.CharField(help_text="The model name as submitted.")
     model = serializers.CharField(
@@ -73,7 +73,7 @@ class RowFeedbackSerializer(serializers.Serializer):
     cells = CellFeedbackSerializer(many=True)
 
 
-class ColumnMatchSerializer(serializers.Serializer):
+class ColumnMatchSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     headers = serializers.ListField(
         child=serializers.CharField(),
@@ -81,7 +81,7 @@ class ColumnMatchSerializer(serializers.Serializer):
     )
 
 
-class FeedbackSerializer(serializers.Serializer):
+class FeedbackSerializer(serializers.Serializer[Any]):
     key_header = serializers.CharField(allow_null=True)
     columns = ColumnMatchSerializer(many=True)
     correct = serializers.IntegerField()
@@ -92,7 +92,7 @@ class FeedbackSerializer(serializers.Serializer):
     rows = RowFeedbackSerializer(many=True)
 
 
-class SubmissionListItemSerializer(serializers.ModelSerializer):
+class SubmissionListItemSerializer(serializers.ModelSerializer[Submission]):
     """Context: `hints` ({column name: hint}, from `selectors.column_hints`) and, when the view
     knows it, `learner_passed` (whether the learner passed this exercise with any attempt)."""
 
@@ -149,7 +149,7 @@ class SubmissionDetailSerializer(SubmissionListItemSerializer):
         fields = (*SubmissionListItemSerializer.Meta.fields, "content", "notes")
 
 
-class ExerciseColumnSerializer(serializers.Serializer):
+class ExerciseColumnSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     field = serializers.CharField(source="reference_field")
     synonyms = serializers.ListField(child=serializers.CharField())
@@ -159,7 +159,7 @@ class ExerciseColumnSerializer(serializers.Serializer):
     )
 
 
-class ExerciseDetailSerializer(serializers.ModelSerializer):
+class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
     """Context: `passed` (bool or None for anonymous visitors), `known_models` (names)."""
 
     lesson: serializers.SlugRelatedField[Lesson] = serializers.SlugRelatedField(
@@ -213,25 +213,26 @@ class ExerciseDetailSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_known_models(self, exercise: Exercise) -> list[str]:
-        return self.context.get("known_models", [])
+        known: list[str] = self.context.get("known_models", [])
+        return known
 
 
 # --- Checks ------------------------------------------------------------------------------------
 
 
-class CheckAnswerInputSerializer(serializers.Serializer):
+class CheckAnswerInputSerializer(serializers.Serializer[Any]):
     answer = serializers.DictField(
         help_text='numeric: {"value": "12,288"}; choice: {"options": ["<option id>", ...]}; '
         'ordering: {"items": ["<item id>", ...]} (every item, in the order given).'
     )
 
 
-class CheckMarkSerializer(serializers.Serializer):
+class CheckMarkSerializer(serializers.Serializer[Any]):
     correct = serializers.BooleanField()
     explanation = serializers.CharField(required=False)
 
 
-class LessonChecksSerializer(serializers.Serializer):
+class LessonChecksSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     checks_passed = serializers.IntegerField()
     checks_total = serializers.IntegerField()
@@ -239,7 +240,7 @@ class LessonChecksSerializer(serializers.Serializer):
     completed_now = serializers.BooleanField(help_text="This answer completed the lesson.")
 
 
-class CheckResultSerializer(serializers.Serializer):
+class CheckResultSerializer(serializers.Serializer[Any]):
     correct = serializers.BooleanField()
     feedback = serializers.ListField(
         child=serializers.CharField(),
@@ -263,12 +264,12 @@ class CheckResultSerializer(serializers.Serializer):
     new_achievements = NewAchievementSerializer(many=True)
 
 
-class CheckRevealSerializer(serializers.Serializer):
+class CheckRevealSerializer(serializers.Serializer[Any]):
     solution = serializers.JSONField(help_text="The right answer, in the answer's own shape.")
     explanation = serializers.CharField()
 
 
-class CheckStandingSerializer(serializers.Serializer):
+class CheckStandingSerializer(serializers.Serializer[Any]):
     check = serializers.IntegerField(help_text="The check's id (its block's).")
     tries = serializers.IntegerField()
     wrong_tries = serializers.IntegerField()
@@ -279,19 +280,19 @@ class CheckStandingSerializer(serializers.Serializer):
     xp_awarded = serializers.IntegerField(help_text="XP this check paid (0 until passed).")
 
 
-class LessonCheckStandingsSerializer(serializers.Serializer):
+class LessonCheckStandingsSerializer(serializers.Serializer[Any]):
     lesson = serializers.CharField()
     checks = CheckStandingSerializer(many=True)
 
 
-class StartedLessonsSerializer(serializers.Serializer):
+class StartedLessonsSerializer(serializers.Serializer[Any]):
     started = serializers.ListField(
         child=serializers.CharField(),
         help_text="Slugs of the lessons whose checks the learner has answered at least once.",
     )
 
 
-class SyncAnswerSerializer(serializers.Serializer):
+class SyncAnswerSerializer(serializers.Serializer[Any]):
     id = StrictCharField(max_length=64, help_text="The device's id of this answer (a UUID).")
     check = StrictIntegerField(help_text="The check's id.")
     # An answer is an object in every kind: the schema says so, and null is a 400.
@@ -302,12 +303,12 @@ class SyncAnswerSerializer(serializers.Serializer):
     )
 
 
-class SyncAnswersInputSerializer(serializers.Serializer):
+class SyncAnswersInputSerializer(serializers.Serializer[Any]):
     device_id = StrictCharField(max_length=64)
     answers = SyncAnswerSerializer(many=True, help_text="At most 500 answers (413 beyond).")
 
 
-class RejectedAnswerSerializer(serializers.Serializer):
+class RejectedAnswerSerializer(serializers.Serializer[Any]):
     id = serializers.CharField()
     reason = serializers.ChoiceField(
         choices=["unknown_check", "invalid_answer", "future_time", "too_old"]
@@ -315,7 +316,7 @@ class RejectedAnswerSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-class SyncAnswersResultSerializer(serializers.Serializer):
+class SyncAnswersResultSerializer(serializers.Serializer[Any]):
     accepted = serializers.IntegerField(help_text="Answers recorded now.")
     duplicates = serializers.IntegerField(help_text="Answers recorded before (resent).")
     rejected = RejectedAnswerSerializer(many=True)

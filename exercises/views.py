@@ -1,15 +1,17 @@
 from django.core.exceptions import RequestDataTooBig
+from django.db.models import QuerySet
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.generics import GenericAPIView
 from rest_framework.permissions import AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.signed_in import SignedInRequest
 from exercises import selectors
+from exercises.models import Submission
 from exercises.serializers import (
     CheckAnswerInputSerializer,
     CheckResultSerializer,
@@ -54,17 +56,17 @@ class ExerciseDetailView(APIView):
         return Response(ExerciseDetailSerializer(exercise, context=context).data)
 
 
-class ExerciseSubmissionsView(GenericAPIView):
+class ExerciseSubmissionsView(GenericAPIView[Submission]):
     permission_classes = [IsAuthenticated]
     request: SignedInRequest
     serializer_class = SubmissionListItemSerializer
     throttle_scope = "submissions"
 
-    def get_throttles(self):
+    def get_throttles(self) -> list[BaseThrottle]:
         # Only submitting is limited; reading one's attempts is not.
         return [ScopedRateThrottle()] if self.request.method == "POST" else []
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Submission]:
         return selectors.submissions_for_learner(
             user_id=self.request.user.id, exercise_id=self.kwargs["exercise_id"]
         )

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.conf import settings
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from community.selectors import report_choice_labels
@@ -33,7 +36,7 @@ def _duration(seconds: float | None) -> str:
     return f"{seconds / 86400:.1f} days"
 
 
-def _url_for_ids(name: str):
+def _url_for_ids(name: str) -> Callable[[int], str]:
     """`reverse(name, args=[id])` for many ids at the cost of one reverse (pages list ~100)."""
     marker = 987654321
     prefix, suffix = reverse(name, args=[marker]).split(str(marker))
@@ -45,7 +48,8 @@ def _share(value: float | None) -> str:
 
 
 @admin.register(QuestAnalytics)
-class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
+# ModelAdmin is generic in django-stubs only: at run time it takes no type argument.
+class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     """Read-only: the list of quests, each opening its analytics page."""
 
     list_display = ("title", "analytics_link")
@@ -57,7 +61,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
         url = reverse("admin:insights_questanalytics_quest", args=[quest.pk])
         return format_html('<a href="{}">How its lessons are doing</a>', url)
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
             path(
@@ -73,11 +77,17 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         # A quest's "change" page is its analytics.
         return redirect("admin:insights_questanalytics_quest", quest_id=int(object_id))
 
-    def _context(self, request: HttpRequest, title: str) -> dict:
+    def _context(self, request: HttpRequest, title: str) -> dict[str, Any]:
         if not self.has_view_permission(request):
             raise PermissionDenied
         return {
@@ -142,7 +152,7 @@ class QuestAnalyticsAdmin(ReadOnlyMixin, admin.ModelAdmin):
         return TemplateResponse(request, "admin/insights/quest.html", context)
 
     @staticmethod
-    def _exercise_rows(row: dict) -> list[dict]:
+    def _exercise_rows(row: dict[str, Any]) -> list[dict[str, Any]]:
         return [
             {
                 **exercise,

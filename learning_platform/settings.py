@@ -64,7 +64,7 @@ CSRF_FAILURE_VIEW = "learning_platform.api.errors.csrf_failure"
 SITE_NAME = env.str("SITE_NAME", default="Learning Platform")
 # Where the web app lives; used to build links in e-mails (verification, reset, lessons).
 # By default this server, which serves the app at `/` (make run's address).
-FRONTEND_URL = env.str("FRONTEND_URL", default="http://127.0.0.1:8000").rstrip("/")
+FRONTEND_URL: str = env.str("FRONTEND_URL", default="http://127.0.0.1:8000").rstrip("/")
 # Where this API is reachable from the outside; used for one-click unsubscribe links.
 PUBLIC_API_URL = env.str("PUBLIC_API_URL", default="http://127.0.0.1:8000").rstrip("/")
 # The web app's build (`make web`: Vite's output); served at `/` with its client routes.

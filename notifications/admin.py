@@ -8,8 +8,9 @@ from django.http import HttpRequest
 from notifications.models import EmailDelivery, Notification
 
 
+# ModelAdmin is generic in django-stubs only: at run time it takes no type argument.
 @admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
+class NotificationAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("id", "recipient", "kind", "title", "created_at", "read_at", "email_state")
     list_filter = ("kind", "email_state")
     search_fields = ("recipient__email", "title", "dedupe_key")
@@ -22,12 +23,12 @@ class NotificationAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Notification | None = None) -> bool:
         return False
 
 
 @admin.register(EmailDelivery)
-class EmailDeliveryAdmin(admin.ModelAdmin):
+class EmailDeliveryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as above
     list_display = (
         "id", "key", "to_address", "subject", "created_at", "sent_at", "failed_at", "attempts",
     )  # fmt: skip
@@ -42,5 +43,5 @@ class EmailDeliveryAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: EmailDelivery | None = None) -> bool:
         return False

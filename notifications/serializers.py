@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
+
+from notifications.models import Notification
 
 # --- In-app notifications -----------------------------------------------------------------
 
 
-class NotificationSerializer(serializers.Serializer):
+class NotificationSerializer(serializers.Serializer[Notification]):
     id = serializers.IntegerField()
     kind = serializers.CharField(
         help_text="comment_reply, lesson_comment, report_resolved, or another app's kind."
@@ -23,11 +27,11 @@ class NotificationSerializer(serializers.Serializer):
     read_at = serializers.DateTimeField(allow_null=True)
     is_read = serializers.SerializerMethodField()
 
-    def get_is_read(self, notification) -> bool:
+    def get_is_read(self, notification: Notification) -> bool:
         return notification.read_at is not None
 
 
-class ReadAllSerializer(serializers.Serializer):
+class ReadAllSerializer(serializers.Serializer[Any]):
     marked_read = serializers.IntegerField(help_text="How many notifications were unread.")
     unread_count = serializers.IntegerField()
 
@@ -35,12 +39,12 @@ class ReadAllSerializer(serializers.Serializer):
 # --- Unsubscribe ----------------------------------------------------------------------------
 
 
-class UnsubscribeLessonSerializer(serializers.Serializer):
+class UnsubscribeLessonSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     title = serializers.CharField()
 
 
-class UnsubscribeSerializer(serializers.Serializer):
+class UnsubscribeSerializer(serializers.Serializer[Any]):
     scope = serializers.ChoiceField(
         choices=["lesson", "email"],
         help_text="lesson: stop following one lesson; email: stop all notification e-mails.",

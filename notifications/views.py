@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import QuerySet
 from django.template.loader import render_to_string
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, renderers, serializers
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.parsers import FormParser, JSONParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -14,6 +19,7 @@ from rest_framework.views import APIView
 from accounts.signed_in import SignedInRequest
 from learning_platform.api.query import QuerySerializer
 from notifications import selectors, services
+from notifications.models import Notification
 from notifications.pagination import NotificationPagination
 from notifications.serializers import (
     NotificationSerializer,
@@ -32,7 +38,7 @@ class NotificationQuerySerializer(QuerySerializer):
         parameters=[NotificationQuerySerializer],
     )
 )
-class NotificationListView(generics.ListAPIView):
+class NotificationListView(generics.ListAPIView[Notification]):
     """The learner's notifications, newest first, with `unread_count` in the page."""
 
     permission_classes = [IsAuthenticated]
@@ -40,7 +46,7 @@ class NotificationListView(generics.ListAPIView):
     serializer_class = NotificationSerializer
     pagination_class = NotificationPagination
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Notification]:
         query = NotificationQuerySerializer(data=self.request.query_params)
         query.is_valid(raise_exception=True)
         unread_only = query.validated_data["unread"]
@@ -79,7 +85,12 @@ class UnsubscribePageRenderer(renderers.BaseRenderer):
     format = "html"
     charset = "utf-8"
 
-    def render(self, data, accepted_media_type=None, renderer_context=None) -> str:
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> str:
         request = (renderer_context or {}).get("request")
         return render_to_string(
             "notifications/unsubscribe.html",
@@ -101,7 +112,7 @@ class UnsubscribeView(APIView):
     or the button of the page a browser gets.
     """
 
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [AllowAny]
     parser_classes = [JSONParser, FormParser]
     renderer_classes = [renderers.JSONRenderer, UnsubscribePageRenderer]

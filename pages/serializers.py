@@ -1,9 +1,15 @@
 """The composite pages' answers: the lesson page and the quest outline, built on the
 lessons' own serializers."""
 
+from __future__ import annotations
+
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from exercises.selectors import ExerciseSummary
+from lessons import selectors as lessons
 from lessons.serializers import (
     BlocksField,
     LessonListSerializer,
@@ -12,7 +18,7 @@ from lessons.serializers import (
 )
 
 
-class ExerciseSummarySerializer(serializers.Serializer):
+class ExerciseSummarySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     title = serializers.CharField()
     kind = serializers.CharField()
@@ -43,24 +49,26 @@ class LessonDetailSerializer(LessonListSerializer):
         read_only_fields = fields
 
     @extend_schema_field(ExerciseSummarySerializer(allow_null=True))
-    def get_exercise(self, lesson):
-        return self.context["exercise"]
+    def get_exercise(self, lesson: lessons.Lesson) -> ExerciseSummary | None:
+        exercise: ExerciseSummary | None = self.context["exercise"]  # the context is untyped
+        return exercise
 
-    def get_comment_count(self, lesson) -> int:
-        return self.context["comment_count"]
+    def get_comment_count(self, lesson: lessons.Lesson) -> int:
+        count: int = self.context["comment_count"]
+        return count
 
     @extend_schema_field(NeighbourSerializer(allow_null=True))
-    def get_previous(self, lesson):
-        neighbour = self.context["previous"]
+    def get_previous(self, lesson: lessons.Lesson) -> dict[str, str] | None:
+        neighbour: lessons.Neighbour | None = self.context["previous"]
         return {"slug": neighbour.slug, "title": neighbour.title} if neighbour else None
 
     @extend_schema_field(NeighbourSerializer(allow_null=True))
-    def get_next(self, lesson):
-        neighbour = self.context["next"]
+    def get_next(self, lesson: lessons.Lesson) -> dict[str, str] | None:
+        neighbour: lessons.Neighbour | None = self.context["next"]
         return {"slug": neighbour.slug, "title": neighbour.title} if neighbour else None
 
 
-class OutlineLessonSerializer(serializers.Serializer):
+class OutlineLessonSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     title = serializers.CharField()
     estimated_minutes = serializers.IntegerField()
@@ -73,7 +81,7 @@ class OutlineLessonSerializer(serializers.Serializer):
     )
 
 
-class QuestDetailSerializer(serializers.Serializer):
+class QuestDetailSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     title = serializers.CharField()
     description = serializers.CharField()

@@ -31,7 +31,8 @@ PRIVATE_ROUTES = (
 SERVER_ROUTES = ("/admin/", "/api/", "/_allauth/")
 
 
-class FrontendSitemap(Sitemap):
+# Sitemap is generic in django-stubs only: at run time it takes no type argument.
+class FrontendSitemap(Sitemap):  # type: ignore[type-arg]
     """Addresses on FRONTEND_URL, whatever host the request came in on."""
 
     def get_protocol(self, protocol: str | None = None) -> str:
@@ -42,24 +43,24 @@ class FrontendSitemap(Sitemap):
 
 
 class QuestSitemap(FrontendSitemap):
-    def items(self) -> list[Any]:
+    def items(self) -> list[lessons.Quest]:
         return list(lessons.quest_list())
 
-    def location(self, item: Any) -> str:
+    def location(self, item: lessons.Quest) -> str:
         return f"/quests/{item.slug}"
 
-    def lastmod(self, item: Any) -> datetime:
+    def lastmod(self, item: lessons.Quest) -> datetime:
         return item.updated_at
 
 
 class LessonSitemap(FrontendSitemap):
-    def items(self) -> list[Any]:
+    def items(self) -> list[lessons.Lesson]:
         return list(lessons.published_lessons().order_by("quest_id", "position", "id"))
 
-    def location(self, item: Any) -> str:
+    def location(self, item: lessons.Lesson) -> str:
         return f"/lessons/{item.slug}"
 
-    def lastmod(self, item: Any) -> datetime:
+    def lastmod(self, item: lessons.Lesson) -> datetime:
         return item.updated_at
 
 

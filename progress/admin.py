@@ -6,8 +6,9 @@ from lessons import selectors as lessons
 from progress.models import LearnerStats, LessonCompletion, Level, PlatformOutage, XPAward
 
 
+# ModelAdmin is generic in django-stubs only: at run time it takes no type argument.
 @admin.register(Level)
-class LevelAdmin(admin.ModelAdmin):
+class LevelAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """The curve is read on every request: a change here re-levels everyone on their next read."""
 
     list_display = ("number", "name", "xp_required")
@@ -48,7 +49,7 @@ class LearnerStatsAdmin(ReadOnlyAdmin):
 
 
 @admin.register(PlatformOutage)
-class PlatformOutageAdmin(admin.ModelAdmin):
+class PlatformOutageAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as LevelAdmin
     """Operators record when the platform could not take learners' activity: a learner's day
     that overlaps an outage never breaks their streak (progress.streaks)."""
 

@@ -1,4 +1,5 @@
 from functools import partial
+from typing import Any
 
 from django.apps import AppConfig
 from django.db import transaction
@@ -19,6 +20,7 @@ class ProgressConfig(AppConfig):
         from django.db.models.signals import post_save
 
         from accounts import events as account_events
+        from accounts.models import User
         from learning_platform import metrics, versioned
         from progress import boards, models, personal_data
 
@@ -39,7 +41,9 @@ class ProgressConfig(AppConfig):
         # The level curve and every learner's header show the levels.
         versioned.bump_on_change(models.Level)
 
-        def visibility_changed(*, instance, created: bool, update_fields, **kwargs) -> None:
+        def visibility_changed(
+            *, instance: User, created: bool, update_fields: frozenset[str] | None, **kwargs: Any
+        ) -> None:
             if not boards.enabled():
                 return
             if update_fields is not None and not VISIBILITY_FIELDS & set(update_fields):

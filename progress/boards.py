@@ -1,7 +1,6 @@
 """The leaderboards in Redis sorted sets: ranking at a cost that does not grow with learners.
 
 Keys (under settings.LEADERBOARD_KEY_PREFIX):
-
 - `day:<date>`: XP per visible learner earned on that UTC day (ZINCRBY after each award's
   commit), kept 33 days;
 - `all`: all-time XP per visible learner;
@@ -25,11 +24,11 @@ import functools
 import logging
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as day_time
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import redis
 from django.conf import settings
@@ -39,6 +38,8 @@ from django.db.models import Q
 from learning_platform.errors import Unavailable
 
 logger = logging.getLogger(__name__)
+_P = ParamSpec("_P")  # _reporting_failures keeps the signature of what it wraps
+_R = TypeVar("_R")
 
 MEMBER_BASE = 10**15
 PERIOD_DAYS = {"week": 7, "month": 30}
@@ -120,11 +121,11 @@ def _failed(error: Exception) -> BoardUnavailable:
     return BoardUnavailable(str(error))
 
 
-def _reporting_failures(function):
+def _reporting_failures(function: Callable[_P, _R]) -> Callable[_P, _R]:
     """Redis errors of a maintenance call become BoardUnavailable (and pause Redis use)."""
 
     @functools.wraps(function)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return function(*args, **kwargs)
         except redis.RedisError as error:
@@ -332,9 +333,8 @@ return 1
 
 @_reporting_failures
 def ensure_period_boards(*, today: date | None = None) -> int:
-    """Build today's and tomorrow's week and month boards where missing, so no reader pays a
-    union (tomorrow's is built ahead, and kept current, so midnight costs nothing). Returns
-    how many were built."""
+    """Build today's and tomorrow's week and month boards where missing (tomorrow's ahead, and
+    kept current, so midnight costs nothing): no reader pays a union. Returns how many."""
     today = today or utc_today()
     client = _client(maintenance=True)
     script = client.register_script(_BUILD_PERIOD)

@@ -1,6 +1,8 @@
 """HTTP shapes of the progress API. Output serializers read the dicts selectors and services
 answer; input serializers only validate."""
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -11,7 +13,7 @@ from progress.selectors import LEADERBOARD_PERIODS
 from progress.sync_events import MAX_SYNC_EVENTS, SyncEventSerializer
 
 
-class LevelSerializer(serializers.Serializer):
+class LevelSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     name = serializers.CharField()
 
@@ -24,14 +26,14 @@ class LevelStepSerializer(NextLevelSerializer):
     xp_required = serializers.IntegerField(help_text="Total XP at which a learner reaches it.")
 
 
-class LevelCurveSerializer(serializers.Serializer):
+class LevelCurveSerializer(serializers.Serializer[Any]):
     count = serializers.IntegerField()
     results = LevelStepSerializer(
         many=True, help_text="Every level, lowest first; the first needs 0 XP."
     )
 
 
-class StreakSerializer(serializers.Serializer):
+class StreakSerializer(serializers.Serializer[Any]):
     current = serializers.IntegerField(
         help_text="Consecutive active days up to today or yesterday, over days forgiven by a "
         "streak freeze or a platform outage."
@@ -48,7 +50,7 @@ class StreakSerializer(serializers.Serializer):
     )
 
 
-class DailyGoalSerializer(serializers.Serializer):
+class DailyGoalSerializer(serializers.Serializer[Any]):
     xp = serializers.IntegerField(
         allow_null=True, help_text="XP a day the learner aims for; null until they choose."
     )
@@ -60,7 +62,7 @@ class DailyGoalSerializer(serializers.Serializer):
     )
 
 
-class DailyGoalInputSerializer(serializers.Serializer):
+class DailyGoalInputSerializer(serializers.Serializer[Any]):
     xp = StrictChoiceField(
         choices=DAILY_GOALS,
         allow_null=True,
@@ -73,14 +75,14 @@ class DailyGoalInputSerializer(serializers.Serializer):
     )
 
 
-class CalendarDaySerializer(serializers.Serializer):
+class CalendarDaySerializer(serializers.Serializer[Any]):
     day = serializers.DateField()
     xp = serializers.IntegerField(help_text="XP earned that day, in the learner's time zone.")
     goal_met = serializers.BooleanField(help_text="Whether the day's XP reached the goal.")
     frozen = serializers.BooleanField(help_text="Whether a streak freeze forgave the day.")
 
 
-class CalendarSerializer(serializers.Serializer):
+class CalendarSerializer(serializers.Serializer[Any]):
     first_day = serializers.DateField(help_text="The calendar's first day (a 12-week window).")
     last_day = serializers.DateField(help_text="Today, in the learner's time zone.")
     days = CalendarDaySerializer(
@@ -89,7 +91,7 @@ class CalendarSerializer(serializers.Serializer):
     )
 
 
-class ProgressSummarySerializer(serializers.Serializer):
+class ProgressSummarySerializer(serializers.Serializer[Any]):
     quest = serializers.CharField(help_text="Slug of the quest the lesson counts are about.")
     level = LevelSerializer()
     xp = serializers.IntegerField()
@@ -115,13 +117,13 @@ class ProgressQuerySerializer(QuerySerializer):
     quest = serializers.SlugField(required=False, help_text="Quest slug; default: the demo quest.")
 
 
-class NewAchievementSerializer(serializers.Serializer):
+class NewAchievementSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     title = serializers.CharField()
     xp_bonus = serializers.IntegerField()
 
 
-class CompletionOutputSerializer(serializers.Serializer):
+class CompletionOutputSerializer(serializers.Serializer[Any]):
     lesson = serializers.CharField(source="lesson_slug")
     completed_at = serializers.DateTimeField(help_text="When the lesson was first completed.")
     xp_awarded = serializers.IntegerField(
@@ -143,12 +145,12 @@ class SyncEventField(serializers.JSONField):
     """Any JSON value: each event is checked by the sync service with SyncEventSerializer,
     which rejects a bad one (with its reason) and applies the rest of the batch."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("allow_null", True)
         super().__init__(**kwargs)
 
 
-class SyncInputSerializer(serializers.Serializer):
+class SyncInputSerializer(serializers.Serializer[Any]):
     device_id = StrictCharField(
         max_length=100, help_text="Stable id of the device (chosen by the device)."
     )
@@ -166,7 +168,7 @@ class SyncInputSerializer(serializers.Serializer):
     )
 
 
-class RejectedEventSerializer(serializers.Serializer):
+class RejectedEventSerializer(serializers.Serializer[Any]):
     id = serializers.CharField(allow_null=True, help_text="The event's id, null if unreadable.")
     reason = serializers.ChoiceField(
         choices=[
@@ -180,7 +182,7 @@ class RejectedEventSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-class SyncChangeSerializer(serializers.Serializer):
+class SyncChangeSerializer(serializers.Serializer[Any]):
     lesson = serializers.CharField(source="lesson_slug")
     completed_at = serializers.DateTimeField()
     device_id = serializers.CharField(help_text="The device that made the change; empty: the web.")
@@ -205,7 +207,7 @@ class LeaderboardQuerySerializer(QuerySerializer):
     )
 
 
-class LeaderboardEntrySerializer(serializers.Serializer):
+class LeaderboardEntrySerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField(help_text="Equal XP, equal rank.")
     user_id = serializers.IntegerField()
     display_name = serializers.CharField()
@@ -213,7 +215,7 @@ class LeaderboardEntrySerializer(serializers.Serializer):
     is_me = serializers.BooleanField()
 
 
-class LeaderboardMeSerializer(serializers.Serializer):
+class LeaderboardMeSerializer(serializers.Serializer[Any]):
     rank = serializers.IntegerField()
     xp = serializers.IntegerField()
     on_leaderboard = serializers.BooleanField(
@@ -221,7 +223,7 @@ class LeaderboardMeSerializer(serializers.Serializer):
     )
 
 
-class LeaderboardOutputSerializer(serializers.Serializer):
+class LeaderboardOutputSerializer(serializers.Serializer[Any]):
     period = serializers.CharField()
     since = serializers.DateTimeField(allow_null=True)
     entries = LeaderboardEntrySerializer(many=True)

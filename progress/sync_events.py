@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from django.utils import timezone
@@ -68,7 +68,7 @@ class _LessonSlugField(serializers.SlugField):
 class _OccurredAtField(serializers.DateTimeField):
     """An ISO 8601 date and time with a UTC offset, answered in UTC."""
 
-    def to_internal_value(self, value: Any):
+    def to_internal_value(self, value: Any) -> datetime:
         try:
             parsed = parse_datetime(value) if isinstance(value, str) else None
         except ValueError:
@@ -83,7 +83,7 @@ class _OccurredAtField(serializers.DateTimeField):
             self.fail("overflow")
 
 
-class SyncEventSerializer(serializers.Serializer):
+class SyncEventSerializer(serializers.Serializer[Any]):
     """What one event looks like. Events are checked one by one by the service, so a bad one is
     rejected with a reason instead of failing the batch."""
 

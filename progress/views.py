@@ -1,5 +1,6 @@
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -32,7 +33,7 @@ _SINCE = LeaderboardOutputSerializer().fields["since"]
 
 class LevelCurveView(APIView):
     # The same for everyone: no session is read, so the answer varies by nothing.
-    authentication_classes: list = []
+    authentication_classes: list[type[BaseAuthentication]] = []
     permission_classes = [AllowAny]
 
     @extend_schema(

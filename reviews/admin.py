@@ -66,7 +66,8 @@ class ReviewLogAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ParameterFit)
-class ParameterFitAdmin(ReadOnlyMixin, admin.ModelAdmin):
+# ModelAdmin is generic in django-stubs only: at run time it takes no type argument.
+class ParameterFitAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     """Each fit of a quest's FSRS parameters (reviews.fit_parameters, daily), with how it and
     the defaults predicted the held-out reviews: the latest adopted fit schedules the quest."""
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from exercises.serializers import CheckAnswerInputSerializer, CheckMarkSerializer
 from learning_platform.api.fields import StrictCharField
+from lessons import selectors as lessons
 from lessons.serializers import CheckBlockSerializer, block_data
 
 # Longer than anyone looks at one card: a device's clock, not the learner's thinking.
@@ -30,7 +33,7 @@ class ReviewAnswerInputSerializer(CheckAnswerInputSerializer):
     )
 
 
-class ReviewResultSerializer(serializers.Serializer):
+class ReviewResultSerializer(serializers.Serializer[Any]):
     correct = serializers.BooleanField()
     feedback = serializers.ListField(
         child=serializers.CharField(),
@@ -54,20 +57,20 @@ class ReviewResultSerializer(serializers.Serializer):
     duplicate = serializers.BooleanField(help_text="An answer with this id was scheduled before.")
 
 
-class ReviewLessonSerializer(serializers.Serializer):
+class ReviewLessonSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     title = serializers.CharField()
 
 
 @extend_schema_field(CheckBlockSerializer)
-class CheckBlockField(serializers.Field):
+class CheckBlockField(serializers.Field[lessons.Block, Any, dict[str, Any], Any]):
     """A check's block as its lesson page shows it (lessons.serializers: never the answer)."""
 
-    def to_representation(self, block):
+    def to_representation(self, block: lessons.Block) -> dict[str, Any]:
         return block_data(block)
 
 
-class ReviewCardSerializer(serializers.Serializer):
+class ReviewCardSerializer(serializers.Serializer[Any]):
     check = CheckBlockField(
         source="block", help_text="The check as its lesson shows it (choices unshuffled)."
     )
@@ -77,7 +80,7 @@ class ReviewCardSerializer(serializers.Serializer):
     lapses = serializers.IntegerField(help_text="Times forgotten after being recalled.")
 
 
-class ReviewSummarySerializer(serializers.Serializer):
+class ReviewSummarySerializer(serializers.Serializer[Any]):
     due = serializers.IntegerField(help_text="Cards due now.")
     next_due_at = serializers.DateTimeField(
         allow_null=True,
@@ -90,7 +93,7 @@ class ReviewQueueSerializer(ReviewSummarySerializer):
     cards = ReviewCardSerializer(many=True, help_text="The due cards, longest due first.")
 
 
-class SyncReviewSerializer(serializers.Serializer):
+class SyncReviewSerializer(serializers.Serializer[Any]):
     id = StrictCharField(max_length=64, help_text="The device's id of this answer (a UUID).")
     check = serializers.IntegerField(help_text="The check's id.")
     # An answer is an object in every kind: the schema says so, and null is a 400.
@@ -101,12 +104,12 @@ class SyncReviewSerializer(serializers.Serializer):
     )
 
 
-class SyncReviewsInputSerializer(serializers.Serializer):
+class SyncReviewsInputSerializer(serializers.Serializer[Any]):
     device_id = StrictCharField(max_length=64)
     answers = SyncReviewSerializer(many=True, help_text="At most 500 answers (413 beyond).")
 
 
-class RejectedReviewSerializer(serializers.Serializer):
+class RejectedReviewSerializer(serializers.Serializer[Any]):
     id = serializers.CharField()
     reason = serializers.ChoiceField(
         choices=["unknown_check", "no_card", "invalid_answer", "future_time", "too_old"]
@@ -114,7 +117,7 @@ class RejectedReviewSerializer(serializers.Serializer):
     detail = serializers.CharField()
 
 
-class SyncReviewsResultSerializer(serializers.Serializer):
+class SyncReviewsResultSerializer(serializers.Serializer[Any]):
     accepted = serializers.IntegerField(help_text="Answers graded now.")
     not_scheduled = serializers.IntegerField(
         help_text="Of those, answers to cards that were not due when answered: graded only."

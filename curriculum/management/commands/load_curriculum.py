@@ -1,6 +1,7 @@
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from curriculum.files import CurriculumError
 from curriculum.services import load_curriculum
@@ -9,10 +10,10 @@ from curriculum.services import load_curriculum
 class Command(BaseCommand):
     help = "Upsert the curriculum files under DIRECTORY (by slug, in one transaction)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("directory", nargs="?", default="content", type=Path)
 
-    def handle(self, *args, directory: Path, **options):
+    def handle(self, *args: Any, directory: Path, **options: Any) -> None:
         try:
             report = load_curriculum(root=directory)
         except CurriculumError as exc:

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from exercises.services.catalogue import load_reference_catalogue
@@ -9,7 +11,7 @@ class Command(BaseCommand):
         "exercises/data/model_configs.json and model_aliases.json. Never deletes entries."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         counts = load_reference_catalogue()
         self.stdout.write(
             self.style.SUCCESS(", ".join(f"{n} {outcome}" for outcome, n in counts.items()) + ".")

@@ -1,4 +1,6 @@
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from progress import boards, rollup
 
@@ -9,14 +11,14 @@ class Command(BaseCommand):
         "recompute the rollup from the ledger first (a repair: inserts into the ledger wait)."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--from-ledger",
             action="store_true",
             help="Recompute the XP-per-day rollup from the ledger before rebuilding the boards.",
         )
 
-    def handle(self, *args, from_ledger: bool = False, **options) -> None:
+    def handle(self, *args: Any, from_ledger: bool = False, **options: Any) -> None:
         if from_ledger:
             rows = rollup.refill_from_ledger()
             self.stdout.write(f"Rollup recomputed from the ledger: {rows} learner-days.")
