@@ -3,10 +3,13 @@ publishing, stored HTML."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Model, Q
+from django.utils import timezone
 
 from learning_platform import history, versioned
 from learning_platform.errors import Conflict, NotFound
@@ -14,8 +17,8 @@ from lessons import events
 from lessons.blocks import EMPTY_BLOCK, block_html, normalised_block_texts
 from lessons.checks import clean_text
 from lessons.history import BLOCK_HISTORY_FIELDS, LESSON_HISTORY_FIELDS, tag_ids_of_version
-from lessons.models import Block, Lesson, Link, Quest, Tag
-from lessons.selectors import due_lesson_ids
+from lessons.models import Block, EditorPresence, Lesson, Link, Quest, Tag
+from lessons.selectors import LessonNotFound, due_lesson_ids
 
 
 def upsert_quest(*, slug: str, title: str, description: str) -> tuple[Quest, str]:
@@ -274,3 +277,40 @@ def publish_due_lessons() -> int:
     count a due lesson as published); returns how many. Idempotent."""
     with history.recorded_as("publish_at"):
         return set_published(lesson_ids=due_lesson_ids(), published=True)
+
+
+# An open change page says so every PRESENCE_HEARTBEAT_SECONDS; an editor is shown as having
+# the lesson open until PRESENCE_WINDOW after the last word (a missed beat is not leaving).
+PRESENCE_HEARTBEAT_SECONDS = 30
+PRESENCE_WINDOW = timedelta(minutes=2)
+
+
+@dataclass(frozen=True)
+class OtherEditor:
+    name: str
+    last_seen: datetime
+
+
+def note_editor_present(*, lesson_id: int, editor_id: int) -> list[OtherEditor]:
+    """Record that the editor has the lesson's change page open now; return the other editors
+    who had it open within PRESENCE_WINDOW, the latest seen first.
+
+    One upsert on (lesson, editor), unique: two tabs or a retried beat never make two rows.
+    Raises LessonNotFound for a lesson that is gone.
+    """
+    if not Lesson.objects.filter(pk=lesson_id).exists():
+        raise LessonNotFound("No such lesson.")
+    now = timezone.now()
+    EditorPresence.objects.bulk_create(
+        [EditorPresence(lesson_id=lesson_id, editor_id=editor_id, last_seen=now)],
+        update_conflicts=True,
+        unique_fields=["lesson", "editor"],
+        update_fields=["last_seen"],
+    )
+    others = (
+        EditorPresence.objects.filter(lesson_id=lesson_id, last_seen__gte=now - PRESENCE_WINDOW)
+        .exclude(editor_id=editor_id)
+        .order_by("-last_seen")
+        .values_list("editor__email", "last_seen")
+    )
+    return [OtherEditor(name=name, last_seen=seen) for name, seen in others]
