@@ -158,6 +158,7 @@ class LessonAdmin(admin.ModelAdmin):
     class Media:
         css = {"all": ("lessons/admin/block-editor.css",)}
         js = (
+            "lessons/admin/form-draft.js",  # first: it restores a draft before the others start
             "lessons/admin/block-editor.js",
             "lessons/admin/check-editor.js",
             "lessons/admin/presence.js",
