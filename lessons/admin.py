@@ -245,13 +245,13 @@ class LessonAdmin(admin.ModelAdmin):
         # A changed lesson is saved after its blocks (save_related): its history record then
         # closes a version that includes them, as the curriculum loader's writes do.
         if not change:
-            super().save_model(request, obj, form, change)
+            services.save_lesson(lesson=obj)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         if not isinstance(form, LessonForm):  # the change list's "position"/"published" edits
             form.instance.version += 1
-        form.instance.save()
+        services.save_lesson(lesson=form.instance)  # a renamed slug keeps answering
 
     def history_view(self, request, object_id, extra_context=None):
         """Every version of the lesson: who, when, what changed in its fields and blocks, and

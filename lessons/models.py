@@ -237,3 +237,16 @@ class EditorPresence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.editor_id} on {self.lesson_id} at {self.last_seen:%H:%M:%S}"
+
+
+class LessonOldSlug(models.Model):
+    """A slug a lesson had before it was renamed: its old address answers with a redirect to
+    the lesson. Recorded by the service that saves the lesson; unique, so one old address
+    leads to one lesson, and dropped when a lesson takes the slug again."""
+
+    old_slug = models.SlugField(max_length=100, unique=True)
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="old_slugs")
+    renamed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.old_slug} -> {self.lesson_id}"

@@ -76,6 +76,13 @@ def get_lesson(*, slug: str, user: Requester | None = None) -> Lesson:
         raise LessonNotFound("No such lesson.") from None
 
 
+def renamed_lesson_slug(*, slug: str, user: Requester | None = None) -> str | None:
+    """The slug now of the lesson that had `slug` before a rename, if `user` may see it
+    (None otherwise): where its old address redirects (1 query)."""
+    lessons = visible_lessons(user=user).filter(old_slugs__old_slug=slug)
+    return lessons.values_list("slug", flat=True).first()
+
+
 def lesson_slug(*, lesson_id: int) -> str | None:
     return Lesson.objects.filter(pk=lesson_id).values_list("slug", flat=True).first()
 

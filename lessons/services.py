@@ -17,7 +17,7 @@ from lessons import events
 from lessons.blocks import EMPTY_BLOCK, block_html, normalised_block_texts
 from lessons.checks import clean_text
 from lessons.history import BLOCK_HISTORY_FIELDS, LESSON_HISTORY_FIELDS, tag_ids_of_version
-from lessons.models import Block, EditorPresence, Lesson, Link, Quest, Tag
+from lessons.models import Block, EditorPresence, Lesson, LessonOldSlug, Link, Quest, Tag
 from lessons.selectors import LessonNotFound, due_lesson_ids
 
 
@@ -164,6 +164,22 @@ def lock_lesson_version(*, lesson_id: int) -> int | None:
     )
 
 
+def save_lesson(*, lesson: Lesson) -> None:
+    """Save the lesson's own row (after its blocks, as the admin does). When its slug changed,
+    the old slug keeps answering with a redirect to it (LessonOldSlug); a slug the lesson
+    takes, new or again, stops being anyone's old address."""
+    stored = Lesson.objects.filter(pk=lesson.pk).values_list("slug", flat=True).first()
+    _save_with_old_slug(lesson, stored)
+
+
+def _save_with_old_slug(lesson: Lesson, stored_slug: str | None) -> None:
+    if stored_slug != lesson.slug:
+        LessonOldSlug.objects.filter(old_slug=lesson.slug).delete()
+    lesson.save()
+    if stored_slug is not None and stored_slug != lesson.slug:
+        LessonOldSlug.objects.update_or_create(old_slug=stored_slug, defaults={"lesson": lesson})
+
+
 def rerender_block_html(*, batch_size: int = 500) -> int:
     """Render every block's Markdown again and store what changed (after the renderer or the
     sanitizer's rules changed). Returns how many blocks changed."""
@@ -217,6 +233,7 @@ def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
         record = Lesson.history.filter(id=lesson_id, history_id=history_id).first()
         if lesson is None or record is None:
             raise VersionNotFound("No such version of this lesson.")
+        slug_before = lesson.slug
         if Lesson.objects.filter(slug=record.slug).exclude(pk=lesson_id).exists():
             raise Conflict(f"Another lesson uses the slug {record.slug!r} now.")
         when = record.history_date
@@ -230,7 +247,8 @@ def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
                 setattr(lesson, name, getattr(record, name))
             if lesson.published:  # a version from before publishing consumed its schedule
                 lesson.publish_at = None
-            lesson.save()  # last: its record closes the version, as in the admin
+            # Last: its record closes the version, as in the admin.
+            _save_with_old_slug(lesson, slug_before)
     return lesson
 
 
