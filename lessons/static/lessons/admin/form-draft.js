@@ -145,6 +145,12 @@
         if (restored) {
           box.querySelector(".lp-draft-restored").hidden = false;
           box.hidden = false;
+          // The previews show the saved text: drawn again from the draft's.
+          form.querySelectorAll("textarea.lp-markdown-source").forEach(function (textarea) {
+            if (textarea.value !== textarea.defaultValue) {
+              textarea.dispatchEvent(new Event("input", { bubbles: true }));
+            }
+          });
         } else if (draft && !refused && JSON.stringify(draft.fields) !== baseline) {
           box.querySelector(".lp-draft-when").textContent = new Date(draft.saved_at).toLocaleString();
           box.querySelector(".lp-draft-offer").hidden = false;
