@@ -1,28 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { expect, shot, test } from './fixtures';
+import { django, expect, shot, test } from './fixtures';
 
 // Issue 23, walked as a content editor (a member of "Content editors", not a superuser):
 // reordering by a real mouse drag and by keyboard, collapsing, the error summary, history and
 // revert, the slug filled from the title, scheduled publishing, analytics that count what
 // learners see, search help, and what resolving a report sends.
-const repo = join(import.meta.dirname, '..', '..');
 test.use({ viewport: { width: 1280, height: 1000 } });
 test.setTimeout(180_000);
 
 const EDITOR = { email: 'e2e-editor-23@example.com', password: 'correct horse battery staple' };
 const REPORTER = 'e2e-reporter-23@example.com';
-
-function django(code: string): string {
-  const result = spawnSync(join(repo, '.venv', 'bin', 'python'), ['manage.py', 'shell', '-c', code], {
-    cwd: repo,
-    env: { ...process.env, DEBUG: '1' },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`manage.py shell failed: ${result.stderr}`);
-  // The shell may announce its automatic imports first: what the code printed is last.
-  return result.stdout.trim().split('\n').pop() ?? '';
-}
 
 test.beforeAll(() => {
   django(`

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { expect, shot, test } from './fixtures';
+import { django, expect, shot, test } from './fixtures';
 
 // A content editor in the Django admin: reorders blocks by dragging, pastes a table from a
 // spreadsheet, watches the Markdown preview, triages a report, reads the lesson's analytics.
@@ -9,17 +9,6 @@ const repo = join(import.meta.dirname, '..', '..');
 test.use({ viewport: { width: 1280, height: 1400 } });
 
 const EDITOR = { email: 'e2e-editor@example.com', password: 'correct horse battery staple' };
-
-/** Runs Python in the stack's Django (same database) and returns what it prints. */
-function django(code: string): string {
-  const result = spawnSync(join(repo, '.venv', 'bin', 'python'), ['manage.py', 'shell', '-c', code], {
-    cwd: repo,
-    env: { ...process.env, DEBUG: '1' },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`manage.py shell failed: ${result.stderr}`);
-  return result.stdout.trim();
-}
 
 test.beforeAll(() => {
   // An editor, a learner's report on the lesson's table block, and some progress to chart.

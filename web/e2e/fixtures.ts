@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +22,20 @@ export async function axeScan(page: Page, name: string): Promise<void> {
   const summary = blocking.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
   expect(summary, `axe: serious or critical violations on ${name}`).toEqual([]);
   console.log(`axe ${name}: ${results.violations.length} violations (none serious or critical), ${results.passes.length} rules passed`);
+}
+
+const repo = join(import.meta.dirname, '..', '..');
+
+/** Runs Python in the stack's Django (same database) and returns the last line it prints. */
+export function django(code: string): string {
+  const result = spawnSync(join(repo, '.venv', 'bin', 'python'), ['manage.py', 'shell', '-c', code], {
+    cwd: repo,
+    env: { ...process.env, DEBUG: '1' },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`manage.py shell failed: ${result.stderr}`);
+  // The shell may announce its automatic imports first: what the code printed is last.
+  return result.stdout.trim().split('\n').pop() ?? '';
 }
 
 export function uniqueEmail(prefix: string): string {
@@ -140,8 +154,6 @@ export async function linkFromMail(to: string, pattern: RegExp, timeoutMs = 20_0
 }
 
 // --- A lesson's checks, answered from its file -------------------------------------------------
-
-const repo = join(import.meta.dirname, '..', '..');
 
 /** Reads a lesson file (YAML) as JSON: its XP, whether it has an exercise, its checks in order. */
 const READ_LESSON = `
