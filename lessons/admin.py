@@ -188,7 +188,7 @@ class LessonAdmin(admin.ModelAdmin):
         context["check_editor"] = check_editor_config()
         adminform = context.get("adminform")
         context["conflict"] = getattr(adminform.form, "conflict", []) if adminform else []
-        if obj is not None and obj.pk:
+        if obj is not None and obj.pk and self.has_change_permission(request, obj):
             context["other_editors"] = services.note_editor_present(
                 lesson_id=obj.pk, editor_id=_editor_id(request)
             )

@@ -3,8 +3,10 @@
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import Group, Permission
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.tests.factories import UserFactory
@@ -108,3 +110,28 @@ def test_staff_who_may_not_change_lessons_get_a_403(db):
     response = _beat(browser, LessonFactory().id)
 
     assert response.status_code == 403
+
+
+def test_a_heartbeat_costs_three_queries_of_the_lessons_tables(client, editor):
+    lesson = LessonFactory()
+    _beat(_editor_browser("here@example.com"), lesson.id)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = _beat(client, lesson.id)
+
+    assert response.status_code == 200
+    # the lesson exists, the upsert, the others seen lately (with their names)
+    assert len([q for q in queries.captured_queries if '"lessons_' in q["sql"]]) == 3
+
+
+def test_staff_who_may_only_view_lessons_are_not_listed_nor_beat(db):
+    lesson = LessonFactory()
+    viewer = UserFactory(is_staff=True, email="viewer@example.com")
+    viewer.user_permissions.add(Permission.objects.get(codename="view_lesson"))
+    browser = Client()
+    browser.force_login(viewer)
+
+    body = browser.get(reverse("admin:lessons_lesson_change", args=[lesson.id])).content.decode()
+
+    assert 'id="lp-presence"' not in body
+    assert not EditorPresence.objects.filter(lesson=lesson).exists()
