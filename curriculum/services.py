@@ -13,7 +13,7 @@ from curriculum.files import read_curriculum, write_quest
 from exercises import selectors as exercises_selectors
 from exercises.services import content as exercises_content
 from learning_platform import history
-from lessons import selectors as lessons_selectors
+from lessons import file_selectors as lessons_files
 from lessons import services as lessons_services
 
 
@@ -85,7 +85,7 @@ def load_curriculum(*, root: Path) -> LoadReport:
 def export_curriculum(*, root: Path, quest_slugs: list[str] | None = None) -> list[Path]:
     """Write the database's quests and lessons as files under `root` (the loader's layout)."""
     written: list[Path] = []
-    for quest in lessons_selectors.quests_as_files(quest_slugs=quest_slugs):
+    for quest in lessons_files.quests_as_files(quest_slugs=quest_slugs):
         lessons = quest.pop("lessons")
         exercises = exercises_selectors.exercise_specs_for_lessons(
             lesson_ids=[lesson["id"] for lesson in lessons]

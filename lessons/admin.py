@@ -1,5 +1,5 @@
 import contextlib
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -59,6 +59,35 @@ class MarkdownPreview(APIView):
         if len(markdown) > MARKDOWN_PREVIEW_MAX_CHARS:
             raise PayloadTooLarge("The Markdown is too long.")
         return Response(markdown_preview(markdown))
+
+
+def _editor_id(request: HttpRequest | Request) -> int:
+    # admin_view lets only signed-in staff through: the user has an id.
+    return cast(int, request.user.pk)
+
+
+class EditorPresence(APIView):
+    """The heartbeat of an open change page: records that the editor has the lesson open and
+    answers who else has (POST, CSRF token in X-CSRFToken) -> {"editors": [{"name",
+    "last_seen"}], "heartbeat_seconds"}; errors in the API's shape (404 for a lesson gone)."""
+
+    authentication_classes = [CsrfSessionAuthentication]
+    schema = None
+
+    class Output(serializers.Serializer):
+        name = serializers.CharField()
+        last_seen = serializers.DateTimeField()
+
+    def post(self, request: Request, lesson_id: int) -> Response:
+        if not request.user.has_perm("lessons.change_lesson"):
+            raise PermissionDenied
+        others = services.note_editor_present(lesson_id=lesson_id, editor_id=_editor_id(request))
+        return Response(
+            {
+                "editors": self.Output(others, many=True).data,
+                "heartbeat_seconds": services.PRESENCE_HEARTBEAT_SECONDS,
+            }
+        )
 
 
 class BlockInline(admin.StackedInline):
@@ -128,7 +157,12 @@ class LessonAdmin(admin.ModelAdmin):
 
     class Media:
         css = {"all": ("lessons/admin/block-editor.css",)}
-        js = ("lessons/admin/block-editor.js", "lessons/admin/check-editor.js")
+        js = (
+            "lessons/admin/form-draft.js",  # first: it restores a draft before the others start
+            "lessons/admin/block-editor.js",
+            "lessons/admin/check-editor.js",
+            "lessons/admin/presence.js",
+        )
 
     def render_change_form(
         self,
@@ -154,6 +188,12 @@ class LessonAdmin(admin.ModelAdmin):
         context["check_editor"] = check_editor_config()
         adminform = context.get("adminform")
         context["conflict"] = getattr(adminform.form, "conflict", []) if adminform else []
+        if obj is not None and obj.pk and self.has_change_permission(request, obj):
+            context["other_editors"] = services.note_editor_present(
+                lesson_id=obj.pk, editor_id=_editor_id(request)
+            )
+            context["presence_url"] = reverse("admin:lessons_lesson_presence", args=[obj.pk])
+            context["presence_heartbeat_seconds"] = services.PRESENCE_HEARTBEAT_SECONDS
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     @admin.display(description="Preview")
@@ -194,19 +234,24 @@ class LessonAdmin(admin.ModelAdmin):
             self.admin_site.admin_view(require_POST(self.revert_view)),
             name="lessons_lesson_revert",
         )
-        return [preview, markdown_preview, revert, *super().get_urls()]
+        presence = path(
+            "<int:lesson_id>/presence/",
+            self.admin_site.admin_view(EditorPresence.as_view()),
+            name="lessons_lesson_presence",
+        )
+        return [preview, markdown_preview, revert, presence, *super().get_urls()]
 
     def save_model(self, request, obj, form, change):
         # A changed lesson is saved after its blocks (save_related): its history record then
         # closes a version that includes them, as the curriculum loader's writes do.
         if not change:
-            super().save_model(request, obj, form, change)
+            services.save_lesson(lesson=obj)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         if not isinstance(form, LessonForm):  # the change list's "position"/"published" edits
             form.instance.version += 1
-        form.instance.save()
+        services.save_lesson(lesson=form.instance)  # a renamed slug keeps answering
 
     def history_view(self, request, object_id, extra_context=None):
         """Every version of the lesson: who, when, what changed in its fields and blocks, and

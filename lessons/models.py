@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -214,3 +215,38 @@ class Link(models.Model):
         error = link_url_error(self.url)
         if error:
             raise ValidationError({"url": error})
+
+
+class EditorPresence(models.Model):
+    """An editor having a lesson's change page open: when the page last said so (on opening,
+    then every PRESENCE_HEARTBEAT_SECONDS). One row per editor and lesson, overwritten."""
+
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="presences")
+    editor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lesson_presences"
+    )
+    last_seen = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["lesson", "editor"], name="lessons_editorpresence_one_per_editor"
+            ),
+        ]
+        indexes = [models.Index(fields=["lesson", "last_seen"])]
+
+    def __str__(self) -> str:
+        return f"{self.editor_id} on {self.lesson_id} at {self.last_seen:%H:%M:%S}"
+
+
+class LessonOldSlug(models.Model):
+    """A slug a lesson had before it was renamed: its old address answers with a redirect to
+    the lesson. Recorded by the service that saves the lesson; unique, so one old address
+    leads to one lesson, and dropped when a lesson takes the slug again."""
+
+    old_slug = models.SlugField(max_length=100, unique=True)
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="old_slugs")
+    renamed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.old_slug} -> {self.lesson_id}"

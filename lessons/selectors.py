@@ -14,8 +14,6 @@ from django.utils import timezone
 
 from accounts.models import Requester
 from learning_platform.errors import NotFound
-from lessons.blocks import KIND_FIELDS, normalised_block_texts
-from lessons.checks import clean_check, clean_text
 from lessons.models import Block as Block  # public: the type these reads return
 from lessons.models import Lesson as Lesson  # public: the type these reads return
 from lessons.models import Link, Tag, published_q
@@ -76,6 +74,13 @@ def get_lesson(*, slug: str, user: Requester | None = None) -> Lesson:
         return lessons.get(slug=slug)
     except Lesson.DoesNotExist:
         raise LessonNotFound("No such lesson.") from None
+
+
+def renamed_lesson_slug(*, slug: str, user: Requester | None = None) -> str | None:
+    """The slug now of the lesson that had `slug` before a rename, if `user` may see it
+    (None otherwise): where its old address redirects (1 query)."""
+    lessons = visible_lessons(user=user).filter(old_slugs__old_slug=slug)
+    return lessons.values_list("slug", flat=True).first()
 
 
 def lesson_slug(*, lesson_id: int) -> str | None:
@@ -253,67 +258,6 @@ def lesson_quest_id(*, lesson_id: int) -> int:
 def lesson_with_quest(*, lesson_id: int) -> Lesson | None:
     """The lesson, drafts included, with its quest (1 query); None when there is none."""
     return Lesson.objects.select_related("quest").filter(pk=lesson_id).first()
-
-
-# --- The curriculum as files (what the exporter writes) ------------------------------------
-
-
-def quests_as_files(*, quest_slugs: list[str] | None = None) -> list[dict[str, Any]]:
-    """Every quest (or those named), by slug, as curriculum files hold it: {"slug", "title",
-    "description", "lessons": [...]}, each lesson {"id", "slug", "title", "summary", "minutes",
-    "xp", "tags", "published", "blocks", "links"} in the quest's order (drafts included)."""
-    quests = Quest.objects.order_by("slug")
-    if quest_slugs:
-        quests = quests.filter(slug__in=quest_slugs)
-    result = []
-    for quest in quests:
-        lessons = quest.lessons.order_by("position", "id").prefetch_related(
-            "tags", "blocks", "links"
-        )
-        result.append(
-            {
-                "slug": quest.slug,
-                "title": quest.title,
-                "description": quest.description,
-                "lessons": [_lesson_as_file(lesson) for lesson in lessons],
-            }
-        )
-    return result
-
-
-def _lesson_as_file(lesson: Lesson) -> dict[str, Any]:
-    return {
-        "id": lesson.id,
-        "slug": lesson.slug,
-        "title": lesson.title,
-        "summary": lesson.summary,
-        "minutes": lesson.estimated_minutes,
-        "xp": lesson.xp,
-        "tags": sorted(t.slug for t in lesson.tags.all()),
-        "published": lesson.published,
-        # Blocks and links come in their models' order: by position within the lesson.
-        "blocks": [block_as_dict(b) for b in lesson.blocks.all()],
-        "links": [{"title": link.title, "url": link.url} for link in lesson.links.all()],
-    }
-
-
-def block_as_dict(block: Block) -> dict[str, Any]:
-    """A block as it stands in a lesson file: its kind and the fields that kind uses."""
-    data: dict[str, Any] = {"kind": block.kind}
-    if block.kind == "check":
-        # In the order lessons.checks writes a spec: PostgreSQL's jsonb keeps no key order.
-        spec = clean_check(block.spec)
-        return {
-            **data,
-            "key": spec.pop("key"),
-            "type": spec.pop("type"),
-            "prompt": clean_text(block.markdown),
-            **spec,
-        }
-    for name in KIND_FIELDS[block.kind]:
-        data[name] = getattr(block, name)
-    # Rows saved before texts were normalised on save still export as plain `|` blocks.
-    return normalised_block_texts(block.kind, data)
 
 
 # --- Reads for the apps above lessons (progress, achievements) ---------------------------------

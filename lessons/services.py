@@ -3,10 +3,13 @@ publishing, stored HTML."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.db.models import Model, Q
+from django.utils import timezone
 
 from learning_platform import history, versioned
 from learning_platform.errors import Conflict, NotFound
@@ -14,8 +17,8 @@ from lessons import events
 from lessons.blocks import EMPTY_BLOCK, block_html, normalised_block_texts
 from lessons.checks import clean_text
 from lessons.history import BLOCK_HISTORY_FIELDS, LESSON_HISTORY_FIELDS, tag_ids_of_version
-from lessons.models import Block, Lesson, Link, Quest, Tag
-from lessons.selectors import due_lesson_ids
+from lessons.models import Block, EditorPresence, Lesson, LessonOldSlug, Link, Quest, Tag
+from lessons.selectors import LessonNotFound, due_lesson_ids
 
 
 def upsert_quest(*, slug: str, title: str, description: str) -> tuple[Quest, str]:
@@ -161,6 +164,22 @@ def lock_lesson_version(*, lesson_id: int) -> int | None:
     )
 
 
+def save_lesson(*, lesson: Lesson) -> None:
+    """Save the lesson's own row (after its blocks, as the admin does). When its slug changed,
+    the old slug keeps answering with a redirect to it (LessonOldSlug); a slug the lesson
+    takes, new or again, stops being anyone's old address."""
+    stored = Lesson.objects.filter(pk=lesson.pk).values_list("slug", flat=True).first()
+    _save_with_old_slug(lesson, stored)
+
+
+def _save_with_old_slug(lesson: Lesson, stored_slug: str | None) -> None:
+    if stored_slug != lesson.slug:
+        LessonOldSlug.objects.filter(old_slug=lesson.slug).delete()
+    lesson.save()
+    if stored_slug is not None and stored_slug != lesson.slug:
+        LessonOldSlug.objects.update_or_create(old_slug=stored_slug, defaults={"lesson": lesson})
+
+
 def rerender_block_html(*, batch_size: int = 500) -> int:
     """Render every block's Markdown again and store what changed (after the renderer or the
     sanitizer's rules changed). Returns how many blocks changed."""
@@ -214,6 +233,7 @@ def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
         record = Lesson.history.filter(id=lesson_id, history_id=history_id).first()
         if lesson is None or record is None:
             raise VersionNotFound("No such version of this lesson.")
+        slug_before = lesson.slug
         if Lesson.objects.filter(slug=record.slug).exclude(pk=lesson_id).exists():
             raise Conflict(f"Another lesson uses the slug {record.slug!r} now.")
         when = record.history_date
@@ -227,7 +247,8 @@ def revert_lesson(*, lesson_id: int, history_id: int) -> Lesson:
                 setattr(lesson, name, getattr(record, name))
             if lesson.published:  # a version from before publishing consumed its schedule
                 lesson.publish_at = None
-            lesson.save()  # last: its record closes the version, as in the admin
+            # Last: its record closes the version, as in the admin.
+            _save_with_old_slug(lesson, slug_before)
     return lesson
 
 
@@ -274,3 +295,40 @@ def publish_due_lessons() -> int:
     count a due lesson as published); returns how many. Idempotent."""
     with history.recorded_as("publish_at"):
         return set_published(lesson_ids=due_lesson_ids(), published=True)
+
+
+# An open change page says so every PRESENCE_HEARTBEAT_SECONDS; an editor is shown as having
+# the lesson open until PRESENCE_WINDOW after the last word (a missed beat is not leaving).
+PRESENCE_HEARTBEAT_SECONDS = 30
+PRESENCE_WINDOW = timedelta(minutes=2)
+
+
+@dataclass(frozen=True)
+class OtherEditor:
+    name: str
+    last_seen: datetime
+
+
+def note_editor_present(*, lesson_id: int, editor_id: int) -> list[OtherEditor]:
+    """Record that the editor has the lesson's change page open now; return the other editors
+    who had it open within PRESENCE_WINDOW, the latest seen first.
+
+    One upsert on (lesson, editor), unique: two tabs or a retried beat never make two rows.
+    Raises LessonNotFound for a lesson that is gone.
+    """
+    if not Lesson.objects.filter(pk=lesson_id).exists():
+        raise LessonNotFound("No such lesson.")
+    now = timezone.now()
+    EditorPresence.objects.bulk_create(
+        [EditorPresence(lesson_id=lesson_id, editor_id=editor_id, last_seen=now)],
+        update_conflicts=True,
+        unique_fields=["lesson", "editor"],
+        update_fields=["last_seen"],
+    )
+    others = (
+        EditorPresence.objects.filter(lesson_id=lesson_id, last_seen__gte=now - PRESENCE_WINDOW)
+        .exclude(editor_id=editor_id)
+        .order_by("-last_seen")
+        .values_list("editor__email", "last_seen")
+    )
+    return [OtherEditor(name=name, last_seen=seen) for name, seen in others]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.template.loader import render_to_string
 from django.utils.html import strip_tags
 from django.utils.safestring import mark_safe
@@ -28,10 +28,13 @@ from accounts.selectors import session_state
 from achievements.selectors import public_listing
 from learning_platform import versioned, web_app
 from learning_platform.api.conditional import Page, page
-from lessons.selectors import LessonNotFound, QuestNotFound, sees_drafts
+from lessons.selectors import LessonNotFound, QuestNotFound, renamed_lesson_slug, sees_drafts
 from pages import selectors
 from progress.selectors.pages import level_curve_page
 
+# A browser keeps a 301 for as long as it is told: an hour, in case the old slug is given to a
+# lesson again.
+MOVED_MAX_AGE = 3600
 SITE_NAME = "Learning Platform"  # as web/src/lib/useDocumentTitle.ts writes it
 DESCRIPTION_LENGTH = 160
 CALLOUT_LABEL = {"note": "Note", "tip": "Tip", "warning": "Warning"}
@@ -53,7 +56,12 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         body = selectors.public_lesson_page(slug=slug)
     except LessonNotFound:
-        return web_app.app_page(request, status=404)
+        renamed = renamed_lesson_slug(slug=slug, user=request.user)
+        if renamed is None:
+            return web_app.app_page(request, status=404)
+        response = HttpResponsePermanentRedirect(f"/lessons/{renamed}")
+        response["Cache-Control"] = f"max-age={MOVED_MAX_AGE}"
+        return response
     rendered = lesson_markup(slug=slug, body=body, path=request.path)
     parts = {"lesson": body}
     if not request.user.is_authenticated:

@@ -10,7 +10,6 @@ test.setTimeout(180_000);
 const EDITOR = { email: 'e2e-editor-23@example.com', password: 'correct horse battery staple' };
 const REPORTER = 'e2e-reporter-23@example.com';
 
-
 test.beforeAll(() => {
   django(`
 from django.contrib.auth.models import Group

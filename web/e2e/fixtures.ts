@@ -24,6 +24,8 @@ export async function axeScan(page: Page, name: string): Promise<void> {
   console.log(`axe ${name}: ${results.violations.length} violations (none serious or critical), ${results.passes.length} rules passed`);
 }
 
+const repo = join(import.meta.dirname, '..', '..');
+
 /** Runs Python in the stack's Django (`manage.py shell -c`, same database) and returns the last line it printed. */
 export function django(code: string): string {
   const result = spawnSync(join(repo, '.venv', 'bin', 'python'), ['manage.py', 'shell', '-c', code], {
@@ -152,8 +154,6 @@ export async function linkFromMail(to: string, pattern: RegExp, timeoutMs = 20_0
 }
 
 // --- A lesson's checks, answered from its file -------------------------------------------------
-
-const repo = join(import.meta.dirname, '..', '..');
 
 /** Reads a lesson file (YAML) as JSON: its XP, whether it has an exercise, its checks in order. */
 const READ_LESSON = `

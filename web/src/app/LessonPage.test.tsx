@@ -9,6 +9,14 @@ import { renderApp } from '@/test/render';
 const signedOutRoutes = () => mockFetch(signedOutLessonRoutes());
 
 describe('lesson page, signed out', () => {
+  it('ends on the new address when the old slug of a renamed lesson answers', async () => {
+    // fetch follows the API's 301 from the old slug: the answer is the lesson under its new one.
+    mockFetch({ ...signedOutLessonRoutes(), 'GET /api/v1/lessons/d-model/': { body: lesson } });
+    const { router } = renderApp('/lessons/d-model');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Embedding dimension (d_model)' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/lessons/embedding-dimension');
+  });
+
   it('shows the header computed from the level curve and the quest', async () => {
     signedOutRoutes();
     renderApp('/lessons/embedding-dimension');

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, memo, Suspense, useMemo, useState } from 'react';
-import { Link, useParams } from 'react-router';
+import { Link, Navigate, useParams } from 'react-router';
 import { ErrorMessage, isNotFound } from '@/components/ErrorMessage';
 import { NotFound } from '@/components/NotFound';
 import { Loading } from '@/components/Loading';
@@ -40,6 +40,8 @@ export function LessonPage() {
   if (!data && lesson.isPending) return <Loading label="Loading the lesson…" />;
   if (isNotFound(lesson.error)) return <NotFound what="lesson" />;
   if (!data) return <ErrorMessage error={lesson.error} onRetry={() => void lesson.refetch()} />;
+  // A renamed lesson's old address: the API followed its redirect; the address follows too.
+  if (slug && data.slug !== slug) return <Navigate to={`/lessons/${data.slug}`} replace />;
   // The lesson ends with its exercise when it has one: completing it comes after trying it. A
   // lesson with checks is completed by passing them, not with "Mark complete".
   const hasChecks = data.blocks.some(isCheck);

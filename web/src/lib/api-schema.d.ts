@@ -3615,6 +3615,13 @@ export interface operations {
                     "application/json": components["schemas"]["LessonDetail"];
                 };
             };
+            /** @description A slug the lesson had before a rename: Location is its address now; the body says so too ({"type": "moved", "slug", "location"}). */
+            301: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Not modified: the `If-None-Match` ETag is current. */
             304: {
                 headers: {
