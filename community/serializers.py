@@ -124,6 +124,13 @@ class SubscriptionSerializer(serializers.Serializer):
         "null when the profile default (`reply_notifications`, for lessons one commented on) "
         "decides.",
     )
+    commented = serializers.BooleanField(
+        help_text="Whether the learner has a comment on the lesson (not deleted)."
+    )
+    follows_on_comment = serializers.BooleanField(
+        help_text="Whether posting a comment here makes the learner follow the lesson: no "
+        "choice of their own for it, and the profile's `reply_notifications` on."
+    )
 
 
 # --- Issue reports --------------------------------------------------------------------------
@@ -157,3 +164,4 @@ class ReportSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=IssueReport.Status.choices)
     created_at = serializers.DateTimeField(allow_null=True)
     resolved_at = serializers.DateTimeField(allow_null=True)
+    answer = serializers.CharField(help_text='The editors\' answer to the reporter; "" when none.')

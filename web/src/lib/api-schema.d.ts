@@ -1527,6 +1527,8 @@ export interface components {
             created_at: string | null;
             /** Format: date-time */
             resolved_at: string | null;
+            /** @description The editors' answer to the reporter; "" when none. */
+            answer: string;
         };
         ReportInputRequest: {
             kind: components["schemas"]["IssueReportKindEnum"];
@@ -1775,6 +1777,10 @@ export interface components {
             following: boolean;
             /** @description The learner's own choice for this lesson (true: follow, false: don't); null when the profile default (`reply_notifications`, for lessons one commented on) decides. */
             explicit: boolean | null;
+            /** @description Whether the learner has a comment on the lesson (not deleted). */
+            commented: boolean;
+            /** @description Whether posting a comment here makes the learner follow the lesson: no choice of their own for it, and the profile's `reply_notifications` on. */
+            follows_on_comment: boolean;
         };
         SyncAnswerRequest: {
             /** @description The device's id of this answer (a UUID). */
