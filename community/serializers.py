@@ -158,6 +158,7 @@ class ReportInputSerializer(serializers.Serializer):
 class ReportSerializer(serializers.Serializer):
     id = serializers.IntegerField(allow_null=True)
     lesson = serializers.CharField(source="lesson.slug")
+    lesson_title = serializers.CharField(source="lesson.title")
     kind = serializers.ChoiceField(choices=IssueReport.Kind.choices)
     message = serializers.CharField()
     block = serializers.IntegerField(source="block_id", allow_null=True)

@@ -1519,6 +1519,7 @@ export interface components {
         Report: {
             id: number | null;
             lesson: string;
+            lesson_title: string;
             kind: components["schemas"]["IssueReportKindEnum"];
             message: string;
             block: number | null;
