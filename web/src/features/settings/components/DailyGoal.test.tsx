@@ -2,20 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { allauthConfig, mockFetch, signedInSession } from '@/test/fetchMock';
-import { progressSummary } from '@/test/fixtures';
+import { profile, progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
-const profile = {
-  id: 1,
-  email: 'ada@example.com',
-  display_name: 'Ada',
-  public_name: 'Ada',
-  time_zone: 'UTC',
-  reply_notifications: true,
-  email_notifications: true,
-  show_on_leaderboard: true,
-  date_joined: '2026-11-01T00:00:00Z',
-};
 
 function routes(goal: { xp: number | null }, put: (xp: unknown) => { status?: number; body: unknown }) {
   const progress = () => ({
