@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { axeScan, expect, lessonAppReady, PASSWORD, shot, signUp, tabTo, test } from './fixtures';
+import { baseURL } from '../playwright.config';
+import { axeScan, expect, lessonAppReady, linkFromMail, PASSWORD, shot, signUp, tabTo, test } from './fixtures';
 
 const NEW_PASSWORD = 'a longer and newer passphrase 42';
 
@@ -102,4 +103,48 @@ test('the account a learner owns: password, my data, my reports, deletion at 375
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
   const me = await page.evaluate(async () => (await fetch('/api/v1/me/')).json());
   expect(me.deletion_requested_at).toBeNull();
+});
+
+test.describe('at 1280 px', () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  test('changing the e-mail address: pending until confirmed, then the account’s own', async ({ page, watch }) => {
+    // allauth answers 401 to the DELETE that signs out (a success, see web/README.md).
+    watch.allow(/^401 .*\/_allauth\/browser\/v1\/auth\/session$/);
+    const old = await signUp(page, 'mover');
+    const next = old.replace(/^mover-/, 'moved-');
+    await page.goto('/settings');
+    const form = page.getByRole('region', { name: 'Account' }).getByRole('form', { name: 'E-mail address' });
+    await tabTo(page, form.getByLabel('New e-mail address'));
+    await page.keyboard.type(next);
+    await page.keyboard.press('Enter');
+    await expect(form.getByText(/Waiting for confirmation/)).toContainText(next);
+    await expect(form.getByText(/Your address/)).toContainText(old);
+    await shot(page, 'account-email-pending-1280');
+    await axeScan(page, 'settings e-mail pending 1280');
+
+    const link = await linkFromMail(next, /https?:\/\/[^\s"<>]+\/account\/verify-email\/[^\s"<>]+/);
+    await page.goto(link.slice(baseURL.length));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByTestId('flash')).toContainText('E-mail confirmed — make it your address under Account');
+    await expect(page).toHaveURL(/\/settings$/);
+    const use = form.getByRole('button', { name: `Use ${next}` });
+    await tabTo(page, use);
+    await page.keyboard.press('Enter');
+    await expect(form.getByText(/Your address/)).toContainText(next);
+    await expect(form.getByRole('status')).toHaveCount(0);
+    await shot(page, 'account-email-changed-1280');
+
+    // Signed out from the home page once it has loaded (see account-emails.spec.ts), then in
+    // with the new address.
+    await page.goto('/');
+    await expect(page.getByRole('link', { name: 'Start the quest' })).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await page.goto('/signin');
+    await page.getByLabel('E-mail').fill(next);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  });
 });
