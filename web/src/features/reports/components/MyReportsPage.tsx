@@ -7,6 +7,7 @@ import { formatDateTime } from '@/lib/timeZones';
 import type { Report } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 import { KINDS, reportQueries, STATUSES } from '../api';
+import './MyReportsPage.css';
 
 /** /reports: the issues the learner reported, with their state and the editors' answers. */
 export function MyReportsPage() {

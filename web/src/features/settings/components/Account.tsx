@@ -18,6 +18,7 @@ import {
   useResendEmail,
   useSwitchEmail,
 } from '../api';
+import './Account.css';
 
 /** The server's grace period (settings.ACCOUNT_DELETION_GRACE_DAYS), said before asking. */
 export const DELETION_GRACE_DAYS = 7;
