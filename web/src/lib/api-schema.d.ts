@@ -374,7 +374,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** @description What asking for the deletion means, to say before asking: `grace_days`, the days in which signing in cancels it. */
+        get: operations["me_deletion_retrieve"];
         put?: never;
         /** @description Schedules the signed-in learner's account for deletion after `ACCOUNT_DELETION_GRACE_DAYS` (7) days and signs out every session, this one too. Signing in before then cancels it. 400 when the password is not right. */
         post: operations["me_deletion_create"];
@@ -1027,6 +1028,10 @@ export interface components {
              * @description When the account is deleted unless its owner signs in before.
              */
             delete_after: string;
+        };
+        DeletionTerms: {
+            /** @description Days between asking for the deletion and the deletion, in which signing in cancels it (`ACCOUNT_DELETION_GRACE_DAYS`). */
+            grace_days: number;
         };
         Error: {
             /** @description A stable, machine-readable code. */
@@ -4670,6 +4675,55 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_deletion_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionTerms"];
                 };
             };
             /** @description Not authenticated. */

@@ -11,6 +11,7 @@ export type Profile = Schemas['ProfileOutput'];
 export type ProfileInput = Schemas['PatchedProfileInputRequest'];
 export type DeletionInput = Schemas['DeletionInputRequest'];
 export type AccountDeletion = Schemas['DeletionOutput'];
+export type DeletionTerms = Schemas['DeletionTerms'];
 
 export type Level = Schemas['Level'];
 export type LevelStep = Schemas['LevelStep'];

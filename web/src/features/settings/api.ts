@@ -6,7 +6,7 @@ import { endSessions, listSessions } from '@/lib/allauth';
 import { leaderboardQueries } from '@/lib/queries';
 import { AUTH_ROOT, sessionQuery } from '@/lib/session';
 import { signedOutHere } from '@/lib/signOut';
-import type { AccountDeletion, DeletionInput, Profile, ProfileInput } from '@/lib/types';
+import type { AccountDeletion, DeletionInput, DeletionTerms, Profile, ProfileInput } from '@/lib/types';
 
 export const settingsQueries = {
   profile: () => queryOptions({ queryKey: ['me'], queryFn: () => api<Profile>('me/') }),
@@ -14,6 +14,8 @@ export const settingsQueries = {
   sessions: () => queryOptions({ queryKey: [AUTH_ROOT, 'sessions'], queryFn: listSessions }),
   /** The account's e-mail addresses: its own (primary) and one waiting for confirmation. */
   emails: () => queryOptions({ queryKey: ['account', 'emails'], queryFn: allauth.listEmailAddresses }),
+  /** What deleting the account means (the grace period), said before asking. */
+  deletionTerms: () => queryOptions({ queryKey: ['account', 'deletion'], queryFn: () => api<DeletionTerms>('me/deletion'), staleTime: Infinity }),
 };
 
 export function useUpdateProfile() {

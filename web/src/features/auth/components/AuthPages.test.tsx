@@ -248,6 +248,7 @@ describe('verify e-mail', () => {
       'GET /_allauth/browser/v1/auth/email/verify': { body: { status: 200, data: { email: 'ada@new.example', user: {} }, meta: { is_authenticating: false } } },
       'POST /_allauth/browser/v1/auth/email/verify': signedInAnswer('ada@example.com'),
       'GET /api/v1/me/': { body: profile },
+      'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
       'GET /api/v1/me/progress': { body: progressSummary() },
       'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
       'GET /_allauth/browser/v1/auth/sessions': { body: { status: 200, data: [] } },

@@ -20,6 +20,7 @@ function routes(extra: Record<string, Handler | MockResponse> = {}) {
     'GET /api/v1/me/progress': { body: progressSummary() },
     'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
     ...extra,
   });
 }
@@ -138,6 +139,7 @@ describe('Settings: account', () => {
         signedIn = false;
         return { status: 202, body: { requested_at: '2026-12-04T10:00:00Z', delete_after: '2026-12-11T10:00:00Z' } };
       },
+      'GET /api/v1/me/deletion': { body: { grace_days: 10 } },
       'GET /api/v1/quests/': { body: { count: 0, next: null, previous: null, results: [] } },
       'GET /api/v1/levels/': { body: { levels: [], xp_per_lesson: 10 } },
     });
@@ -146,12 +148,13 @@ describe('Settings: account', () => {
     otherTab.onmessage = (event) => heard.push(event.data);
     const user = userEvent.setup();
     const { router } = renderApp('/settings');
+    expect(await within(await account()).findByText('Deleted after 10 days; signing in before then cancels it.')).toBeInTheDocument();
     const opener = within(await account()).getByRole('button', { name: 'Delete my account…' });
 
     // Kept: the dialog closes and focus is back on the button that opened it.
     await user.click(opener);
     let dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
-    expect(dialog).toHaveTextContent('deleted after 7 days: signing in before then cancels the deletion');
+    expect(dialog).toHaveTextContent('deleted after 10 days: signing in before then cancels the deletion');
     expect(dialog).toHaveTextContent('Your comments stay, signed “A deleted learner”');
     await user.click(within(dialog).getByRole('button', { name: 'Keep my account' }));
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -171,7 +174,7 @@ describe('Settings: account', () => {
     expect(router.state.location.pathname).toBe('/');
     expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
     await waitFor(() => expect(heard).toEqual(['signed-out']));
-    expect(calls.filter((call) => call.url === '/api/v1/me/deletion').map((call) => call.body)).toEqual([{ password: 'wrong-one' }, { password: 'right-one' }]);
+    expect(calls.filter((call) => call.method === 'POST' && call.url === '/api/v1/me/deletion').map((call) => call.body)).toEqual([{ password: 'wrong-one' }, { password: 'right-one' }]);
     otherTab.close();
   });
 });

@@ -20,9 +20,6 @@ import {
 } from '../api';
 import './Account.css';
 
-/** The server's grace period (settings.ACCOUNT_DELETION_GRACE_DAYS), said before asking. */
-export const DELETION_GRACE_DAYS = 7;
-
 /** Settings' Account section: password, e-mail address, the data download, deletion. */
 export function AccountSection() {
   return (
@@ -214,7 +211,10 @@ function DownloadData() {
   );
 }
 
+const days = (count: number) => `${count} day${count === 1 ? '' : 's'}`;
+
 function DeleteAccount() {
+  const terms = useQuery(settingsQueries.deletionTerms());
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const navigate = useNavigate();
@@ -239,18 +239,24 @@ function DeleteAccount() {
   return (
     <>
       <h3>Delete my account</h3>
-      <p className="field-help muted">
-        Deleted after {DELETION_GRACE_DAYS} days; signing in before then cancels it.
-      </p>
-      <div className="row">
-        <button type="button" className="button danger" onClick={() => setOpen(true)}>
-          Delete my account…
-        </button>
-      </div>
+      {terms.isPending ? <Loading label="Loading…" /> : null}
+      {terms.error ? <ErrorMessage error={terms.error} onRetry={() => void terms.refetch()} /> : null}
+      {terms.data ? (
+        <>
+          <p className="field-help muted">
+            Deleted after {days(terms.data.grace_days)}; signing in before then cancels it.
+          </p>
+          <div className="row">
+            <button type="button" className="button danger" onClick={() => setOpen(true)}>
+              Delete my account…
+            </button>
+          </div>
+        </>
+      ) : null}
       <Dialog open={open} title="Delete your account?" onClose={close}>
         <form className="form" onSubmit={onSubmit} noValidate>
           <p>
-            You are signed out everywhere at once. Your account is deleted after {DELETION_GRACE_DAYS} days:{' '}
+            You are signed out everywhere at once. Your account is deleted after {days(terms.data?.grace_days ?? 0)}:{' '}
             <strong>signing in before then cancels the deletion</strong>.
           </p>
           <p>

@@ -23,6 +23,8 @@ function routes(goal: { xp: number | null }, put: (xp: unknown) => { status?: nu
     'GET /_allauth/browser/v1/auth/sessions': { body: { status: 200, data: [] } },
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/': { body: profile },
+    'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
+    'GET /_allauth/browser/v1/account/email': { body: { status: 200, data: [{ email: 'ada@example.com', primary: true, verified: true }] } },
     'GET /api/v1/me/progress': progress,
     'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
