@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
 import { progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
@@ -25,6 +25,8 @@ function routes(session: { signedIn: boolean }) {
 }
 
 describe('signing out in another tab', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
   it('shows this tab signed out at once and asks the server again', async () => {
     const session = { signedIn: true };
     const { calls } = routes(session);
@@ -56,6 +58,17 @@ describe('signing out in another tab', () => {
     await waitFor(() => expect(heard).toEqual(['signed-out']));
     expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
     otherTab.close();
+  });
+
+  it('hears a storage event where there is no BroadcastChannel', async () => {
+    vi.stubGlobal('BroadcastChannel', undefined);
+    const session = { signedIn: true };
+    routes(session);
+    renderApp('/notifications');
+    expect(await screen.findByRole('heading', { name: 'Notifications' })).toBeInTheDocument();
+    session.signedIn = false;
+    window.dispatchEvent(new StorageEvent('storage', { key: SIGN_OUT_CHANNEL, newValue: `signed-out:${Date.now()}` }));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
   });
 
   it('ignores other messages on the channel', async () => {
