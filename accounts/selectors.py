@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
+
 from accounts import events
 from accounts.models import Requester, User
 from accounts.serializers import SessionStateSerializer
@@ -44,3 +46,8 @@ def account_data(*, user: User) -> dict[str, Any]:
     for sections in events.account_data_asked.announce(events.AccountDataAsked(user_id=user.pk)):
         data.update(sections)
     return data
+
+
+def deletion_terms() -> dict[str, Any]:
+    """What asking for an account's deletion means: the days in which signing in cancels it."""
+    return {"grace_days": settings.ACCOUNT_DELETION_GRACE_DAYS}

@@ -66,6 +66,13 @@ class DeletionInputSerializer(serializers.Serializer):
     )
 
 
+class DeletionTermsSerializer(serializers.Serializer):
+    grace_days = serializers.IntegerField(
+        help_text="Days between asking for the deletion and the deletion, in which signing in "
+        "cancels it (`ACCOUNT_DELETION_GRACE_DAYS`)."
+    )
+
+
 class DeletionOutputSerializer(serializers.Serializer):
     requested_at = serializers.DateTimeField()
     delete_after = serializers.DateTimeField(

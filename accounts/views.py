@@ -10,6 +10,7 @@ from accounts import selectors, services
 from accounts.serializers import (
     DeletionInputSerializer,
     DeletionOutputSerializer,
+    DeletionTermsSerializer,
     ProfileInputSerializer,
     ProfileOutputSerializer,
     SessionStateSerializer,
@@ -89,6 +90,15 @@ class AccountDeletionView(APIView):
     """Ask for the account to be deleted after a grace period (GDPR article 17)."""
 
     permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses=DeletionTermsSerializer,
+        operation_id="me_deletion_retrieve",
+        description="What asking for the deletion means, to say before asking: `grace_days`, "
+        "the days in which signing in cancels it.",
+    )
+    def get(self, request: SignedInRequest) -> Response:
+        return Response(DeletionTermsSerializer(selectors.deletion_terms()).data)
 
     @extend_schema(
         request=DeletionInputSerializer,

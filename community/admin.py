@@ -161,11 +161,14 @@ class IssueReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "created_at",
         "status",
         "on_resolve",
+        "answer",
         "assignee",
         "internal_note",
         "resolved_at",
     )
-    readonly_fields = tuple(f for f in fields if f not in ("status", "assignee", "internal_note"))
+    readonly_fields = tuple(
+        f for f in fields if f not in ("status", "answer", "assignee", "internal_note")
+    )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

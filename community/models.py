@@ -164,6 +164,11 @@ class IssueReport(models.Model):
         limit_choices_to={"is_staff": True},
     )
     internal_note = models.TextField(blank=True, help_text="Staff only; never shown to reporters.")
+    answer = models.TextField(
+        blank=True,
+        max_length=REPORT_MESSAGE_MAX_LENGTH,
+        help_text="The editors' answer, shown to the reporter in My reports.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     resolved_at = models.DateTimeField(

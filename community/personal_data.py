@@ -48,9 +48,10 @@ def export(event: AccountDataAsked) -> dict[str, Any]:
                 "status": row["status"],
                 "created_at": _iso(row["created_at"]),
                 "resolved_at": _iso(row["resolved_at"]),
+                "answer": row["answer"],
             }
             for row in reports.values(
-                "lesson__slug", "kind", "message", "status", "created_at", "resolved_at"
+                "lesson__slug", "kind", "message", "status", "created_at", "resolved_at", "answer"
             )
         ],
         "followed_lessons": [

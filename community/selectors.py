@@ -173,15 +173,19 @@ def lesson_followers(*, lesson_id: int, as_of_comment_id: int | None = None) -> 
 
 
 def subscription_state(*, user: User, lesson: Lesson) -> dict[str, Any]:
-    """Whether `user` follows `lesson`, and why: {"following", "explicit": True|False|None}."""
+    """Whether `user` follows `lesson`, why, and what commenting would change:
+    {"following", "explicit": True|False|None, "commented", "follows_on_comment"}."""
     explicit = (
         LessonSubscription.objects.filter(user=user, lesson=lesson)
         .values_list("subscribed", flat=True)
         .first()
     )
+    commented = Comment.objects.filter(author=user, lesson=lesson, is_deleted=False).exists()
     return {
         "following": lesson_followers(lesson_id=lesson.id).filter(pk=user.pk).exists(),
         "explicit": explicit,
+        "commented": commented,
+        "follows_on_comment": explicit is None and user.reply_notifications,
     }
 
 

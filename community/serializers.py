@@ -124,6 +124,13 @@ class SubscriptionSerializer(serializers.Serializer[Any]):
         "null when the profile default (`reply_notifications`, for lessons one commented on) "
         "decides.",
     )
+    commented = serializers.BooleanField(
+        help_text="Whether the learner has a comment on the lesson (not deleted)."
+    )
+    follows_on_comment = serializers.BooleanField(
+        help_text="Whether posting a comment here makes the learner follow the lesson: no "
+        "choice of their own for it, and the profile's `reply_notifications` on."
+    )
 
 
 # --- Issue reports --------------------------------------------------------------------------
@@ -151,9 +158,11 @@ class ReportInputSerializer(serializers.Serializer[Any]):
 class ReportSerializer(serializers.Serializer[IssueReport]):
     id = serializers.IntegerField(allow_null=True)
     lesson = serializers.CharField(source="lesson.slug")
+    lesson_title = serializers.CharField(source="lesson.title")
     kind = serializers.ChoiceField(choices=IssueReport.Kind.choices)
     message = serializers.CharField()
     block = serializers.IntegerField(source="block_id", allow_null=True)
     status = serializers.ChoiceField(choices=IssueReport.Status.choices)
     created_at = serializers.DateTimeField(allow_null=True)
     resolved_at = serializers.DateTimeField(allow_null=True)
+    answer = serializers.CharField(help_text='The editors\' answer to the reporter; "" when none.')

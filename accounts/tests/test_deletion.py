@@ -37,6 +37,18 @@ def ask_deletion(browser: Client, password: str = PASSWORD):
     )
 
 
+def test_the_terms_of_deletion_are_told_before_asking(settings):
+    settings.ACCOUNT_DELETION_GRACE_DAYS = 10
+    UserFactory(email="ada@example.com", password=PASSWORD)
+    browser = signed_in_browser(email="ada@example.com", password=PASSWORD)
+
+    response = browser.get("/api/v1/me/deletion")
+
+    assert response.json() == {"grace_days": 10}
+    assert "no-store" in response["Cache-Control"]
+    assert Client().get("/api/v1/me/deletion").status_code in (401, 403)
+
+
 def test_deletion_with_a_wrong_password_is_refused_and_nothing_is_scheduled():
     UserFactory(email="ada@example.com", password=PASSWORD)
     browser = signed_in_browser(email="ada@example.com", password=PASSWORD)

@@ -342,12 +342,16 @@ def test_follow_and_unfollow_a_lesson(user_client, user, lesson):
         "lesson": lesson.slug,
         "following": False,
         "explicit": None,
+        "commented": False,
+        "follows_on_comment": True,
     }
     assert user_client.put(url).json()["following"] is True
     assert user_client.delete(url).json() == {
         "lesson": lesson.slug,
         "following": False,
         "explicit": False,
+        "commented": False,
+        "follows_on_comment": False,
     }
     assert LessonSubscription.objects.get(user=user, lesson=lesson).subscribed is False
 
@@ -359,6 +363,38 @@ def test_commenting_follows_by_profile_default(user_client, user, lesson):
 
     assert state["following"] is True
     assert state["explicit"] is None
+    assert state["commented"] is True
+
+
+@pytest.mark.parametrize(
+    ("reply_notifications", "choice", "notified"),
+    [(True, None, True), (False, None, False), (True, False, False), (False, True, True)],
+)
+def test_the_author_of_a_thread_is_notified_of_a_reply_exactly_when_the_state_says_following(
+    django_capture_on_commit_callbacks, lesson, reply_notifications, choice, notified
+):
+    # given: an author's thread, their profile default and their choice for the lesson
+    author = UserFactory(reply_notifications=reply_notifications)
+    author_client = client_for(author)
+    url = f"/api/v1/lessons/{lesson.slug}/subscription"
+    before = author_client.get(url).json()
+    with django_capture_on_commit_callbacks(execute=True):
+        thread = author_client.post(comments_url(lesson), {"body": "Mine"}, format="json").json()
+    if choice is not None:
+        (author_client.put if choice else author_client.delete)(url)
+    state = author_client.get(url).json()
+
+    # when: another learner replies to it
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(UserFactory()).post(
+            comments_url(lesson), {"body": "A reply", "parent": thread["id"]}, format="json"
+        )
+
+    # then: what the control showed is what happened, and what commenting would do was said
+    assert before["follows_on_comment"] is reply_notifications
+    assert before["following"] is False
+    assert state["following"] is notified
+    assert Notification.objects.filter(recipient=author, kind="comment_reply").exists() is notified
 
 
 def test_subscription_needs_sign_in(api_client, lesson):
@@ -486,6 +522,20 @@ def test_learner_reads_own_reports_only(user_client, user):
     assert [r["id"] for r in listed] == [mine.id]
     assert user_client.get(f"/api/v1/me/reports/{mine.id}/").status_code == 200
     assert user_client.get(f"/api/v1/me/reports/{theirs.id}/").status_code == 404
+
+
+def test_a_learner_reads_the_editors_answer_to_their_report_but_not_the_internal_note(
+    user_client, user
+):
+    report = IssueReportFactory(
+        reporter=user, answer="Fixed: it says d_model now.", internal_note="Ask Sam first."
+    )
+
+    listed = user_client.get("/api/v1/me/reports/").json()["results"]
+    one = user_client.get(f"/api/v1/me/reports/{report.id}/").json()
+
+    assert listed[0]["answer"] == one["answer"] == "Fixed: it says d_model now."
+    assert "Ask Sam first." not in str(listed) + str(one)
 
 
 # --- Unsubscribe ----------------------------------------------------------------------------

@@ -48,6 +48,7 @@ async function scanSignedInPages(page: Page, label: string, shotName: (name: str
     ['/leaderboard', 'leaderboard'],
     ['/notifications', 'notifications'],
     ['/settings', 'settings'],
+    ['/reports', 'my-reports'],
     ['/progress', 'progress'],
   ]) {
     await page.goto(path);

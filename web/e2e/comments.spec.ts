@@ -5,7 +5,7 @@ test('a comment, a reply from a second learner, and the notification it brings',
   await signUp(page, 'author');
   await page.goto('/lessons/embedding-dimension');
   const comments = page.getByRole('region', { name: 'Comments' });
-  await expect(comments.getByLabel('Notify me of replies')).toBeVisible();
+  await expect(comments.getByLabel('Notify me of new comments and replies')).toBeVisible();
   const body = `Is d_model always divisible by the head count? ${Date.now()}`;
   await comments.getByLabel('Add a comment').fill(body);
   await comments.getByRole('button', { name: 'Post comment' }).click();
@@ -13,7 +13,7 @@ test('a comment, a reply from a second learner, and the notification it brings',
   await expect(posted).toBeVisible();
   const mine = page.locator(`#${await posted.getAttribute('id')}`);
   // Commenting follows the lesson's replies by default.
-  await expect(comments.getByLabel('Notify me of replies')).toBeChecked();
+  await expect(comments.getByLabel('Notify me of new comments and replies')).toBeChecked();
 
   await mine.getByRole('button', { name: 'Edit' }).click();
   await mine.getByLabel('Edit your comment').fill(`${body} (edited)`);

@@ -13,6 +13,7 @@ import { useSyncReviewsWhenOnline } from '@/features/reviews/api';
 import { ReviewLink } from '@/features/reviews/components/ReviewLink';
 import { hasLocalProgress, syncLocalProgress } from '@/lib/progressSync';
 import { isAuthQuery, useAuth } from '@/lib/session';
+import { useSignOutFromOtherTabs } from '@/lib/signOut';
 import { useQuestInView } from './questInView';
 import { onlineManager, useQuery, useQueryClient } from '@tanstack/react-query';
 
@@ -22,6 +23,7 @@ export function Layout() {
   const inView = useQuestInView();
   useSyncWhenSignedIn(auth.isAuthenticated);
   useSyncReviewsWhenOnline(auth.user?.id ?? null);
+  useSignOutFromOtherTabs();
 
   // After a move within the app (not on the first load, where the browser starts at the top
   // and the skip link is the first Tab stop): focus the new page's main region and scroll up.

@@ -68,6 +68,13 @@ export const routes: RouteObject[] = [
         }),
       },
       {
+        path: '/reports',
+        ...signedIn('/reports', async () => {
+          const { MyReportsPage } = await import('@/features/reports/components/MyReportsPage');
+          return <MyReportsPage />;
+        }),
+      },
+      {
         path: '/settings',
         ...signedIn('/settings', async () => {
           const { SettingsPage } = await import('@/features/settings/components/SettingsPage');

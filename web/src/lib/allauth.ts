@@ -132,3 +132,33 @@ export async function endSessions(ids: number[]): Promise<void> {
   const body = await call('/auth/sessions', 'DELETE', { sessions: ids });
   if (body.status !== 200) throw toError(body);
 }
+
+/**
+ * Changes the password (the current one asked). allauth ends the account's other sessions and
+ * keeps this one; the account's address is told by e-mail.
+ */
+export async function changePassword(input: { current_password: string; new_password: string }): Promise<void> {
+  const body = await call('/account/password/change', 'POST', input);
+  if (body.status !== 200) throw toError(body);
+}
+
+/** An e-mail address of the account, as allauth lists it. */
+export interface EmailAddress {
+  email: string;
+  primary: boolean;
+  verified: boolean;
+}
+
+async function emailCall(method: string, input?: Record<string, unknown>): Promise<EmailAddress[]> {
+  const body = await call('/account/email', method, input);
+  if (body.status !== 200) throw toError(body);
+  return (body.data as unknown as EmailAddress[]) ?? [];
+}
+
+export const listEmailAddresses = () => emailCall('GET');
+/** Adds an address, unverified: a confirmation link is mailed to it. */
+export const addEmailAddress = (email: string) => emailCall('POST', { email });
+export const resendEmailVerification = (email: string) => emailCall('PUT', { email });
+/** Makes a verified address the account's own (allauth refuses an unverified one). */
+export const makePrimaryEmailAddress = (email: string) => emailCall('PATCH', { email, primary: true });
+export const removeEmailAddress = (email: string) => emailCall('DELETE', { email });

@@ -374,7 +374,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** @description What asking for the deletion means, to say before asking: `grace_days`, the days in which signing in cancels it. */
+        get: operations["me_deletion_retrieve"];
         put?: never;
         /** @description Schedules the signed-in learner's account for deletion after `ACCOUNT_DELETION_GRACE_DAYS` (7) days and signs out every session, this one too. Signing in before then cancels it. 400 when the password is not right. */
         post: operations["me_deletion_create"];
@@ -1028,6 +1029,10 @@ export interface components {
              */
             delete_after: string;
         };
+        DeletionTerms: {
+            /** @description Days between asking for the deletion and the deletion, in which signing in cancels it (`ACCOUNT_DELETION_GRACE_DAYS`). */
+            grace_days: number;
+        };
         Error: {
             /** @description A stable, machine-readable code. */
             type: string;
@@ -1519,6 +1524,7 @@ export interface components {
         Report: {
             id: number | null;
             lesson: string;
+            lesson_title: string;
             kind: components["schemas"]["IssueReportKindEnum"];
             message: string;
             block: number | null;
@@ -1527,6 +1533,8 @@ export interface components {
             created_at: string | null;
             /** Format: date-time */
             resolved_at: string | null;
+            /** @description The editors' answer to the reporter; "" when none. */
+            answer: string;
         };
         ReportInputRequest: {
             kind: components["schemas"]["IssueReportKindEnum"];
@@ -1775,6 +1783,10 @@ export interface components {
             following: boolean;
             /** @description The learner's own choice for this lesson (true: follow, false: don't); null when the profile default (`reply_notifications`, for lessons one commented on) decides. */
             explicit: boolean | null;
+            /** @description Whether the learner has a comment on the lesson (not deleted). */
+            commented: boolean;
+            /** @description Whether posting a comment here makes the learner follow the lesson: no choice of their own for it, and the profile's `reply_notifications` on. */
+            follows_on_comment: boolean;
         };
         SyncAnswerRequest: {
             /** @description The device's id of this answer (a UUID). */
@@ -4670,6 +4682,55 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_deletion_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionTerms"];
                 };
             };
             /** @description Not authenticated. */

@@ -9,6 +9,9 @@ export type ApiErrorBody = Schemas['Error'];
 export type SessionState = Schemas['SessionState'];
 export type Profile = Schemas['ProfileOutput'];
 export type ProfileInput = Schemas['PatchedProfileInputRequest'];
+export type DeletionInput = Schemas['DeletionInputRequest'];
+export type AccountDeletion = Schemas['DeletionOutput'];
+export type DeletionTerms = Schemas['DeletionTerms'];
 
 export type Level = Schemas['Level'];
 export type LevelStep = Schemas['LevelStep'];
@@ -74,6 +77,9 @@ export type Subscription = Schemas['Subscription'];
 
 export type ReportInput = Schemas['ReportInputRequest'];
 export type ReportKind = Schemas['IssueReportKindEnum'];
+export type Report = Schemas['Report'];
+export type ReportPage = Schemas['PaginatedReportList'];
+export type ReportStatus = Schemas['IssueReportStatusEnum'];
 
 export type NotificationPage = Schemas['PaginatedNotificationList'];
 export type ReadAll = Schemas['ReadAll'];

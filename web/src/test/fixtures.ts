@@ -1,5 +1,5 @@
 import { allauthConfig, signedOutSession } from './fetchMock';
-import type { AchievementList, Calendar, LessonDetail, LevelCurve, ProgressSummary, QuestDetail } from '@/lib/types';
+import type { AchievementList, Calendar, LessonDetail, LevelCurve, Profile, ProgressSummary, QuestDetail } from '@/lib/types';
 
 export const levels: LevelCurve = {
   count: 3,
@@ -105,4 +105,18 @@ export const calendar: Calendar = {
     { day: '2026-11-04', xp: 0, goal_met: false, frozen: true },
     { day: '2026-11-26', xp: 130, goal_met: true, frozen: false },
   ],
+};
+
+/** GET /api/v1/me/ for the learner signedInSession() names. */
+export const profile: Profile = {
+  id: 1,
+  email: 'ada@example.com',
+  display_name: 'Ada',
+  public_name: 'Ada',
+  time_zone: 'UTC',
+  reply_notifications: true,
+  email_notifications: true,
+  show_on_leaderboard: true,
+  date_joined: '2026-11-01T00:00:00Z',
+  deletion_requested_at: null,
 };

@@ -2,8 +2,8 @@ import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@ta
 import * as allauth from '@/lib/allauth';
 import { api } from '@/lib/api';
 import { adoptDeviceRecord, ownerOf } from '@/lib/celebrations';
-import { forgetPersonalCaches } from '@/lib/offline';
 import { syncLocalProgress } from '@/lib/progressSync';
+import { adoptAuthState, signedOutHere } from '@/lib/signOut';
 import { AUTH_ROOT, ensureConfig, isAuthQuery, sessionQuery } from '@/lib/session';
 import { browserZone } from '@/lib/timeZones';
 
@@ -33,16 +33,6 @@ export const authQueries = {
 
 /** allauth's answer, with how many of this device's lessons the sign-in handed over. */
 export type SignedInState = allauth.AuthState & { synced: number };
-
-/**
- * Makes allauth's answer the app's view of who is signed in. A session check still in flight
- * is dropped first: the server may have read it before this sign-in or sign-out, and landing
- * after it would undo it (a learner shown signed in again just after signing out).
- */
-async function adoptAuthState(client: QueryClient, state: allauth.AuthState): Promise<void> {
-  await client.cancelQueries({ queryKey: sessionQuery.queryKey });
-  client.setQueryData(sessionQuery.queryKey, state);
-}
 
 /** After signing in: hand over this device's progress, then refetch everything as the learner. */
 async function afterSignIn(client: QueryClient, state: allauth.AuthState): Promise<SignedInState> {
@@ -95,12 +85,6 @@ export function useLogout() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: allauth.logout,
-    onSuccess: async (state) => {
-      await adoptAuthState(client, state);
-      client.removeQueries({ predicate: (query) => !isAuthQuery(query) });
-      // Before the refetches, which keep the signed-out answers in their place.
-      await forgetPersonalCaches();
-      await client.invalidateQueries();
-    },
+    onSuccess: (state) => signedOutHere(client, state),
   });
 }

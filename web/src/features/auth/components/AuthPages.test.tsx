@@ -5,6 +5,7 @@ import { readAnswers, readEvents, recordAnswer, recordCompletion } from '@/lib/p
 import { sessionQuery } from '@/lib/session';
 import { fakeCaches } from '@/test/caches';
 import { allauthConfig, type MockResponse, mockFetch, signedInAnswer, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { profile, progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const syncAnswer = { body: { rejected: [], cursor: 'c1', changes: [], new_achievements: [] } };
@@ -238,6 +239,31 @@ describe('verify e-mail', () => {
     expect(await screen.findByRole('heading', { name: 'Quests' })).toBeInTheDocument();
     expect(screen.getByTestId('flash')).toHaveTextContent(/^E-mail confirmed$/);
     expect(calls.find((call) => call.method === 'POST' && call.url.endsWith('/email/verify'))?.body).toEqual({ key: 'key-123' });
+  });
+
+  it('sends a signed-in learner who confirms a new address to Settings, where it becomes theirs', async () => {
+    mockFetch({
+      'GET /_allauth/browser/v1/config': allauthConfig,
+      'GET /api/v1/session': signedInSession('ada@example.com'),
+      'GET /_allauth/browser/v1/auth/email/verify': { body: { status: 200, data: { email: 'ada@new.example', user: {} }, meta: { is_authenticating: false } } },
+      'POST /_allauth/browser/v1/auth/email/verify': signedInAnswer('ada@example.com'),
+      'GET /api/v1/me/': { body: profile },
+      'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
+      'GET /api/v1/me/progress': { body: progressSummary() },
+      'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
+      'GET /_allauth/browser/v1/auth/sessions': { body: { status: 200, data: [] } },
+      'GET /_allauth/browser/v1/account/email': {
+        body: { status: 200, data: [{ email: 'ada@example.com', primary: true, verified: true }, { email: 'ada@new.example', primary: false, verified: true }] },
+      },
+      'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    });
+    const user = userEvent.setup();
+    const { router } = renderApp('/account/verify-email/key-9');
+    expect(await screen.findByText('ada@new.example')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByRole('button', { name: 'Use ada@new.example' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/settings');
+    expect(screen.getByTestId('flash')).toHaveTextContent('E-mail confirmed — make it your address under Account');
   });
 });
 

@@ -125,6 +125,9 @@ export function VerifyEmailPage() {
   const navigate = useNavigate();
   const info = useQuery(authQueries.verifyEmail(key));
   const verify = useVerifyEmail();
+  const auth = useAuth();
+  // A signed-in learner confirming another address is changing theirs: Settings finishes it.
+  const newAddress = auth.isAuthenticated && info.data !== undefined && auth.user?.email !== info.data.email;
   return (
     <div className="auth-page">
       <h1>Confirm your e-mail</h1>
@@ -143,6 +146,10 @@ export function VerifyEmailPage() {
             onClick={() =>
               verify.mutate(key, {
                 onSuccess: (state) => {
+                  if (newAddress && state.isAuthenticated) {
+                    navigate('/settings', { replace: true, state: flashState('E-mail confirmed — make it your address under Account') });
+                    return;
+                  }
                   const message = state.synced ? `E-mail confirmed — ${syncedWords(state.synced)}` : 'E-mail confirmed';
                   navigate(state.isAuthenticated ? '/' : '/signin', { replace: true, state: flashState(message) });
                 },

@@ -7,7 +7,7 @@ import { ErrorMessage, FieldError, FormError } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { useTimeZone } from '@/lib/session';
 import { formatDateTime } from '@/lib/timeZones';
-import type { Comment, Thread } from '@/lib/types';
+import type { Comment, Subscription, Thread } from '@/lib/types';
 import { commentQueries, useDeleteComment, useEditComment, usePostComment, useSetSubscription } from '../api';
 
 const USER_INPUT = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
@@ -92,6 +92,16 @@ export function Comments({ lesson, signedIn, load = true }: { lesson: string; si
   );
 }
 
+/** What following the lesson means for this learner now, and what commenting would change. */
+function followHint({ following, explicit, follows_on_comment }: Subscription): string {
+  if (following) {
+    return explicit ? 'On: you chose to follow this lesson.' : 'On because you commented here (your setting: follow the lessons I comment on).';
+  }
+  if (explicit === false) return 'Off: you stopped following this lesson, so not even replies to your comments notify you.';
+  if (follows_on_comment) return 'Off. Posting a comment here turns it on.';
+  return 'Off: your settings do not follow the lessons you comment on (your setting: follow the lessons I comment on).';
+}
+
 function FollowToggle({ lesson }: { lesson: string }) {
   const subscription = useQuery(commentQueries.subscription(lesson));
   const setSubscription = useSetSubscription(lesson);
@@ -99,15 +109,21 @@ function FollowToggle({ lesson }: { lesson: string }) {
   if (subscription.isPending) return <Loading label="Loading…" />;
   if (subscription.error) return <ErrorMessage error={subscription.error} onRetry={() => void subscription.refetch()} />;
   return (
-    <div className="toggle">
-      <input
-        id={id}
-        type="checkbox"
-        checked={subscription.data.following}
-        disabled={setSubscription.isPending}
-        onChange={(event) => setSubscription.mutate(event.target.checked)}
-      />
-      <label htmlFor={id}>Notify me of replies</label>
+    <div className="follow">
+      <div className="toggle">
+        <input
+          id={id}
+          type="checkbox"
+          checked={subscription.data.following}
+          disabled={setSubscription.isPending}
+          onChange={(event) => setSubscription.mutate(event.target.checked)}
+          aria-describedby={`${id}-hint`}
+        />
+        <label htmlFor={id}>Notify me of new comments and replies</label>
+      </div>
+      <p className="field-help muted" id={`${id}-hint`}>
+        {followHint(subscription.data)}
+      </p>
       {setSubscription.error ? <ErrorMessage error={setSubscription.error} /> : null}
     </div>
   );

@@ -4,15 +4,7 @@ import { Dialog } from '@/components/Dialog';
 import { FieldError, FormError } from '@/components/ErrorMessage';
 import { useToast } from '@/components/Toasts';
 import type { Block, ReportKind } from '@/lib/types';
-import { useReportIssue } from '../api';
-
-const KINDS: { value: ReportKind; label: string }[] = [
-  { value: 'typo', label: 'Typo' },
-  { value: 'incorrect', label: 'Something is incorrect' },
-  { value: 'broken_link', label: 'Broken link' },
-  { value: 'unclear', label: 'Unclear' },
-  { value: 'other', label: 'Other' },
-];
+import { KINDS, useReportIssue } from '../api';
 
 /** The server's limit (community.models.REPORT_MESSAGE_MAX_LENGTH). */
 const REPORT_MAX_LENGTH = 2000;

@@ -2,20 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { allauthConfig, mockFetch, signedInSession } from '@/test/fetchMock';
-import { progressSummary } from '@/test/fixtures';
+import { profile, progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
-const profile = {
-  id: 1,
-  email: 'ada@example.com',
-  display_name: 'Ada',
-  public_name: 'Ada',
-  time_zone: 'UTC',
-  reply_notifications: true,
-  email_notifications: true,
-  show_on_leaderboard: true,
-  date_joined: '2026-11-01T00:00:00Z',
-};
 
 function routes(goal: { xp: number | null }, put: (xp: unknown) => { status?: number; body: unknown }) {
   const progress = () => ({
@@ -34,6 +23,8 @@ function routes(goal: { xp: number | null }, put: (xp: unknown) => { status?: nu
     'GET /_allauth/browser/v1/auth/sessions': { body: { status: 200, data: [] } },
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/': { body: profile },
+    'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
+    'GET /_allauth/browser/v1/account/email': { body: { status: 200, data: [{ email: 'ada@example.com', primary: true, verified: true }] } },
     'GET /api/v1/me/progress': progress,
     'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },

@@ -14,6 +14,7 @@ import type { Profile, ProfileInput } from '@/lib/types';
 import { deviceName } from '@/lib/userAgent';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 import { settingsQueries, useEndSession, useUpdateProfile } from '../api';
+import { AccountSection } from './Account';
 
 /** The server's limit (accounts.serializers.ProfileInputSerializer.display_name). */
 export const DISPLAY_NAME_MAX = 60;
@@ -29,6 +30,7 @@ export function SettingsPage() {
       {profile.data ? <ProfileForm profile={profile.data} /> : null}
       {profile.data ? <DailyGoalForm /> : null}
       {profile.data ? <Sessions /> : null}
+      {profile.data ? <AccountSection /> : null}
     </div>
   );
 }
@@ -138,7 +140,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
       <FieldError error={update.error} field="time_zone" id={`${id}-tz-error`} />
       <fieldset>
         <legend>Notifications and privacy</legend>
-        {checkbox('reply_notifications', 'Notify me of replies to my comments')}
+        {checkbox('reply_notifications', 'Follow the lessons I comment on: notify me of their new comments and replies')}
         {checkbox('email_notifications', 'Also send notifications by e-mail')}
         {checkbox('show_on_leaderboard', 'Show me on the leaderboard')}
       </fieldset>
