@@ -50,7 +50,8 @@ def child_exit(server: Any, worker: Any) -> None:
     """A worker exited: its live gauges go; its counts stay in the sums."""
     from prometheus_client import multiprocess
 
-    multiprocess.mark_process_dead(worker.pid)
+    # prometheus_client's multiprocess functions have no annotations.
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
 def on_exit(server: Any) -> None:
@@ -121,7 +122,7 @@ class _RedactSecrets(logging.Filter):
         return True
 
 
-class RedactingLogger(gunicorn.glogging.Logger):
+class RedactingLogger(gunicorn.glogging.Logger):  # type: ignore[misc]  # gunicorn has no types
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
         for log in (self.error_log, self.access_log):

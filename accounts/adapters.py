@@ -14,7 +14,7 @@ CONFIRMATION_TEMPLATES = frozenset(
 )
 
 
-class AccountAdapter(DefaultAccountAdapter):
+class AccountAdapter(DefaultAccountAdapter):  # type: ignore[misc]  # allauth has no types
     """Sends allauth's e-mails (verification, password reset) from a Celery worker."""
 
     error_messages = {
@@ -27,7 +27,7 @@ class AccountAdapter(DefaultAccountAdapter):
         ),
     }
 
-    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
         from accounts import services
 
         if template_prefix in CONFIRMATION_TEMPLATES:

@@ -10,20 +10,22 @@ from learning_platform.admin_lists import LargeTableAdmin
 admin.site.login_form = RateLimitedAdminAuthenticationForm
 
 
-class EmailUserCreationForm(UserCreationForm):
+# The admin's classes and ModelForms are generic in django-stubs only: at run time they take no
+# type argument.
+class EmailUserCreationForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta:
         model = User
         fields = ("email",)
 
 
-class EmailUserChangeForm(UserChangeForm):
+class EmailUserChangeForm(UserChangeForm):  # type: ignore[type-arg]  # as above
     class Meta:
         model = User
         fields = "__all__"
 
 
 @admin.register(User)
-class UserAdmin(LargeTableAdmin, BaseUserAdmin):
+class UserAdmin(LargeTableAdmin, BaseUserAdmin):  # type: ignore[type-arg]  # as above
     form = EmailUserChangeForm
     add_form = EmailUserCreationForm
     ordering = ("email",)

@@ -1,3 +1,4 @@
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.apps import AppConfig
@@ -15,17 +16,18 @@ class AccountsConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from accounts.backends import forget_cached_users
+        from accounts.models import User
         from accounts.services import cancel_account_deletion, claim_account_by_reset
 
-        def user_changed(instance, **kwargs) -> None:
+        def user_changed(instance: User, **kwargs: Any) -> None:
             forget_cached_users([instance.pk])
 
-        def password_reset(user, **kwargs) -> None:
+        def password_reset(user: User, **kwargs: Any) -> None:
             # Set by accounts.reset_keys when the reset's key checked out.
             if user.reset_through_email:
                 claim_account_by_reset(user=user, email=user.reset_through_email)
 
-        def adding_an_address(user, email, **kwargs) -> None:
+        def adding_an_address(user: User, email: str, **kwargs: Any) -> None:
             # Sent by allauth's add-address form as it validates (allauth's own mfa app refuses
             # addresses through it too): a ValidationError here is the form's answer.
             from allauth.account.adapter import get_adapter
@@ -35,7 +37,7 @@ class AccountsConfig(AppConfig):
             if address_held_elsewhere(email=email, user_id=user.pk):
                 raise get_adapter().validation_error("email_taken")
 
-        def signed_in(user, **kwargs) -> None:
+        def signed_in(user: User, **kwargs: Any) -> None:
             # Signing in during the grace period is how a learner keeps their account.
             if user.deletion_requested_at is not None:
                 cancel_account_deletion(user=user)

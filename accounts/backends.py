@@ -58,7 +58,7 @@ class CachedModelBackend(CachedUserLookup):
         return None
 
 
-class AuthenticationBackend(CachedUserLookup, AllauthBackend):
+class AuthenticationBackend(CachedUserLookup, AllauthBackend):  # type: ignore[misc]  # allauth: no types
     """allauth's backend (e-mail sign-in), with the cached per-request lookup.
 
     Signs in by an account's own address or a verified secondary one only: allauth also

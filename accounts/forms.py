@@ -1,3 +1,5 @@
+from typing import Any
+
 from allauth.core import ratelimit
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.core.exceptions import ValidationError
@@ -17,7 +19,7 @@ class RateLimitedAdminAuthenticationForm(AdminAuthenticationForm):
     headless-only deployment does not serve; the same limit is applied here instead.
     """
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         key = login_attempts_key(self.request, self.cleaned_data.get("username") or "")
         if not ratelimit.consume(self.request, action="login_failed", key=key, dry_run=True):
             raise ValidationError(TOO_MANY_ATTEMPTS, code="rate_limited")

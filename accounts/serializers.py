@@ -1,3 +1,5 @@
+from typing import Any
+
 from rest_framework import serializers
 
 from accounts.display_names import INVISIBLE_MESSAGE, normalize_display_name, refused_character
@@ -6,7 +8,7 @@ from learning_platform.api.fields import StrictBooleanField, StrictRegexField
 from learning_platform.text import ONE_LINE_PATTERN
 
 
-class ProfileOutputSerializer(serializers.ModelSerializer):
+class ProfileOutputSerializer(serializers.ModelSerializer[User]):
     public_name = serializers.CharField(
         read_only=True,
         help_text="How others see the learner: the display name, or the handle while it is empty.",
@@ -29,12 +31,12 @@ class ProfileOutputSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class SessionStateSerializer(serializers.Serializer):
+class SessionStateSerializer(serializers.Serializer[Any]):
     is_authenticated = serializers.BooleanField()
     user = ProfileOutputSerializer(allow_null=True, help_text="Null when signed out.")
 
 
-class ProfileInputSerializer(serializers.Serializer):
+class ProfileInputSerializer(serializers.Serializer[Any]):
     display_name = StrictRegexField(
         ONE_LINE_PATTERN,
         max_length=60,
@@ -60,20 +62,20 @@ class ProfileInputSerializer(serializers.Serializer):
         return normalize_display_name(value)
 
 
-class DeletionInputSerializer(serializers.Serializer):
+class DeletionInputSerializer(serializers.Serializer[Any]):
     password = serializers.CharField(
         max_length=4096, trim_whitespace=False, help_text="The account's current password."
     )
 
 
-class DeletionTermsSerializer(serializers.Serializer):
+class DeletionTermsSerializer(serializers.Serializer[Any]):
     grace_days = serializers.IntegerField(
         help_text="Days between asking for the deletion and the deletion, in which signing in "
         "cancels it (`ACCOUNT_DELETION_GRACE_DAYS`)."
     )
 
 
-class DeletionOutputSerializer(serializers.Serializer):
+class DeletionOutputSerializer(serializers.Serializer[Any]):
     requested_at = serializers.DateTimeField()
     delete_after = serializers.DateTimeField(
         help_text="When the account is deleted unless its owner signs in before."

@@ -21,7 +21,7 @@ from django.http import HttpRequest
 from accounts.backends import user_cache_key
 
 
-class SessionTokenStrategy(AllauthStrategy):
+class SessionTokenStrategy(AllauthStrategy):  # type: ignore[misc]  # allauth has no types
     def create_session_token(self, request: HttpRequest) -> str:
         session_key: str = super().create_session_token(request)
         user = getattr(request, "user", None)

@@ -49,7 +49,7 @@ class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses=ProfileOutputSerializer, operation_id="me_retrieve")
-    def get(self, request: Request) -> Response:
+    def get(self, request: SignedInRequest) -> Response:
         return Response(ProfileOutputSerializer(request.user).data)
 
     @extend_schema(

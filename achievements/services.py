@@ -97,6 +97,7 @@ def queue_evaluation(*, user_id: int, trigger: str) -> None:
 
     if trigger not in TRIGGER_KINDS:
         raise ValueError(f"Unknown trigger {trigger!r}; expected one of {sorted(TRIGGER_KINDS)}")
+    # celery-types types a shared_task as Celery's Task; the app's is a DjangoTask.
     evaluate_for_user.delay_on_commit(user_id, trigger=trigger)  # type: ignore[attr-defined]
 
 

@@ -37,7 +37,7 @@ class EstimatedCountPaginator(Paginator):  # type: ignore[type-arg]
         return max(capped, estimated_row_count(queryset.model, using=queryset.db))
 
 
-class LargeTableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class LargeTableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as EstimatedCountPaginator
     """A change list whose count stays cheap however large the table grows."""
 
     paginator = EstimatedCountPaginator

@@ -31,7 +31,7 @@ class Task(DjangoTask[_P, _R]):
     def delay_on_commit(self, *args: _P.args, **kwargs: _P.kwargs) -> None:  # type: ignore[override]
         self.apply_async_on_commit(args=args, kwargs=kwargs)
 
-    def apply_async_on_commit(  # type: ignore[override]
+    def apply_async_on_commit(  # type: ignore[override]  # as delay_on_commit: no AsyncResult
         self,
         args: tuple[Any, ...] | None = None,
         kwargs: dict[str, Any] | None = None,

@@ -247,6 +247,7 @@ def _postgres_array(field: _Field, values: list[Any]) -> tuple[str, Any]:
 def _with_json_text(value: Any) -> Any:
     """A JSON parameter written by `json_text` (orjson where it writes the same)."""
     if isinstance(value, Jsonb):
+        # psycopg types dumps as giving str or bytes; Django's JSON fields give json.dumps: str.
         return Jsonb(value.obj, dumps=partial(json_text, dumps=value.dumps))  # type: ignore[arg-type]
     return value
 

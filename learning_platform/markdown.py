@@ -151,6 +151,7 @@ def _comment_renderer() -> MarkdownIt:
         "commonmark", {"html": False, "breaks": True, "maxNesting": MAX_NESTING}
     ).disable(["heading", "lheading", "hr", "image", "html_block", "html_inline"])
     md.inline.ruler.before("link", "image_as_text", _image_as_text)
+    # A method to mypy; markdown-it-py lets an instance replace it (see _every_link).
     md.validateLink = _every_link  # type: ignore[method-assign]
     return md
 
@@ -158,6 +159,7 @@ def _comment_renderer() -> MarkdownIt:
 def _lesson_renderer() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
     md.core.ruler.push("align_attribute", _align_attribute)
+    # As in _comment_renderer.
     md.validateLink = _every_link  # type: ignore[method-assign]
     return md
 

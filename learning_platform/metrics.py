@@ -169,6 +169,7 @@ def worker_registry() -> CollectorRegistry:
     if not multiprocess_dir():
         return REGISTRY
     registry = CollectorRegistry()
+    # prometheus_client's multiprocess functions have no annotations.
     multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
     return registry
 
@@ -176,6 +177,7 @@ def worker_registry() -> CollectorRegistry:
 def mark_process_dead(pid: int) -> None:
     """A gunicorn worker or a Celery pool process exited (its files stay; counts are kept)."""
     if multiprocess_dir():
+        # As in worker_registry: no annotations.
         multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
 
 

@@ -23,6 +23,7 @@ class ClosedSerializer(serializers.Serializer[None]):
         try:
             value = super().to_internal_value(data)
         except serializers.ValidationError as exc:
+            # A Serializer's errors are a dict of fields; the stubs also allow a list.
             raise serializers.ValidationError({**exc.detail, **unknown}) from None  # type: ignore[dict-item]
         if unknown:
             raise serializers.ValidationError(unknown)

@@ -92,4 +92,5 @@ def _start_tracing() -> None:
     provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=endpoint)))
     trace.set_tracer_provider(provider)
     DjangoInstrumentor().instrument(request_hook=redact_span)
+    # opentelemetry-instrumentation-celery's instrumentor has no annotations.
     CeleryInstrumentor().instrument()  # type: ignore[no-untyped-call]

@@ -106,6 +106,7 @@ def cached(
             tag = [found.get(version) for version in version_keys]
             entry = found.get(value_key)
             if entry is not None and None not in tag and entry[0] == tag:
+                # The cached entry holds what `build` returned (the cache gives Any).
                 return entry[1]  # type: ignore[no-any-return]
             keep = _start_missing(version_keys, tag)
             value = build(*args, **kwargs)

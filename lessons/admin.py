@@ -1,13 +1,17 @@
+from __future__ import annotations
+
 import contextlib
 from typing import Any, cast
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import models
+from django.db.models import QuerySet
+from django.forms import BaseInlineFormSet, ModelForm
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
-from django.urls import NoReverseMatch, path, reverse
+from django.urls import NoReverseMatch, URLPattern, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 from django.views.decorators.http import require_POST
@@ -44,7 +48,7 @@ class MarkdownPreview(APIView):
     throttle_scope = "admin_markdown_preview"  # REST_FRAMEWORK's DEFAULT_THROTTLE_RATES
     schema = None
 
-    class Input(serializers.Serializer):
+    class Input(serializers.Serializer[Any]):
         markdown = StrictCharField(default="", allow_blank=True, trim_whitespace=False)
 
     def post(self, request: Request) -> Response:
@@ -74,7 +78,7 @@ class EditorPresence(APIView):
     authentication_classes = [CsrfSessionAuthentication]
     schema = None
 
-    class Output(serializers.Serializer):
+    class Output(serializers.Serializer[Any]):
         name = serializers.CharField()
         last_seen = serializers.DateTimeField()
 
@@ -90,7 +94,9 @@ class EditorPresence(APIView):
         )
 
 
-class BlockInline(admin.StackedInline):
+# ModelAdmin and its inlines are generic in django-stubs only: at run time they take no type
+# argument.
+class BlockInline(admin.StackedInline):  # type: ignore[type-arg]
     """Blocks on the page, each showing only its kind's fields, reordered by dragging their
     handle or with move up / move down, collapsible to a one-line summary
     (lessons/static/lessons/admin/block-editor.js). The hidden position inputs carry the order."""
@@ -115,7 +121,7 @@ class BlockInline(admin.StackedInline):
     )
 
 
-class LinkInline(admin.TabularInline):
+class LinkInline(admin.TabularInline):  # type: ignore[type-arg]  # as BlockInline
     model = Link
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
     extra = 0
@@ -124,7 +130,7 @@ class LinkInline(admin.TabularInline):
 
 
 @admin.register(Lesson)
-class LessonAdmin(admin.ModelAdmin):
+class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
     list_display = ("title", "quest", "position", "estimated_minutes", "xp", "published", "preview")
     list_display_links = ("title",)
     list_editable = ("position", "published")
@@ -204,20 +210,20 @@ class LessonAdmin(admin.ModelAdmin):
         return format_html('<a href="{}" target="_blank">Preview</a>', url)
 
     @admin.action(description="Publish selected lessons", permissions=["change"])
-    def publish(self, request, queryset):
+    def publish(self, request: HttpRequest, queryset: QuerySet[Lesson]) -> None:
         changed = services.set_published(
             lesson_ids=list(queryset.values_list("id", flat=True)), published=True
         )
         self.message_user(request, f"Published {changed} lesson(s).", messages.SUCCESS)
 
     @admin.action(description="Unpublish selected lessons", permissions=["change"])
-    def unpublish(self, request, queryset):
+    def unpublish(self, request: HttpRequest, queryset: QuerySet[Lesson]) -> None:
         changed = services.set_published(
             lesson_ids=list(queryset.values_list("id", flat=True)), published=False
         )
         self.message_user(request, f"Unpublished {changed} lesson(s).", messages.SUCCESS)
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         preview = path(
             "<int:lesson_id>/preview/",
             # Same-origin framing: the change form can show the preview beside itself.
@@ -241,19 +247,29 @@ class LessonAdmin(admin.ModelAdmin):
         )
         return [preview, markdown_preview, revert, presence, *super().get_urls()]
 
-    def save_model(self, request, obj, form, change):
+    def save_model(
+        self, request: HttpRequest, obj: Lesson, form: ModelForm[Lesson], change: bool
+    ) -> None:
         # A changed lesson is saved after its blocks (save_related): its history record then
         # closes a version that includes them, as the curriculum loader's writes do.
         if not change:
             services.save_lesson(lesson=obj)
 
-    def save_related(self, request, form, formsets, change):
+    def save_related(
+        self,
+        request: HttpRequest,
+        form: ModelForm[Lesson],
+        formsets: list[BaseInlineFormSet[Any, Lesson, Any]],
+        change: bool,
+    ) -> None:
         super().save_related(request, form, formsets, change)
         if not isinstance(form, LessonForm):  # the change list's "position"/"published" edits
             form.instance.version += 1
         services.save_lesson(lesson=form.instance)  # a renamed slug keeps answering
 
-    def history_view(self, request, object_id, extra_context=None):
+    def history_view(
+        self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         """Every version of the lesson: who, when, what changed in its fields and blocks, and
         a button to go back to it."""
         lesson = get_object_or_404(Lesson, pk=object_id)
@@ -289,7 +305,7 @@ class LessonAdmin(admin.ModelAdmin):
             )
         return redirect("admin:lessons_lesson_history", lesson_id)
 
-    def preview_view(self, request, lesson_id: int):
+    def preview_view(self, request: HttpRequest, lesson_id: int) -> HttpResponse:
         """The lesson as a learner will see it, drafts included (for whoever may view lessons)."""
         lesson = get_object_or_404(
             Lesson.objects.select_related("quest").prefetch_related("tags", "blocks", "links"),
@@ -346,7 +362,7 @@ def error_summary(context: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @admin.register(Quest)
-class QuestAdmin(SimpleHistoryAdmin):
+class QuestAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no types
     list_display = ("title", "slug", "lesson_count")
     search_fields = ("title", "slug")
     search_help_text = "Part of a quest's title or slug."
@@ -358,6 +374,6 @@ class QuestAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Tag)
-class TagAdmin(admin.ModelAdmin):
+class TagAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
     search_fields = ("slug",)
     search_help_text = "Part of a tag's slug."

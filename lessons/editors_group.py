@@ -4,15 +4,20 @@ Functions of the historical `apps` registry only (no model imports), so migratio
 calling them as the models change.
 """
 
+from __future__ import annotations
+
+from django.apps.registry import Apps
+
 GROUP_NAME = "Content editors"
 
 
-def grant_permissions(apps, *, app_label: str, codenames: tuple[str, ...]) -> None:
+def grant_permissions(apps: Apps, *, app_label: str, codenames: tuple[str, ...]) -> None:
     from django.contrib.auth.management import create_permissions
 
     # Permissions are normally created after all migrations ran; make sure they exist now.
     app_config = apps.get_app_config(app_label)
-    app_config.models_module = True  # the migration state's stub has none; create_permissions asks
+    # The migration state's stub has no module; create_permissions asks for a truthy one.
+    app_config.models_module = True  # type: ignore[assignment]  # any truthy value will do
     create_permissions(app_config, verbosity=0, apps=apps)
     app_config.models_module = None
     Group = apps.get_model("auth", "Group")
@@ -23,7 +28,7 @@ def grant_permissions(apps, *, app_label: str, codenames: tuple[str, ...]) -> No
     )
 
 
-def revoke_permissions(apps, *, app_label: str, codenames: tuple[str, ...]) -> None:
+def revoke_permissions(apps: Apps, *, app_label: str, codenames: tuple[str, ...]) -> None:
     Group = apps.get_model("auth", "Group")
     Permission = apps.get_model("auth", "Permission")
     group = Group.objects.filter(name=GROUP_NAME).first()

@@ -50,7 +50,7 @@ class TableWidget(forms.Textarea):
 
     template_name = "admin/lessons/widgets/table.html"
 
-    def get_context(self, name, value, attrs):
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
         context = super().get_context(name, value, attrs)
         try:
             columns, rows = parse_table_text(value or "")
@@ -65,7 +65,7 @@ class MarkdownWidget(forms.Textarea):
 
     template_name = "admin/lessons/widgets/markdown.html"
 
-    def get_context(self, name, value, attrs):
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
         context = super().get_context(name, value, attrs)
         context["preview_url"] = str(MARKDOWN_PREVIEW_URL)
         context["preview_html"] = render_markdown(value or "", profile="lesson") if value else ""
@@ -128,7 +128,9 @@ class CheckSpecField(forms.JSONField):
         return json.dumps(value, ensure_ascii=False, indent=2)
 
 
-class BlockForm(forms.ModelForm):
+# ModelForm and BaseInlineFormSet are generic in django-stubs only: at run time they take no
+# type argument.
+class BlockForm(forms.ModelForm):  # type: ignore[type-arg]
     table = forms.CharField(
         label="Table",
         required=False,
@@ -167,7 +169,7 @@ class BlockForm(forms.ModelForm):
             "check by it.",
         }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # The saved spec is the initial value (not a second, hidden copy of the JSON).
         self.fields["spec"].show_hidden_initial = False
@@ -215,7 +217,7 @@ class BlockForm(forms.ModelForm):
         # A check's problems ("spec.<field>") go to its spec's field, each named.
         if hasattr(errors, "error_dict"):
             unreadable_spec = self.has_error("spec")  # bad JSON: that is the problem to show
-            moved: dict[str, list] = {}
+            moved: dict[str, list[ValidationError]] = {}
             for name, messages in errors.error_dict.items():
                 if name.startswith("spec."):
                     if unreadable_spec:
@@ -238,7 +240,8 @@ class BlockForm(forms.ModelForm):
             self.instance.markdown = clean_text(self.instance.markdown)
         # The HTML learners get is rendered here, once, not on every read.
         self.instance.html = block_html(self.instance.kind, self.instance.markdown)
-        return super().save(commit=commit)
+        block: Block = super().save(commit=commit)
+        return block
 
 
 BLOCK_DELETED_MESSAGE = (
@@ -247,11 +250,11 @@ BLOCK_DELETED_MESSAGE = (
 )
 
 
-class BlockFormSet(forms.BaseInlineFormSet):
+class BlockFormSet(forms.BaseInlineFormSet):  # type: ignore[type-arg]  # as BlockForm
     """The lesson's blocks together: a check's key is unique within its lesson (answers,
     XP and the curriculum files know a check by it)."""
 
-    def add_fields(self, form: forms.ModelForm, index: int | None) -> None:
+    def add_fields(self, form: forms.ModelForm[Block], index: int | None) -> None:
         super().add_fields(form, index)
         pk_name = Block._meta.pk.name
         if pk_name in form.fields:
@@ -285,7 +288,7 @@ class BlockFormSet(forms.BaseInlineFormSet):
                 seen[key] = number
 
 
-class LessonForm(forms.ModelForm):
+class LessonForm(forms.ModelForm):  # type: ignore[type-arg]  # as BlockForm
     """The lesson's own fields, plus the version the editor opened (optimistic locking): a save
     started from an older version than the stored one is refused, with what changed since, and
     the editor's input is kept to merge."""
@@ -295,14 +298,15 @@ class LessonForm(forms.ModelForm):
     # The changes another editor saved since this form was opened (set by clean on conflict).
     conflict: list[LessonVersion]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.conflict = []
         if self.instance.pk:
             self.fields["opened_version"].initial = self.instance.version
 
     def clean_summary(self) -> str:
-        return clean_text(self.cleaned_data.get("summary") or "")
+        summary: str = clean_text(self.cleaned_data.get("summary") or "")  # a str stays one
+        return summary
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

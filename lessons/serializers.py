@@ -1,5 +1,6 @@
 from typing import Any
 
+from django.db.models import Manager
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -8,17 +9,17 @@ from lessons.checks import public_check
 from lessons.models import Block, Lesson, Quest, Tag
 
 
-class QuestRefSerializer(serializers.Serializer):
+class QuestRefSerializer(serializers.Serializer[Quest]):
     slug = serializers.CharField()
     title = serializers.CharField()
 
 
-class NeighbourSerializer(serializers.Serializer):
+class NeighbourSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     title = serializers.CharField()
 
 
-class ProseBlockSerializer(serializers.Serializer):
+class ProseBlockSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["prose"])
     markdown = serializers.CharField(help_text="The Markdown source.")
@@ -31,7 +32,7 @@ class CalloutBlockSerializer(ProseBlockSerializer):
     style = serializers.ChoiceField(choices=Block.CalloutStyle.choices)  # type: ignore[assignment]
 
 
-class TableBlockSerializer(serializers.Serializer):
+class TableBlockSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["table"])
     caption = serializers.CharField(allow_blank=True)
@@ -39,7 +40,7 @@ class TableBlockSerializer(serializers.Serializer):
     rows = serializers.ListField(child=serializers.ListField(child=serializers.CharField()))
 
 
-class CodeBlockSerializer(serializers.Serializer):
+class CodeBlockSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     kind = serializers.ChoiceField(choices=["code"])
     title = serializers.CharField(allow_blank=True)
@@ -48,12 +49,12 @@ class CodeBlockSerializer(serializers.Serializer):
     source = serializers.CharField()  # type: ignore[assignment]
 
 
-class CheckOptionSerializer(serializers.Serializer):
+class CheckOptionSerializer(serializers.Serializer[Any]):
     id = serializers.CharField(help_text="Opaque and stable; answers name options by it.")
     text = serializers.CharField()
 
 
-class CheckSerializer(serializers.Serializer):
+class CheckSerializer(serializers.Serializer[Any]):
     """What a learner is shown of a check: never its answer."""
 
     key = serializers.CharField()
@@ -71,7 +72,7 @@ class CheckSerializer(serializers.Serializer):
     )
 
 
-class CheckBlockSerializer(serializers.Serializer):
+class CheckBlockSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField(help_text="The check's id: answers are posted to it.")
     kind = serializers.ChoiceField(choices=["check"])
     html = serializers.CharField(help_text="The prompt: sanitized HTML.")
@@ -87,8 +88,8 @@ BLOCK_SERIALIZERS: dict[str, serializers.Serializer[Any] | type[serializers.Seri
 }
 
 
-def block_data(block: Block) -> dict:
-    data: dict = {"id": block.id, "kind": block.kind}
+def block_data(block: Block) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": block.id, "kind": block.kind}
     if block.kind in ("prose", "callout"):
         data["markdown"] = block.markdown
         # Stored on write; a row written around the services (none should be) still renders.
@@ -117,17 +118,17 @@ def block_data(block: Block) -> dict:
         many=True,
     )
 )
-class BlocksField(serializers.Field):
-    def to_representation(self, blocks):
+class BlocksField(serializers.Field[Manager[Block], Any, list[dict[str, Any]], Any]):
+    def to_representation(self, blocks: Manager[Block]) -> list[dict[str, Any]]:
         return [block_data(block) for block in blocks.all()]
 
 
-class LinkSerializer(serializers.Serializer):
+class LinkSerializer(serializers.Serializer[Any]):
     title = serializers.CharField()
     url = serializers.URLField()
 
 
-class LessonListSerializer(serializers.ModelSerializer):
+class LessonListSerializer(serializers.ModelSerializer[Lesson]):
     quest = QuestRefSerializer()
     # Scheduled and due counts as published: what learners get.
     published = serializers.BooleanField(source="is_published", read_only=True)
@@ -151,7 +152,7 @@ class LessonListSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class QuestListSerializer(serializers.ModelSerializer):
+class QuestListSerializer(serializers.ModelSerializer[Quest]):
     class Meta:
         model = Quest
         fields = ("slug", "title", "description")

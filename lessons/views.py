@@ -3,8 +3,9 @@ a learner reads are composed in pages (pages/views.py)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from django.db.models import Model, QuerySet
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers
@@ -15,10 +16,13 @@ from learning_platform.api.conditional import IF_NONE_MATCH, conditional_respons
 from learning_platform.api.fields import StrictCharField
 from learning_platform.api.query import QuerySerializer
 from lessons import selectors
+from lessons.models import Lesson, Quest
 from lessons.serializers import LessonListSerializer, QuestListSerializer
 
+_M = TypeVar("_M", bound=Model)
 
-class ConditionalListView(generics.ListAPIView):
+
+class ConditionalListView(generics.ListAPIView[_M]):
     """Paginated list answers that carry an ETag and honour `If-None-Match`."""
 
     # A 304 answer is a plain HttpResponse, not DRF's Response.
@@ -27,13 +31,13 @@ class ConditionalListView(generics.ListAPIView):
 
 
 @extend_schema(tags=["quests"], parameters=[IF_NONE_MATCH])
-class QuestListView(ConditionalListView):
+class QuestListView(ConditionalListView[Quest]):
     """Every quest (course)."""
 
     permission_classes = [AllowAny]
     serializer_class = QuestListSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Quest]:
         return selectors.quest_list()
 
 
@@ -46,13 +50,13 @@ class LessonFilterSerializer(QuerySerializer):
 
 
 @extend_schema(tags=["lessons"], parameters=[LessonFilterSerializer, IF_NONE_MATCH])
-class LessonListView(ConditionalListView):
+class LessonListView(ConditionalListView[Lesson]):
     """Lessons, in quest order, filtered by quest, tag and a search."""
 
     permission_classes = [AllowAny]
     serializer_class = LessonListSerializer
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Lesson]:
         filters = LessonFilterSerializer(data=self.request.query_params)
         filters.is_valid(raise_exception=True)
         return selectors.lesson_list(user=self.request.user, **filters.validated_data)

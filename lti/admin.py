@@ -7,7 +7,8 @@ from lti.models import GradeLink, LtiAccount, ScorePost
 
 
 @admin.register(LtiAccount)
-class LtiAccountAdmin(admin.ModelAdmin):
+# ModelAdmin is generic in django-stubs only: at run time it takes no type argument.
+class LtiAccountAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ["issuer", "subject", "user", "created_at"]
     search_fields = ["issuer", "subject"]
     raw_id_fields = ["user"]
@@ -15,14 +16,14 @@ class LtiAccountAdmin(admin.ModelAdmin):
 
 
 @admin.register(GradeLink)
-class GradeLinkAdmin(admin.ModelAdmin):
+class GradeLinkAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as LtiAccountAdmin
     list_display = ["user", "lesson", "lineitem_url", "created_at"]
     raw_id_fields = ["user", "lesson"]
     readonly_fields = [f.name for f in GradeLink._meta.fields]
 
 
 @admin.register(ScorePost)
-class ScorePostAdmin(admin.ModelAdmin):
+class ScorePostAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as LtiAccountAdmin
     list_display = [
         "grade_link",
         "checks_passed",

@@ -113,7 +113,7 @@ class _TimeoutSession(requests.Session):
         return super().request(*args, **kwargs)
 
 
-class _ToolConfig(DjangoToolConfig):
+class _ToolConfig(DjangoToolConfig):  # type: ignore[misc]  # lti_tool (django-lti) has no types
     """django-lti's configuration, except that a deployment must be registered and active
     (the library creates any deployment id a platform sends)."""
 
@@ -219,11 +219,16 @@ def _refusal(error: Exception) -> LaunchRefused:
     return LaunchRefused("invalid_launch", "The launch is not valid.", 400)
 
 
+def _launch_data_storage() -> DjangoCacheDataStorage:
+    # pylti1p3's Django classes have no annotations on their constructors.
+    return DjangoCacheDataStorage()  # type: ignore[no-untyped-call]
+
+
 def _message_launch(request: HttpRequest) -> DjangoMessageLaunch:
-    return DjangoMessageLaunch(
+    return DjangoMessageLaunch(  # type: ignore[no-untyped-call]  # as _launch_data_storage
         request,
         _ToolConfig(),
-        launch_data_storage=DjangoCacheDataStorage(),
+        launch_data_storage=_launch_data_storage(),
         requests_session=_TimeoutSession(),
     )
 
@@ -263,7 +268,7 @@ def validate_launch(request: HttpRequest) -> Launch:
     )
 
 
-class _LoginView(OIDCLoginInitView):
+class _LoginView(OIDCLoginInitView):  # type: ignore[misc]  # as _ToolConfig
     main_msg = (
         "Your browser does not let this course keep its sign-in inside the page of your "
         "learning platform."
@@ -313,7 +318,7 @@ def deep_link_response(
     the deep linking launch `launch_id` (kept in the cache by its validation)."""
     try:
         message_launch = DjangoMessageLaunch.from_cache(
-            launch_id, request, _ToolConfig(), launch_data_storage=DjangoCacheDataStorage()
+            launch_id, request, _ToolConfig(), launch_data_storage=_launch_data_storage()
         )
     except LtiException as error:
         raise LaunchRefused(

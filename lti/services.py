@@ -157,6 +157,7 @@ def score_check_answer(event: exercise_events.CheckAnswered) -> None:
             # lti.tasks imports the services: the task module is loaded when first used.
             from lti import tasks
 
+            # celery-types types a shared_task as Celery's Task; the app's is a DjangoTask.
             tasks.send_score.delay_on_commit(score.pk)  # type: ignore[attr-defined]
 
 

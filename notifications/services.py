@@ -260,6 +260,7 @@ def send_emails_after_commit(*, user_id: int) -> None:
     # The app's own tasks module imports this one.
     from notifications import tasks
 
+    # celery-types types a shared_task as Celery's Task; the app's is a DjangoTask.
     tasks.send_notification_emails.delay_on_commit(user_id)  # type: ignore[attr-defined]
 
 

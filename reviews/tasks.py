@@ -23,6 +23,7 @@ def fit_parameters() -> None:
     """Periodic: a fit for each quest with enough review logs, and more than at its last fit
     (one task per quest). Idempotent: a fit repeated on the same logs fits the same."""
     for quest_id in selectors.quests_to_fit(min_reviews=fitting.MIN_REVIEWS):
+        # celery-types types a shared_task as Celery's Task; the app's is a DjangoTask.
         fit_quest_parameters.delay_on_commit(quest_id)  # type: ignore[attr-defined]
 
 

@@ -175,6 +175,7 @@ def _store(rows: list[Statement]) -> None:
     # xapi.tasks imports the services: the task module is loaded when first used.
     from xapi import tasks
 
+    # celery-types types a shared_task as Celery's Task; the app's is a DjangoTask.
     tasks.send_statements.delay_on_commit()  # type: ignore[attr-defined]
 
 

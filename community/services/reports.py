@@ -106,6 +106,7 @@ def change_report_status(
         report.save(update_fields=["status", "assignee", "resolved_at", "updated_at"])
         if status == IssueReport.Status.RESOLVED and previous != status:
             report_id, reporter_id = report.pk, report.reporter_id
+            # celery-types types a shared_task as Celery's Task; the app's is a DjangoTask.
             tasks.notify_report_resolved.delay_on_commit(report_id)  # type: ignore[attr-defined]
             if reporter_id is not None:
                 events.report_accepted.announce(

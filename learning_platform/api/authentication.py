@@ -70,5 +70,5 @@ class SessionTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-unt
         }
 
 
-class CsrfSessionScheme(SessionScheme):  # type: ignore[no-untyped-call]
+class CsrfSessionScheme(SessionScheme):  # type: ignore[no-untyped-call]  # as SessionTokenScheme
     target_class = "learning_platform.api.authentication.CsrfSessionAuthentication"

@@ -66,6 +66,7 @@ class AutoSchema(SpectacularAutoSchema):
     def _insert_field_validators(
         self, field: serializers.Field[Any, Any, Any, Any], schema: dict[str, Any]
     ) -> None:
+        # drf-spectacular's AutoSchema methods are unannotated (as in _map_serializer_field).
         super()._insert_field_validators(field, schema)  # type: ignore[no-untyped-call]
         if {"type": "string", "maxLength": 0} in schema.get("oneOf", []):
             # drf-spectacular offers a blank value as a second choice, but the pattern takes
@@ -128,6 +129,7 @@ class AutoSchema(SpectacularAutoSchema):
             codes += ["400", "413", "415"]
         if any(p["in"] == "query" for p in parameters):
             codes.append("400")
+        # drf-spectacular's AutoSchema methods are unannotated (as in _map_serializer_field).
         paginated = self._get_paginator() is not None  # type: ignore[no-untyped-call]
         if any(p["in"] == "path" for p in parameters) or paginated:
             codes.append("404")
