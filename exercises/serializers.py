@@ -10,6 +10,7 @@ from rest_framework import serializers
 from exercises import selectors
 from exercises.grading import VERDICTS
 from exercises.models import Exercise, Submission, SubmissionFormat, SubmissionStatus
+from exercises.specs import example_table
 from learning_platform.api.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from learning_platform.markdown import render_markdown
 from lessons.selectors import Lesson
@@ -171,6 +172,10 @@ class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
     pass_mark = serializers.FloatField()
     passed = serializers.SerializerMethodField()
     known_models = serializers.SerializerMethodField()
+    example = serializers.SerializerMethodField(
+        help_text="A table in the exercise's columns with one made-up row, to show the shape "
+        "of an answer (the box's placeholder); never an answer itself."
+    )
 
     class Meta:
         model = Exercise
@@ -189,6 +194,7 @@ class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
             "xp",
             "passed",
             "known_models",
+            "example",
         )
 
     def get_prompt_html(self, exercise: Exercise) -> str:
@@ -215,6 +221,11 @@ class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
     def get_known_models(self, exercise: Exercise) -> list[str]:
         known: list[str] = self.context.get("known_models", [])
         return known
+
+    def get_example(self, exercise: Exercise) -> str:
+        return example_table(
+            key_column=exercise.key_column, columns=[c.name for c in exercise.columns.all()]
+        )
 
 
 # --- Checks ------------------------------------------------------------------------------------

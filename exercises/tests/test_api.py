@@ -315,6 +315,24 @@ def test_exercise_detail_shows_the_prompt_columns_and_known_models(api_client, e
     assert "Meta-Llama-3-8B" in body["known_models"]
 
 
+def test_the_example_shows_the_exercises_columns_and_is_no_answer_to_it(
+    user_client, exercise, django_capture_on_commit_callbacks
+):
+    example = user_client.get(reverse("exercise-detail", args=[exercise.id])).json()["example"]
+    header, row = example.splitlines()
+    assert header == "model,d_model,n_layers,n_heads,vocab_size,intermediate_size"
+    assert row.startswith("my-made-up-model,")
+
+    # Pasted as it is, the example is graded like any table: no model, no right cell.
+    with django_capture_on_commit_callbacks(execute=True):
+        submitted = post(user_client, exercise, content=example).json()
+    graded = user_client.get(detail_url(submitted["id"])).json()
+
+    assert (graded["status"], graded["passed"], graded["score"]) == ("graded", False, 0.0)
+    assert [r["model"] for r in graded["feedback"]["rows"]] == [None]
+    assert graded["feedback"]["correct"] == 0
+
+
 def test_exercise_detail_says_whether_the_learner_passed(user_client, user, exercise):
     SubmissionFactory(user=user, exercise=exercise, status="graded", passed=True)
 

@@ -1075,6 +1075,8 @@ export interface components {
             xp?: number;
             readonly passed: boolean | null;
             readonly known_models: string[];
+            /** @description A table in the exercise's columns with one made-up row, to show the shape of an answer (the box's placeholder); never an answer itself. */
+            readonly example: string;
         };
         /**
          * @description * `table` - Table

@@ -25,6 +25,7 @@ const exercise: ExerciseDetail = {
   xp: 60,
   passed: null,
   known_models: [],
+  example: 'model,d_model\nmy-made-up-model,111',
 };
 
 function signedOut() {

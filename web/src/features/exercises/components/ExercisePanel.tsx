@@ -71,6 +71,7 @@ function Attempts({ exercise, attempts }: { exercise: ExerciseDetail; attempts: 
       </p>
       <SubmissionForm
         exerciseId={exercise.id}
+        example={exercise.example}
         restored={latest.data?.content}
         grading={grading}
         onSubmitted={setSubmitted}
@@ -98,13 +99,15 @@ function Attempts({ exercise, attempts }: { exercise: ExerciseDetail; attempts: 
 
 interface FormProps {
   exerciseId: number;
+  /** The server's made-up table in the exercise's columns: the box's placeholder, never an answer. */
+  example: string;
   /** The latest attempt's table: it fills the box until the learner types (so a reload keeps it). */
   restored?: string;
   grading: boolean;
   onSubmitted: (id: number) => void;
 }
 
-function SubmissionForm({ exerciseId, restored, grading, onSubmitted }: FormProps) {
+function SubmissionForm({ exerciseId, example, restored, grading, onSubmitted }: FormProps) {
   const [typed, setTyped] = useState<string | null>(null);
   const content = typed ?? restored ?? '';
   const [choice, setChoice] = useState<FormatChoice>('auto');
@@ -148,7 +151,7 @@ function SubmissionForm({ exerciseId, restored, grading, onSubmitted }: FormProp
         onChange={(event) => onChange(event.target.value)}
         rows={8}
         spellCheck={false}
-        placeholder={'model,d_model,n_layers,n_heads,vocab_size,intermediate_size\ngpt2,768,12,12,50257,3072'}
+        placeholder={example}
         aria-invalid={Boolean(problem || submit.error)}
         aria-describedby={`${contentId}-limits ${contentId}-error`}
       />
