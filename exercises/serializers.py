@@ -59,8 +59,9 @@ class CellFeedbackSerializer(serializers.Serializer[Any]):
     )
     hint = serializers.CharField(
         allow_null=True,
-        help_text="The editor's hint for this column, when the cell is `missing`, "
-        "`unparseable` or `incorrect` and the column has one; else null.",
+        help_text="The editor's hint for this column, when the cell is `missing` or "
+        "`incorrect` and the column has one; else null (an `unparseable` cell, not a number, "
+        "counts as wrong and needs no hint about the figure).",
     )
 
 

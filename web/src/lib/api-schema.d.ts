@@ -817,7 +817,7 @@ export interface components {
             verdict: components["schemas"]["VerdictEnum"];
             /** @description The reference figure; null until the exercise is passed. */
             expected: number | null;
-            /** @description The editor's hint for this column, when the cell is `missing`, `unparseable` or `incorrect` and the column has one; else null. */
+            /** @description The editor's hint for this column, when the cell is `missing` or `incorrect` and the column has one; else null (an `unparseable` cell, not a number, counts as wrong and needs no hint about the figure). */
             hint: string | null;
         };
         /** @description What a learner is shown of a check: never its answer. */
