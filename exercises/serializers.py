@@ -7,7 +7,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from exercises import selectors
+from exercises import parsing, selectors
 from exercises.grading import VERDICTS
 from exercises.models import Exercise, Submission, SubmissionFormat, SubmissionStatus
 from exercises.specs import example_table
@@ -173,6 +173,10 @@ class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
     pass_mark = serializers.FloatField()
     passed = serializers.SerializerMethodField()
     known_models = serializers.SerializerMethodField()
+    limits = serializers.SerializerMethodField(
+        help_text="What a submission may hold (the server refuses more): `max_bytes` of UTF-8 "
+        "content, `max_rows` under the header."
+    )
     example = serializers.SerializerMethodField(
         help_text="A table in the exercise's columns with one made-up row, to show the shape "
         "of an answer (the box's placeholder); never an answer itself."
@@ -195,6 +199,7 @@ class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
             "xp",
             "passed",
             "known_models",
+            "limits",
             "example",
         )
 
@@ -222,6 +227,16 @@ class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
     def get_known_models(self, exercise: Exercise) -> list[str]:
         known: list[str] = self.context.get("known_models", [])
         return known
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {"max_bytes": {"type": "integer"}, "max_rows": {"type": "integer"}},
+            "required": ["max_bytes", "max_rows"],
+        }
+    )
+    def get_limits(self, exercise: Exercise) -> dict[str, int]:
+        return {"max_bytes": parsing.MAX_BYTES, "max_rows": parsing.MAX_ROWS}
 
     def get_example(self, exercise: Exercise) -> str:
         return example_table(

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.tests.factories import UserFactory
+from exercises import parsing
 from exercises.models import Submission
 from exercises.tests.conftest import FAILING_CSV, GOOD_CSV
 from exercises.tests.conftest import post_table as post
@@ -197,6 +198,26 @@ def test_content_over_64_kib_is_413(user_client, exercise):
     assert response.status_code == 413
     assert response.json()["type"] == "payload_too_large"
     assert "64 KiB" in response.json()["detail"]
+
+
+def test_the_size_a_413_names_is_the_one_the_app_shows_from_the_exercises_limits(
+    user_client, exercise
+):
+    # 70,300 bytes: 68.65 KiB, said "69 KiB" by the web app and "68 KiB" by the server before
+    # both rounded up (web/src/features/exercises/limits.test.ts says this table's size too).
+    content = "model,d_model\n" + "x" * (70_300 - 14)
+    limits = user_client.get(reverse("exercise-detail", args=[exercise.id])).json()["limits"]
+
+    response = post(user_client, exercise, content=content)
+
+    assert limits == {"max_bytes": 65_536, "max_rows": 200}
+    assert response.status_code == 413
+    assert response.json()["detail"] == ("The table is 69 KiB; submissions are limited to 64 KiB.")
+    with pytest.raises(parsing.ParseError, match=r"^The submission is 69 KiB; the limit is 64 KiB"):
+        parsing.check_text(content)
+    assert [parsing.kib(n) for n in (65_536, 65_537, 1, 1024, 10_239)] == [
+        "64", "65", "0.1", "1.0", "10.0",
+    ]  # fmt: skip
 
 
 def test_a_body_over_the_upload_limit_is_413_not_500(user_client, exercise):

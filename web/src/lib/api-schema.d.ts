@@ -1075,6 +1075,11 @@ export interface components {
             xp?: number;
             readonly passed: boolean | null;
             readonly known_models: string[];
+            /** @description What a submission may hold (the server refuses more): `max_bytes` of UTF-8 content, `max_rows` under the header. */
+            readonly limits: {
+                max_bytes: number;
+                max_rows: number;
+            };
             /** @description A table in the exercise's columns with one made-up row, to show the shape of an answer (the box's placeholder); never an answer itself. */
             readonly example: string;
         };

@@ -26,6 +26,7 @@ const exercise: ExerciseDetail = {
   passed: null,
   known_models: [],
   example: 'model,d_model\nmy-made-up-model,111',
+  limits: { max_bytes: 65536, max_rows: 200 },
 };
 
 function signedOut() {

@@ -25,6 +25,7 @@ const exercise: ExerciseDetail = {
   passed: null,
   known_models: ['GPT-2'],
   example: 'model,d_model,n_layers\nmy-made-up-model,111,222',
+  limits: { max_bytes: 65536, max_rows: 200 },
 };
 
 const graded: SubmissionDetail = {
