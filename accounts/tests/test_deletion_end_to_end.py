@@ -265,3 +265,21 @@ def test_an_account_deleted_end_to_end(world, django_capture_on_commit_callbacks
     assert len(looked_at) == len(
         [m for m in apps.get_models(include_auto_created=True) if not m._meta.proxy]
     ), "every table of every app, none left out"
+
+
+def test_an_email_to_the_learner_still_in_the_outbox_goes_with_the_purge(
+    unreachable_broker, django_capture_on_commit_callbacks
+):
+    learner = UserFactory(email=EMAIL, display_name=NAME, password=PASSWORD)
+    EmailAddress.objects.create(user=learner, email=EMAIL, verified=True, primary=True)
+    # The broker is down: the e-mail telling the learner the date waits in the outbox, and may
+    # stay there for good (OUTBOX_MAX_ATTEMPTS failed sends leave it for an operator).
+    with django_capture_on_commit_callbacks(execute=True):
+        ask_deletion(EMAIL)
+    assert ("learning_platform_unsenttask", "kwargs", EMAIL) in tables_holding((EMAIL,))[1]
+    unreachable_broker.up()
+
+    with time_machine.travel(timezone.now() + timedelta(days=7, minutes=1)):
+        assert tasks.purge_deleted_accounts.delay().get() == 1
+
+    assert tables_holding((EMAIL, NAME, learner.public_handle))[1] == []
