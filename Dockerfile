@@ -33,7 +33,8 @@ RUN python -m pip install --require-hashes -r requirements/base.txt
 # The code stays owned by root: the app user can read it, not change it.
 COPY . .
 # The built web app, served at / (WEB_DIST_DIR defaults to /app/web/dist); its files are
-# pre-compressed so WhiteNoise sends gzip without compressing per request.
+# pre-compressed so WhiteNoise sends gzip without compressing per request (what `make web`
+# does after its build: scripts/web.sh compress; the Node stage has no Python).
 COPY --from=web /web/dist web/dist
 RUN python -m whitenoise.compress --quiet web/dist
 

@@ -12,6 +12,7 @@ from django.utils import timezone
 from accounts import events
 from accounts.display_names import TAKEN_MESSAGE
 from accounts.models import User
+from learning_platform import outbox
 from learning_platform.errors import InvalidField, InvalidInput
 
 # What a deleted learner is shown as, where what they wrote stays (comments).
@@ -236,7 +237,8 @@ def purge_account(*, user_id: int, now: datetime | None = None) -> bool:
     or time zone; shown as "A deleted learner"; inactive, so off the boards): the XP ledger,
     completions and comments keep pointing at it, and the totals the boards and analytics add
     up stay as they were. The apps above delete or blank their personal rows through
-    `accounts.events.account_purged`; allauth's addresses and sessions go here.
+    `accounts.events.account_purged`; allauth's addresses and sessions go here, and the e-mails
+    to those addresses an outage kept in the outbox.
     """
     from allauth.account.models import EmailAddress
     from allauth.usersessions.models import UserSession
@@ -253,7 +255,17 @@ def purge_account(*, user_id: int, now: datetime | None = None) -> bool:
             return False
         for session in UserSession.objects.filter(user=user):
             session.end()
+        addresses = {
+            a.lower()
+            for a in EmailAddress.objects.filter(user=user).values_list("email", flat=True)
+        }
+        addresses.add(user.email.lower())
         EmailAddress.objects.filter(user=user).delete()
+        # E-mails to the learner an outage kept in the outbox are never sent now.
+        outbox.discard_unsent(
+            task="accounts.send_email",
+            matching=lambda kwargs: any(to.lower() in addresses for to in kwargs.get("to", [])),
+        )
         names = tuple(name for name in (user.email, user.display_name, user.public_handle) if name)
         events.account_purged.announce(events.AccountPurged(user_id=user.pk, former_names=names))
         user.email = f"deleted-{user.pk}@deleted.invalid"

@@ -84,9 +84,7 @@ def check_text(content: str) -> None:
     """Refuse what no pasted table contains: oversize content, binary data, control characters."""
     size = len(content.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
-        raise ParseError(
-            f"The submission is {_kib(size)} KiB; the limit is {MAX_BYTES // 1024} KiB."
-        )
+        raise ParseError(f"The submission is {kib(size)} KiB; the limit is {kib(MAX_BYTES)} KiB.")
     if "\x00" in content:
         raise ParseError(
             "The submission contains binary data (NUL bytes); paste the table as plain text."
@@ -105,8 +103,15 @@ def check_text(content: str) -> None:
         )
 
 
-def _kib(size: int) -> str:
-    return f"{size / 1024:.0f}" if size >= 10 * 1024 else f"{size / 1024:.1f}"
+def kib(size: int) -> str:
+    """`size` bytes in KiB as every message says it, rounded up: whole KiB from 10 KiB, else
+    tenths (a table one byte over 64 KiB is "65 KiB", never "64 KiB; the limit is 64 KiB").
+    The web app says sizes by the same rule (web/src/features/exercises/limits.ts), so the
+    figure it shows before sending is the one the server would answer."""
+    if size >= 10 * 1024:
+        return str(-(-size // 1024))
+    tenths = -(-size * 10 // 1024)
+    return f"{tenths // 10}.{tenths % 10}"
 
 
 # --- CSV and TSV ------------------------------------------------------------------------------

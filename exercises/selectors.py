@@ -11,7 +11,7 @@ from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce, RowNumber
 
 from accounts.models import Requester, User
-from exercises.grading import INCORRECT, MISSING, UNPARSEABLE
+from exercises.grading import INCORRECT, MISSING
 from exercises.models import (
     CheckAnswer,
     CheckState,
@@ -29,7 +29,10 @@ from lessons import selectors as lesson_selectors
 from lessons.selectors import sees_drafts
 
 # Verdicts of a cell the learner should look at again; its column's hint is shown beside them.
-HINTED_VERDICTS = frozenset({INCORRECT, MISSING, UNPARSEABLE})
+# Not an unreadable cell ("14k", "seven hundred"): the hint is written for a figure found or
+# missed, and would send the learner after another mistake; that cell has its own message
+# (the web app's FeedbackTable: write the figure in digits).
+HINTED_VERDICTS = frozenset({INCORRECT, MISSING})
 
 
 class ExerciseNotFound(NotFound):
@@ -150,8 +153,8 @@ def feedback_for_learner(
     *, submission: Submission, reveal: bool, hints: Mapping[str, str]
 ) -> dict[str, Any] | None:
     """A graded submission's feedback as its learner sees it: `expected` blanked unless
-    `reveal`, and each cell that needs another look (missing, unreadable, wrong) carrying its
-    column's hint (null otherwise). None until graded.
+    `reveal`, and each cell that needs another look (missing or wrong, not an unreadable one)
+    carrying its column's hint (null otherwise). None until graded.
 
     Hints are read now, not stored with the grade: an editor's new hint reaches old attempts.
     """

@@ -7,9 +7,10 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from exercises import selectors
+from exercises import parsing, selectors
 from exercises.grading import VERDICTS
 from exercises.models import Exercise, Submission, SubmissionFormat, SubmissionStatus
+from exercises.specs import example_table
 from learning_platform.api.fields import StrictBooleanField, StrictCharField, StrictIntegerField
 from learning_platform.markdown import render_markdown
 from lessons.selectors import Lesson
@@ -58,8 +59,9 @@ class CellFeedbackSerializer(serializers.Serializer[Any]):
     )
     hint = serializers.CharField(
         allow_null=True,
-        help_text="The editor's hint for this column, when the cell is `missing`, "
-        "`unparseable` or `incorrect` and the column has one; else null.",
+        help_text="The editor's hint for this column, when the cell is `missing` or "
+        "`incorrect` and the column has one; else null (an `unparseable` cell, not a number, "
+        "counts as wrong and needs no hint about the figure).",
     )
 
 
@@ -171,6 +173,14 @@ class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
     pass_mark = serializers.FloatField()
     passed = serializers.SerializerMethodField()
     known_models = serializers.SerializerMethodField()
+    limits = serializers.SerializerMethodField(
+        help_text="What a submission may hold (the server refuses more): `max_bytes` of UTF-8 "
+        "content, `max_rows` under the header."
+    )
+    example = serializers.SerializerMethodField(
+        help_text="A table in the exercise's columns with one made-up row, to show the shape "
+        "of an answer (the box's placeholder); never an answer itself."
+    )
 
     class Meta:
         model = Exercise
@@ -189,6 +199,8 @@ class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
             "xp",
             "passed",
             "known_models",
+            "limits",
+            "example",
         )
 
     def get_prompt_html(self, exercise: Exercise) -> str:
@@ -215,6 +227,21 @@ class ExerciseDetailSerializer(serializers.ModelSerializer[Exercise]):
     def get_known_models(self, exercise: Exercise) -> list[str]:
         known: list[str] = self.context.get("known_models", [])
         return known
+
+    @extend_schema_field(
+        {
+            "type": "object",
+            "properties": {"max_bytes": {"type": "integer"}, "max_rows": {"type": "integer"}},
+            "required": ["max_bytes", "max_rows"],
+        }
+    )
+    def get_limits(self, exercise: Exercise) -> dict[str, int]:
+        return {"max_bytes": parsing.MAX_BYTES, "max_rows": parsing.MAX_ROWS}
+
+    def get_example(self, exercise: Exercise) -> str:
+        return example_table(
+            key_column=exercise.key_column, columns=[c.name for c in exercise.columns.all()]
+        )
 
 
 # --- Checks ------------------------------------------------------------------------------------

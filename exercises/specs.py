@@ -131,3 +131,14 @@ def column_spec(
     if hint:
         spec["hint"] = hint
     return spec
+
+
+# The example in the box (ExerciseDetail.example): a row no model has, named as made up, so it
+# shows the shape of an answer without being one (issue 40: it was GPT-2's real figures).
+EXAMPLE_MODEL = "my-made-up-model"
+
+
+def example_table(*, key_column: str, columns: list[str]) -> str:
+    """A CSV header in the exercise's own columns and one made-up row (111, 222, ...)."""
+    values = [str(111 * n) for n in range(1, len(columns) + 1)]
+    return f"{','.join([key_column, *columns])}\n{','.join([EXAMPLE_MODEL, *values])}"

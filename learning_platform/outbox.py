@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -172,6 +173,16 @@ def task_done(outbox_id: object, *, succeeded: bool, error: str = "") -> None:
     row = UnsentTask.objects.filter(pk=outbox_id).first()
     if row is not None:
         _mark_failed(row, error)
+
+
+def discard_unsent(*, task: str, matching: Callable[[dict[str, Any]], bool]) -> int:
+    """Delete the rows of `task` not yet run whose kwargs `matching` accepts; how many. For
+    what must never be sent any more: an e-mail to a deleted account's address, which an
+    outage could otherwise keep here for good (a row out of attempts waits for an operator)."""
+    rows = UnsentTask.objects.filter(task=task).only("pk", "kwargs")
+    doomed = [row.pk for row in rows if matching(row.kwargs)]
+    deleted: int = UnsentTask.objects.filter(pk__in=doomed).delete()[0]
+    return deleted
 
 
 def _publish(row: UnsentTask) -> datetime | None:

@@ -119,6 +119,7 @@ MIDDLEWARE = [
     "corsheaders.middleware.CorsMiddleware",
     # API answers private unless a view says they are the same for everyone (api/private.py).
     "learning_platform.api.private.PrivateAnswersMiddleware",
+    "learning_platform.api.errors.JsonNotFoundUnderDebugMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

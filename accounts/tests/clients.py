@@ -5,9 +5,10 @@ from django.test import Client
 BROWSER = "/_allauth/browser/v1"
 
 
-def signed_in_browser(*, email: str, password: str) -> Client:
-    """A browser client (session cookie, CSRF enforced) signed in with its csrftoken cookie."""
-    browser = Client(enforce_csrf_checks=True)
+def signed_in_browser(*, email: str, password: str, **headers: str) -> Client:
+    """A browser client (session cookie, CSRF enforced) signed in with its csrftoken cookie;
+    `headers` (HTTP_USER_AGENT=...) go with each of its requests."""
+    browser = Client(enforce_csrf_checks=True, **headers)
     browser.get(f"{BROWSER}/config")
     response = browser.post(
         f"{BROWSER}/auth/login",

@@ -40,8 +40,8 @@ def submit_solution(
     size = len(content.encode("utf-8", "surrogatepass"))
     if size > parsing.MAX_BYTES:
         raise SubmissionTooLarge(
-            f"The table is {size // 1024} KiB; submissions are limited to "
-            f"{parsing.MAX_BYTES // 1024} KiB."
+            f"The table is {parsing.kib(size)} KiB; submissions are limited to "
+            f"{parsing.kib(parsing.MAX_BYTES)} KiB."
         )
     try:
         parsing.parse(table_format, content)

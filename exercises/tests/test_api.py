@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.tests.factories import UserFactory
+from exercises import parsing
 from exercises.models import Submission
 from exercises.tests.conftest import FAILING_CSV, GOOD_CSV
 from exercises.tests.conftest import post_table as post
@@ -199,6 +200,26 @@ def test_content_over_64_kib_is_413(user_client, exercise):
     assert "64 KiB" in response.json()["detail"]
 
 
+def test_the_size_a_413_names_is_the_one_the_app_shows_from_the_exercises_limits(
+    user_client, exercise
+):
+    # 70,300 bytes: 68.65 KiB, said "69 KiB" by the web app and "68 KiB" by the server before
+    # both rounded up (web/src/features/exercises/limits.test.ts says this table's size too).
+    content = "model,d_model\n" + "x" * (70_300 - 14)
+    limits = user_client.get(reverse("exercise-detail", args=[exercise.id])).json()["limits"]
+
+    response = post(user_client, exercise, content=content)
+
+    assert limits == {"max_bytes": 65_536, "max_rows": 200}
+    assert response.status_code == 413
+    assert response.json()["detail"] == ("The table is 69 KiB; submissions are limited to 64 KiB.")
+    with pytest.raises(parsing.ParseError, match=r"^The submission is 69 KiB; the limit is 64 KiB"):
+        parsing.check_text(content)
+    assert [parsing.kib(n) for n in (65_536, 65_537, 1, 1024, 10_239)] == [
+        "64", "65", "0.1", "1.0", "10.0",
+    ]  # fmt: skip
+
+
 def test_a_body_over_the_upload_limit_is_413_not_500(user_client, exercise):
     response = post(user_client, exercise, content="x" * (2 * 1024 * 1024))
 
@@ -313,6 +334,24 @@ def test_exercise_detail_shows_the_prompt_columns_and_known_models(api_client, e
     assert (body["rows_required"], body["pass_mark"], body["xp"]) == (3, 0.8, 60)
     assert body["passed"] is None
     assert "Meta-Llama-3-8B" in body["known_models"]
+
+
+def test_the_example_shows_the_exercises_columns_and_is_no_answer_to_it(
+    user_client, exercise, django_capture_on_commit_callbacks
+):
+    example = user_client.get(reverse("exercise-detail", args=[exercise.id])).json()["example"]
+    header, row = example.splitlines()
+    assert header == "model,d_model,n_layers,n_heads,vocab_size,intermediate_size"
+    assert row.startswith("my-made-up-model,")
+
+    # Pasted as it is, the example is graded like any table: no model, no right cell.
+    with django_capture_on_commit_callbacks(execute=True):
+        submitted = post(user_client, exercise, content=example).json()
+    graded = user_client.get(detail_url(submitted["id"])).json()
+
+    assert (graded["status"], graded["passed"], graded["score"]) == ("graded", False, 0.0)
+    assert [r["model"] for r in graded["feedback"]["rows"]] == [None]
+    assert graded["feedback"]["correct"] == 0
 
 
 def test_exercise_detail_says_whether_the_learner_passed(user_client, user, exercise):

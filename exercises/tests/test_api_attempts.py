@@ -125,6 +125,31 @@ def test_a_wrong_cell_carries_its_columns_hint_and_a_right_one_does_not(
     ]
 
 
+def test_an_unreadable_cell_is_wrong_with_no_hint_meant_for_another_mistake(
+    user_client, exercise, django_capture_on_commit_callbacks
+):
+    set_hint(exercise, "intermediate_size", N_INNER_HINT)
+    set_hint(exercise, "d_model", "hidden_size in config.json")
+    unreadable = (
+        "model,d_model,n_layers,n_heads,vocab_size,intermediate_size\n"
+        "GPT-2,seven hundred,12,12,50257,\n"
+        'Llama 3 8B,"4,096",32,32,128256,14k\n'
+        "Mistral-7B-v0.1,4096,32,32,32000,14336\n"
+    )
+    submit(user_client, exercise, django_capture_on_commit_callbacks, unreadable)
+
+    [attempt] = attempts(user_client, exercise)
+
+    by_cell = {(cell["column"], cell["submitted"]): cell for cell in cells(attempt)}
+    for word in (("d_model", "seven hundred"), ("intermediate_size", "14k")):
+        assert (by_cell[word]["verdict"], by_cell[word]["hint"]) == ("unparseable", None)
+    # The empty cell in the same column still gets the hint written for it.
+    assert by_cell[("intermediate_size", "")]["hint"] == N_INNER_HINT
+    # Wrong cells: 12 of the 15 right, the three others counted against the score.
+    assert (attempt["feedback"]["correct"], attempt["feedback"]["checked"]) == (12, 15)
+    assert attempt["score"] == 0.8
+
+
 def test_a_hint_written_after_grading_shows_on_the_earlier_attempt(
     user_client, exercise, django_capture_on_commit_callbacks
 ):

@@ -11,8 +11,10 @@ Every 4xx/5xx answer from the API is a JSON object:
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.csrf import csrf_failure as html_csrf_failure
@@ -183,6 +185,29 @@ def handler404(request: HttpRequest, exception: Exception | None = None) -> Http
     if is_admin_request(request):
         return admin_error_page(request, status=404, template="admin/404.html")
     return json_error(status_code=404, code="not_found", detail="No such resource or page.")
+
+
+class JsonNotFoundUnderDebugMiddleware:
+    """Under DEBUG (`make run`), Django answers a path no URL matches with its HTML debug page
+    instead of calling handler404: on the JSON paths (`/api`, `/api/...`, `/_allauth/...`)
+    this answers the API's JSON 404 instead, as in production, so the README's promise and the
+    clients' error handling hold in development too. Without DEBUG it does nothing.
+
+    Outside CommonMiddleware, whose slash redirect turns some 404s into redirects first."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code == 404
+            and settings.DEBUG
+            and (request.path == "/api" or request.path.startswith(JSON_PATH_PREFIXES))
+            and response.get("Content-Type", "").startswith("text/html")
+        ):
+            return handler404(request)
+        return response
 
 
 def handler500(request: HttpRequest) -> HttpResponse:

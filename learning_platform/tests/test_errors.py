@@ -22,6 +22,38 @@ def test_unknown_api_path_answers_json_not_found(api_client):
     }
 
 
+@pytest.mark.parametrize("debug", [True, False], ids=["DEBUG (make run)", "production"])
+@pytest.mark.parametrize(
+    "path", ["/api/v1/no-such-endpoint/", "/api/nothing", "/api", "/_allauth/nothing"]
+)
+def test_unknown_api_path_is_a_json_404_with_debug_on_or_off(client, settings, debug, path):
+    # Django answers an unknown path with its HTML debug page under DEBUG, not handler404.
+    settings.DEBUG = debug
+
+    response = client.get(path, HTTP_ACCEPT="text/html")
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["type"] == "not_found"
+
+
+def test_under_debug_a_path_missing_its_slash_still_redirects(client, settings):
+    settings.DEBUG = True
+
+    response = client.get("/api/v1/levels")
+
+    assert (response.status_code, response["Location"]) == (301, "/api/v1/levels/")
+
+
+def test_under_debug_an_unknown_admin_path_is_still_the_admins_page(admin_client, settings):
+    settings.DEBUG = True
+
+    response = admin_client.get("/admin/no-such-page/")
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
+
+
 def test_unknown_path_below_a_server_path_answers_json_not_found(api_client):
     # Other paths are the web app's client routes (learning_platform/tests/test_web_app.py).
     response = api_client.get("/healthz/no-such-page")

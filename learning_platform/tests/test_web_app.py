@@ -1,7 +1,12 @@
 """The learners' web app served at `/`: its build's files, its client routes, and a clear page
 when it is not built. WEB_DIST_DIR points at a fake build in a temporary directory."""
 
+import gzip
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -277,3 +282,37 @@ def test_reply_notification_email_links_to_the_apps_lesson_page_at_the_comment(
     page = client.get(urlsplit(link).path)
     assert page.status_code == 200
     assert b"<title>Embedding dimension \xc2\xb7 Learning Platform</title>" in page.content
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# A script of the build large enough that its gzip copy is worth keeping.
+LARGE_SCRIPT = b"".join(b"export const line%d = 'the same words again';\n" % n for n in range(400))
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "DEBUG (make run)"])
+def test_the_build_writes_compressed_copies_that_are_served_to_who_asks(
+    client, tmp_path, settings, debug
+):
+    settings.DEBUG = debug
+    dist = tmp_path / "web" / "dist"
+    (dist / "assets").mkdir(parents=True)
+    (dist / "index.html").write_bytes(INDEX)
+    (dist / "assets" / "index-BVWHmVHu.js").write_bytes(LARGE_SCRIPT)
+    settings.WEB_DIST_DIR = dist
+    # The step `make web` (scripts/web.sh build) runs on Vite's build once it is written.
+    subprocess.run(
+        [ROOT / "scripts" / "web.sh", "compress"],
+        env={**os.environ, "WEB_DIR": str(dist.parent), "PY": sys.executable},
+        check=True,
+    )
+    assert (dist / "assets" / "index-BVWHmVHu.js.gz").exists()
+
+    compressed = client.get("/assets/index-BVWHmVHu.js", HTTP_ACCEPT_ENCODING="gzip, br")
+    plain = client.get("/assets/index-BVWHmVHu.js")
+
+    assert compressed.status_code == plain.status_code == 200
+    assert compressed["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in compressed["Vary"]
+    assert gzip.decompress(b"".join(compressed.streaming_content)) == LARGE_SCRIPT
+    assert "Content-Encoding" not in plain
+    assert b"".join(plain.streaming_content) == LARGE_SCRIPT

@@ -817,7 +817,7 @@ export interface components {
             verdict: components["schemas"]["VerdictEnum"];
             /** @description The reference figure; null until the exercise is passed. */
             expected: number | null;
-            /** @description The editor's hint for this column, when the cell is `missing`, `unparseable` or `incorrect` and the column has one; else null. */
+            /** @description The editor's hint for this column, when the cell is `missing` or `incorrect` and the column has one; else null (an `unparseable` cell, not a number, counts as wrong and needs no hint about the figure). */
             hint: string | null;
         };
         /** @description What a learner is shown of a check: never its answer. */
@@ -1075,6 +1075,13 @@ export interface components {
             xp?: number;
             readonly passed: boolean | null;
             readonly known_models: string[];
+            /** @description What a submission may hold (the server refuses more): `max_bytes` of UTF-8 content, `max_rows` under the header. */
+            readonly limits: {
+                max_bytes: number;
+                max_rows: number;
+            };
+            /** @description A table in the exercise's columns with one made-up row, to show the shape of an answer (the box's placeholder); never an answer itself. */
+            readonly example: string;
         };
         /**
          * @description * `table` - Table

@@ -1,10 +1,15 @@
-// What the server refuses, checked before sending (exercises/parsing.py: MAX_BYTES, MAX_ROWS),
-// so the learner reads one message in one place instead of a 413 or a 400 after the upload.
-import type { SubmissionFormat } from '@/lib/types';
+// What the server refuses, checked before sending, so the learner reads one message in one
+// place instead of a 413 or a 400 after the upload. The limits are the server's own, read from
+// the exercise (`limits`: exercises/parsing.py's MAX_BYTES and MAX_ROWS), and sizes are said in
+// KiB by the server's rule (parsing.kib), so the app and a refusal never name two sizes.
+import type { ExerciseDetail, SubmissionFormat } from '@/lib/types';
 
-export const MAX_BYTES = 64 * 1024;
-export const MAX_ROWS = 200;
-export const LIMITS_TEXT = `At most ${MAX_ROWS} rows and ${MAX_BYTES / 1024} KiB.`;
+export type Limits = ExerciseDetail['limits'];
+
+/** "At most 200 rows and 64 KiB." */
+export function limitsText(limits: Limits): string {
+  return `At most ${limits.max_rows} rows and ${kib(limits.max_bytes)} KiB.`;
+}
 
 export interface TableSize {
   bytes: number;
@@ -20,12 +25,12 @@ export function measureTable(content: string, format: SubmissionFormat): TableSi
 }
 
 /** The sentence to show when the table is over a limit, else null. */
-export function limitProblem(size: TableSize): string | null {
-  if (size.bytes > MAX_BYTES) {
-    return `The table is ${kib(size.bytes)} KiB; the limit is ${MAX_BYTES / 1024} KiB. Remove rows or columns you do not need.`;
+export function limitProblem(size: TableSize, limits: Limits): string | null {
+  if (size.bytes > limits.max_bytes) {
+    return `The table is ${kib(size.bytes)} KiB; the limit is ${kib(limits.max_bytes)} KiB. Remove rows or columns you do not need.`;
   }
-  if (size.rows !== null && size.rows > MAX_ROWS) {
-    return `The table has ${size.rows} rows under the header; at most ${MAX_ROWS} are accepted.`;
+  if (size.rows !== null && size.rows > limits.max_rows) {
+    return `The table has ${size.rows} rows under the header; at most ${limits.max_rows} are accepted.`;
   }
   return null;
 }
@@ -36,8 +41,9 @@ export function sizeText(size: TableSize): string {
   return `${rows}${kib(size.bytes)} KiB`;
 }
 
-function kib(bytes: number): string {
-  return bytes >= 10 * 1024 ? (bytes / 1024).toFixed(0) : (bytes / 1024).toFixed(1);
+/** Bytes in KiB rounded up, as the server says them: whole KiB from 10 KiB, else tenths. */
+export function kib(bytes: number): string {
+  return bytes >= 10 * 1024 ? String(Math.ceil(bytes / 1024)) : (Math.ceil((bytes * 10) / 1024) / 10).toFixed(1);
 }
 
 const SEPARATOR = /^\s*\|?[\s:|=-]*-[\s:|=-]*$/;

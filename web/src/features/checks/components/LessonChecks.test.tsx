@@ -25,6 +25,8 @@ const exercise: ExerciseDetail = {
   xp: 60,
   passed: null,
   known_models: [],
+  example: 'model,d_model\nmy-made-up-model,111',
+  limits: { max_bytes: 65536, max_rows: 200 },
 };
 
 function signedOut() {

@@ -24,6 +24,8 @@ const exercise: ExerciseDetail = {
   xp: 60,
   passed: null,
   known_models: ['GPT-2'],
+  example: 'model,d_model,n_layers\nmy-made-up-model,111,222',
+  limits: { max_bytes: 65536, max_rows: 200 },
 };
 
 const graded: SubmissionDetail = {
@@ -154,6 +156,8 @@ describe('exercise panel', () => {
     renderApp('/lessons/embedding-dimension');
     const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
     const box = await within(panel).findByLabelText('Your table');
+    // The example is the server's made-up row, not a real model's figures.
+    expect(box).toHaveAttribute('placeholder', exercise.example);
     expect(within(panel).getByText(/At most 200 rows and 64 KiB\./)).toBeInTheDocument();
     expect(within(panel).getByRole('button', { name: 'Submit' })).toBeDisabled();
     expect(within(panel).getByText('Paste your table to submit it.')).toBeInTheDocument();

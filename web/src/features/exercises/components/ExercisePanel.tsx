@@ -8,7 +8,7 @@ import { detectFormat, FORMAT_LABELS } from '@/lib/tableFormat';
 import { formatDateTime } from '@/lib/timeZones';
 import type { ExerciseDetail, SubmissionDetail, SubmissionFormat, SubmissionListItem, SubmissionPage } from '@/lib/types';
 import { exerciseQueries, isPending, useSubmission, useSubmitTable } from '../api';
-import { limitProblem, LIMITS_TEXT, measureTable, sizeText } from '../limits';
+import { limitProblem, limitsText, measureTable, sizeText, type Limits } from '../limits';
 import { statusLine } from '../status';
 import { AttemptHistory } from './AttemptHistory';
 import { FeedbackTable, GradeSummary } from './FeedbackTable';
@@ -71,6 +71,8 @@ function Attempts({ exercise, attempts }: { exercise: ExerciseDetail; attempts: 
       </p>
       <SubmissionForm
         exerciseId={exercise.id}
+        example={exercise.example}
+        limits={exercise.limits}
         restored={latest.data?.content}
         grading={grading}
         onSubmitted={setSubmitted}
@@ -98,13 +100,17 @@ function Attempts({ exercise, attempts }: { exercise: ExerciseDetail; attempts: 
 
 interface FormProps {
   exerciseId: number;
+  /** The server's made-up table in the exercise's columns: the box's placeholder, never an answer. */
+  example: string;
+  /** The server's limits for a submission (the exercise's `limits`). */
+  limits: Limits;
   /** The latest attempt's table: it fills the box until the learner types (so a reload keeps it). */
   restored?: string;
   grading: boolean;
   onSubmitted: (id: number) => void;
 }
 
-function SubmissionForm({ exerciseId, restored, grading, onSubmitted }: FormProps) {
+function SubmissionForm({ exerciseId, example, limits, restored, grading, onSubmitted }: FormProps) {
   const [typed, setTyped] = useState<string | null>(null);
   const content = typed ?? restored ?? '';
   const [choice, setChoice] = useState<FormatChoice>('auto');
@@ -114,7 +120,7 @@ function SubmissionForm({ exerciseId, restored, grading, onSubmitted }: FormProp
   const detected = detectFormat(content);
   const format: SubmissionFormat = choice === 'auto' ? detected : choice;
   const size = measureTable(content, format);
-  const problem = limitProblem(size);
+  const problem = limitProblem(size, limits);
   const reason = grading
     ? 'Wait for the grade of your last attempt.'
     : !content.trim()
@@ -140,7 +146,7 @@ function SubmissionForm({ exerciseId, restored, grading, onSubmitted }: FormProp
     <form className="form" onSubmit={onSubmit} aria-label="Exercise submission" noValidate>
       <label htmlFor={contentId}>Your table</label>
       <p className="field-help muted" id={`${contentId}-limits`}>
-        CSV, TSV, Markdown or JSON. {LIMITS_TEXT} {content ? <span data-testid="table-size">Now: {sizeText(size)}.</span> : null}
+        CSV, TSV, Markdown or JSON. {limitsText(limits)} {content ? <span data-testid="table-size">Now: {sizeText(size)}.</span> : null}
       </p>
       <textarea
         id={contentId}
@@ -148,7 +154,7 @@ function SubmissionForm({ exerciseId, restored, grading, onSubmitted }: FormProp
         onChange={(event) => onChange(event.target.value)}
         rows={8}
         spellCheck={false}
-        placeholder={'model,d_model,n_layers,n_heads,vocab_size,intermediate_size\ngpt2,768,12,12,50257,3072'}
+        placeholder={example}
         aria-invalid={Boolean(problem || submit.error)}
         aria-describedby={`${contentId}-limits ${contentId}-error`}
       />

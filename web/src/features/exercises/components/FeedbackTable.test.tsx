@@ -1,7 +1,7 @@
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Feedback, SubmissionDetail } from '@/lib/types';
-import { FeedbackTable, GradeSummary } from './FeedbackTable';
+import { FeedbackTable, GradeSummary, UNREADABLE_MESSAGE } from './FeedbackTable';
 
 const feedback: Feedback = {
   key_header: 'model',
@@ -77,6 +77,29 @@ describe('FeedbackTable', () => {
     expect(within(hints).getAllByRole('listitem')).toHaveLength(1);
     expect(hints).toHaveTextContent('Hint for n_layers: Count the blocks: num_hidden_layers.');
     expect(screen.getByText('empty').closest('td')).toHaveTextContent('see the hint below');
+  });
+
+  it('marks an unreadable cell wrong with its own message, and no column hint even when one comes', () => {
+    const unreadable: Feedback = {
+      ...feedback,
+      rows: [
+        {
+          ...feedback.rows[1],
+          cells: [
+            { column: 'd_model', submitted: '14k', verdict: 'unparseable', expected: null, hint: null },
+            // An older server sent the column's hint with it: it is still not shown.
+            { column: 'n_layers', submitted: 'seven hundred', verdict: 'unparseable', expected: null, hint: 'Count the blocks: num_hidden_layers.' },
+          ],
+        },
+      ],
+    };
+    render(<FeedbackTable feedback={unreadable} />);
+    const [, row] = within(screen.getByRole('table')).getAllByRole('row');
+    const [d_model, n_layers] = within(row).getAllByRole('cell');
+    expect(d_model).toHaveTextContent(`✗ 14k (not a number) ${UNREADABLE_MESSAGE}`);
+    expect(n_layers).toHaveTextContent(`✗ seven hundred (not a number) ${UNREADABLE_MESSAGE}`);
+    expect(n_layers).not.toHaveTextContent('see the hint below');
+    expect(screen.queryByRole('list', { name: 'Hints for the columns you missed' })).toBeNull();
   });
 
   it('explains an invalid submission', () => {

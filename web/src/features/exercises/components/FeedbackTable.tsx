@@ -4,13 +4,17 @@ const VERDICT: Record<Verdict, { mark: string; label: string }> = {
   correct: { mark: '✓', label: 'correct' },
   incorrect: { mark: '✗', label: 'incorrect' },
   missing: { mark: '–', label: 'missing' },
-  unparseable: { mark: '?', label: 'unparseable' },
+  // A wrong cell (it counts against the score) with its own message, never a column's hint.
+  unparseable: { mark: '✗', label: 'not a number' },
   unchecked: { mark: '·', label: 'not checked' },
 };
 
-const MISSED = new Set<Verdict>(['incorrect', 'missing', 'unparseable']);
+const MISSED = new Set<Verdict>(['incorrect', 'missing']);
 
-/** The editor's hint for a missed cell's column (the API sends it only for missed cells). */
+/** What an unreadable cell ("14k", "seven hundred") says instead of a column's hint. */
+export const UNREADABLE_MESSAGE = 'not a number: write the figure in digits, as 4096 or 4,096';
+
+/** The editor's hint for a missed cell's column (the API sends it only for missing or wrong cells). */
 function hintOf(cell: CellFeedback): string | null {
   return cell.hint && MISSED.has(cell.verdict) ? cell.hint : null;
 }
@@ -70,6 +74,7 @@ export function FeedbackTable({ feedback }: { feedback: Feedback }) {
                       {cell.expected !== null && cell.expected !== undefined && cell.verdict !== 'correct' ? (
                         <span className="expected"> expected {String(cell.expected)}</span>
                       ) : null}
+                      {cell.verdict === 'unparseable' ? <span className="cell-hint"> {UNREADABLE_MESSAGE}</span> : null}
                       {hintOf(cell) ? <span className="cell-hint"> see the hint below</span> : null}
                     </td>
                   );
