@@ -30,37 +30,24 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.postgres import in_process_environment, recreate_database  # noqa: E402
+
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_bench_checks"
 
 
 def configure(database_url: str, redis_url: str | None) -> None:
     os.environ.update(
-        DATABASE_URL=database_url,
-        DJANGO_SETTINGS_MODULE="learning_platform.settings",
-        DEBUG="0",
-        SECRET_KEY="bench-only-" + uuid.uuid4().hex,
-        ALLOWED_HOSTS="testserver,127.0.0.1",
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        LOG_LEVEL="WARNING",
-        # The rate limit is not what this measures.
-        THROTTLE_CHECK_ANSWERS="1000000/min",
+        in_process_environment(
+            DATABASE_URL=database_url,
+            ALLOWED_HOSTS="testserver,127.0.0.1",
+            # The rate limit is not what this measures.
+            THROTTLE_CHECK_ANSWERS="1000000/min",
+        )
     )
     if redis_url:
         os.environ.update(REDIS_URL=redis_url, CACHE_KEY_PREFIX="bench-checks-" + uuid.uuid4().hex)
     else:
         os.environ.pop("REDIS_URL", None)
-
-
-def recreate_database(database_url: str) -> None:
-    import psycopg
-
-    base, name = database_url.rsplit("/", 1)
-    if "bench" not in name:
-        raise SystemExit(f"refusing to drop {name!r}: its name must contain 'bench'")
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -37,40 +37,26 @@ import random
 import statistics
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.postgres import in_process_environment, recreate_database  # noqa: E402
+
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/lp_bench_reviews"
 CHECKS = 300
 
 
 def configure(database_url: str) -> None:
     os.environ.update(
-        DATABASE_URL=database_url,
-        DJANGO_SETTINGS_MODULE="learning_platform.settings",
-        DEBUG="0",
-        SECRET_KEY="bench-only-" + uuid.uuid4().hex,
-        ALLOWED_HOSTS="testserver,127.0.0.1",
-        SECURE_SSL_REDIRECT="false",
-        SESSION_COOKIE_SECURE="false",
-        LOG_LEVEL="WARNING",
-        THROTTLE_CHECK_ANSWERS="1000000/min",
+        in_process_environment(
+            DATABASE_URL=database_url,
+            ALLOWED_HOSTS="testserver,127.0.0.1",
+            THROTTLE_CHECK_ANSWERS="1000000/min",
+        )
     )
     os.environ.pop("REDIS_URL", None)
-
-
-def recreate_database(database_url: str) -> None:
-    import psycopg
-
-    base, name = database_url.rsplit("/", 1)
-    if "bench" not in name:
-        raise SystemExit(f"refusing to drop {name!r}: its name must contain 'bench'")
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def percentile(values: list[float], share: float) -> float:
