@@ -81,6 +81,10 @@ test('signed out: two lessons open offline; the checks answered offline are grad
   await context.setOffline(true);
   await page.reload();
   await expectOfflineLesson(page, SECOND);
+  // A lesson never opened on this device says so at once, not an endless spinner.
+  await page.goto('/lessons/alibi');
+  await expect(page.getByRole('heading', { level: 1, name: 'This lesson is not on this device yet' })).toBeVisible();
+  await shot(page, '40-offline-lesson-never-opened');
   await page.goto(`/lessons/${FIRST.slug}`);
   await expectOfflineLesson(page, FIRST);
 

@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { onlineManager } from '@tanstack/react-query';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readEvents, recordCompletion } from '@/lib/progressStore';
 import { allauthConfig, mockFetch, signedOutSession } from '@/test/fetchMock';
 import { lesson, signedOutLessonRoutes } from '@/test/fixtures';
@@ -9,6 +10,27 @@ import { renderApp } from '@/test/render';
 const signedOutRoutes = () => mockFetch(signedOutLessonRoutes());
 
 describe('lesson page, signed out', () => {
+  afterEach(() => onlineManager.setOnline(true));
+
+  it('offline, a lesson never opened on this device says so at once, and opens when the network is back', async () => {
+    let reachable = false;
+    mockFetch({
+      ...signedOutLessonRoutes(),
+      'GET /api/v1/lessons/embedding-dimension/': () => {
+        if (!reachable) throw new TypeError('Failed to fetch');
+        return { body: lesson };
+      },
+    });
+    onlineManager.setOnline(false);
+    renderApp('/lessons/embedding-dimension');
+    expect(await screen.findByRole('heading', { level: 1, name: 'This lesson is not on this device yet' }, { timeout: 3000 })).toBeInTheDocument();
+    expect(screen.queryByText('Loading the lesson…')).not.toBeInTheDocument();
+
+    reachable = true;
+    act(() => onlineManager.setOnline(true));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Embedding dimension (d_model)' })).toBeInTheDocument();
+  });
+
   it('ends on the new address when the old slug of a renamed lesson answers', async () => {
     // fetch follows the API's 301 from the old slug: the answer is the lesson under its new one.
     mockFetch({ ...signedOutLessonRoutes(), 'GET /api/v1/lessons/d-model/': { body: lesson } });

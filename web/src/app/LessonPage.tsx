@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { lazy, memo, Suspense, useMemo, useState } from 'react';
 import { Link, Navigate, useParams } from 'react-router';
 import { ErrorMessage, isNotFound } from '@/components/ErrorMessage';
-import { NotFound } from '@/components/NotFound';
+import { NotFound, Unavailable } from '@/components/NotFound';
 import { Loading } from '@/components/Loading';
 import { CheckView } from '@/features/checks/components/CheckView';
 import { ChecksProvider, isCheck } from '@/features/checks/components/ChecksSession';
@@ -15,6 +15,7 @@ import { ProgressHeader } from '@/features/progress/components/ProgressHeader';
 import { StreakAndGoal } from '@/features/progress/components/StreakAndGoal';
 import { blockPlace, EXERCISE_PLACE, LINKS_PLACE, ReportButton, ReportDialog, reportPlaces, WHOLE_LESSON } from '@/features/reports/components/ReportDialog';
 import { useAfterIdle } from '@/lib/idle';
+import { useOnline } from '@/lib/offline';
 import { useAuth } from '@/lib/session';
 import type { Block } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
@@ -31,12 +32,17 @@ export function LessonPage() {
   const [reporting, setReporting] = useState<string | null>(null);
   const data = lesson.data;
   const idle = useAfterIdle();
+  const online = useOnline();
   // The dialog's list of parts reads each block's text: only once it opens.
   const open = reporting !== null;
   const places = useMemo(() => (data && open ? reportPlaces(data.blocks, data.links.length > 0, data.exercise) : []), [data, open]);
 
   useDocumentTitle(data?.title);
 
+  // Offline, a read the device never kept fails, then waits for the network: say so at once,
+  // not a spinner; the read runs again when the network is back.
+  const waitsForNetwork = lesson.fetchStatus === 'paused' || (lesson.isError && !isNotFound(lesson.error));
+  if (!data && !online && waitsForNetwork) return <NotOnThisDevice />;
   if (!data && lesson.isPending) return <Loading label="Loading the lesson…" />;
   if (isNotFound(lesson.error)) return <NotFound what="lesson" />;
   if (!data) return <ErrorMessage error={lesson.error} onRetry={() => void lesson.refetch()} />;
@@ -145,3 +151,11 @@ const LessonBlocks = memo(function LessonBlocks({ blocks, onReport }: { blocks: 
     </div>
   ));
 });
+
+function NotOnThisDevice() {
+  return (
+    <Unavailable title="Offline" heading="This lesson is not on this device yet" status>
+      You are offline, and this lesson was never opened here. It opens by itself as soon as you are back online.
+    </Unavailable>
+  );
+}

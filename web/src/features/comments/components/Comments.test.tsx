@@ -1,6 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { onlineManager } from '@tanstack/react-query';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '@/lib/types';
 import { mockFetch, signedInSession } from '@/test/fetchMock';
 import { lesson, progressSummary, signedOutLessonRoutes } from '@/test/fixtures';
@@ -63,5 +64,27 @@ describe('the follow control', () => {
     await waitFor(async () => expect(await toggle()).toBeChecked());
     expect(await toggle()).toHaveAccessibleDescription('On: you chose to follow this lesson.');
     expect(calls.filter((call) => call.url === SUBSCRIPTION && call.method !== 'GET').map((call) => call.method)).toEqual(['DELETE', 'PUT']);
+  });
+});
+
+describe('offline', () => {
+  afterEach(() => onlineManager.setOnline(true));
+
+  it('says the comment box works again online, and sends nothing meanwhile', async () => {
+    routes({ lesson: lesson.slug, following: false, explicit: null, commented: false, follows_on_comment: true });
+    const user = userEvent.setup();
+    renderApp(`/lessons/${lesson.slug}`);
+    const comments = await screen.findByRole('region', { name: 'Comments' });
+    const box = await within(comments).findByLabelText('Add a comment');
+    await user.type(box, 'Why 4 x d_model?');
+    const send = within(comments).getByRole('button', { name: 'Post comment' });
+    expect(send).toBeEnabled();
+
+    act(() => onlineManager.setOnline(false));
+    expect(within(comments).getByText('You are offline: comments can be sent again once you are back online.')).toBeInTheDocument();
+    expect(send).toBeDisabled();
+
+    act(() => onlineManager.setOnline(true));
+    expect(send).toBeEnabled();
   });
 });

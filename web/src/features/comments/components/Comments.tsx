@@ -5,6 +5,7 @@ import { CharCount, charCount } from '@/components/CharCount';
 import { Dialog } from '@/components/Dialog';
 import { ErrorMessage, FieldError, FormError } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
+import { useOnline } from '@/lib/offline';
 import { useTimeZone } from '@/lib/session';
 import { formatDateTime } from '@/lib/timeZones';
 import type { Comment, Subscription, Thread } from '@/lib/types';
@@ -70,7 +71,13 @@ export function Comments({ lesson, signedIn, load = true }: { lesson: string; si
           The comment you followed is no longer here: it was deleted.
         </p>
       ) : null}
-      {threads.isPending ? <Loading label="Loading comments…" /> : null}
+      {threads.isPending && threads.fetchStatus === 'paused' ? (
+        <p className="note" role="status">
+          You are offline: the comments load when you are back online.
+        </p>
+      ) : threads.isPending ? (
+        <Loading label="Loading comments…" />
+      ) : null}
       {threads.error ? <ErrorMessage error={threads.error} onRetry={() => void threads.refetch()} /> : null}
       {threads.data ? (
         threads.data.pages[0].count === 0 ? (
@@ -251,7 +258,14 @@ function CommentForm({ lesson, label, submitLabel, parent, editing, onDone }: Fo
   const id = useId();
   const box = useRef<HTMLTextAreaElement>(null);
   const tooLong = charCount(body) > COMMENT_MAX_LENGTH;
-  const reason = tooLong ? 'Shorten the comment to send it.' : !body.trim() ? 'Write something to send.' : null;
+  const online = useOnline();
+  const reason = !online
+    ? 'You are offline: comments can be sent again once you are back online.'
+    : tooLong
+      ? 'Shorten the comment to send it.'
+      : !body.trim()
+        ? 'Write something to send.'
+        : null;
 
   // Edit and Reply open the editor where the learner is: the caret goes into it, at the end.
   const opened = Boolean(onDone);
