@@ -46,14 +46,17 @@ class Proxy:
         self._lock = threading.Lock()
         self._sockets: set[socket.socket] = set()
         self._listener: socket.socket | None = None
+        self._closed = False
         self._listen()
         threading.Thread(target=self._accept_loop, daemon=True).start()
 
     def _listen(self) -> None:
         self._listener = listening_socket(self.port, backlog=256, host=self.host)
+        # Port 0 takes a free one; a restore listens on that same port again.
+        self.port = self._listener.getsockname()[1]
 
     def _accept_loop(self) -> None:
-        while True:
+        while not self._closed:
             listener = self._listener
             if listener is None:
                 time.sleep(0.05)
@@ -116,6 +119,12 @@ class Proxy:
 
     def thaw(self) -> None:
         self._flowing.set()
+
+    def close(self) -> None:
+        """Cut for good: the accepting thread ends too."""
+        self._closed = True
+        self.thaw()
+        self.cut()
 
 
 def stop_listening(listener: socket.socket) -> None:
