@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db import transaction
+
 from community import selectors
 from community.models import Comment
 from learning_platform.markdown import markdown_as_text
@@ -41,6 +43,17 @@ def notify_about_comment(*, comment_id: int) -> list[int]:
     waited COMMUNITY_DIGEST_WINDOW_SECONDS (no task waits with a countdown: one longer than the
     broker's visibility timeout is delivered twice).
     """
+    with transaction.atomic():
+        # The thread's head, then the comment, locked (the order every writer takes): a hide or
+        # delete made meanwhile waits until these notifications exist, then withdraws them; one
+        # made before is seen below, and nothing is created.
+        head_id = Comment.objects.filter(pk=comment_id).values_list("parent_id", flat=True).first()
+        locked = [pk for pk in (head_id, comment_id) if pk is not None]
+        list(Comment.objects.select_for_update().filter(pk__in=locked).order_by("pk").values("pk"))
+        return _notify_followers(comment_id=comment_id)
+
+
+def _notify_followers(*, comment_id: int) -> list[int]:
     comment = (
         Comment.objects.select_related("author", "lesson", "reply_to")
         .filter(pk=comment_id)

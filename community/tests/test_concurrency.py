@@ -4,12 +4,13 @@ import threading
 import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from accounts.tests.factories import UserFactory
 from community import services
 from community.models import Comment
-from community.tests.factories import CommentFactory, ReplyFactory
+from community.tests.factories import CommentFactory, LessonSubscriptionFactory, ReplyFactory
+from notifications.models import Notification
 
 
 @pytest.mark.django_db(transaction=True)
@@ -108,3 +109,38 @@ def test_concurrent_edits_and_deletes_of_one_comment_never_answer_500(with_reply
     assert {patch for patch, _ in statuses} <= {200, 404}
     assert {delete for _, delete in statuses} <= {204, 404}
     assert all(delete == 204 for _, delete in statuses)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_comment_hidden_while_its_notifications_are_made_leaves_none():
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's; SQLite runs one writer at a time")
+    # given: a follower of the lesson, and a comment whose notifications are not made yet
+    head = CommentFactory()
+    follower = UserFactory()
+    LessonSubscriptionFactory(user=follower, lesson=head.lesson)
+    hidden = threading.Event()
+    errors: list[Exception] = []
+
+    def hide():
+        # The moderator's hide has written and withdrawn, but not committed yet.
+        try:
+            with transaction.atomic():
+                services.hide_comment(comment=Comment.objects.get(pk=head.pk), reason="spam")
+                hidden.set()
+                time.sleep(0.5)
+        except Exception as error:  # surfaced by the assertion below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    # when: the fan-out runs meanwhile
+    moderator = threading.Thread(target=hide)
+    moderator.start()
+    hidden.wait(timeout=10)
+    services.notify_about_comment(comment_id=head.id)
+    moderator.join(timeout=30)
+
+    # then: nothing about the hidden comment is left for the follower
+    assert errors == []
+    assert not Notification.objects.filter(recipient=follower).exists()
