@@ -6,6 +6,7 @@ import type { CheckBlock, CheckReveal } from '@/lib/types';
 import { useAnswerCheck, useRevealCheck, type Answered } from '../api';
 import { CHECK_KINDS } from '../kinds';
 import { useChecks } from './ChecksSession';
+import { Icon } from '@/components/Icon';
 
 /** An answer the server could not read ("seven hundred"): said as a message, not counted as a try. */
 function unreadable(error: unknown): string | null {
@@ -118,8 +119,8 @@ function Feedback({ answered }: { answered: Answered }) {
   return (
     <div className="check-result right">
       <p className="check-verdict">
-        <span className="check-burst" aria-hidden="true">
-          🎉
+        <span className="check-burst">
+          <Icon name="celebrate" size={20} />
         </span>{' '}
         Right!{result.xp_awarded > 0 ? ` +${result.xp_awarded} XP` : null}
       </p>
