@@ -37,6 +37,7 @@ logger = logging.getLogger(__name__)
 
 REFRESH_SECONDS = 30.0
 TOLERANCE_SECONDS = 2.0
+NOISE_SECONDS = 0.1
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ def reading() -> Reading:
                 _reading = Reading(_reading.offset, time.monotonic(), _reading.known)
             else:
                 _reading = Reading(measured, time.monotonic(), True)
-                metrics.CLOCK_SKEW.set(measured)
+                metrics.CLOCK_SKEW.labels("database").set(measured)
         return _reading
 
 
@@ -104,10 +105,12 @@ def state() -> str:
 
 def elapsed(seconds: float, *, measure: str) -> float:
     """A duration measured across processes (each stamp from its own node): never negative.
-    A negative one can only come from clocks apart; it is counted and read as 0."""
+    A negative one comes from clocks apart: read as 0, and counted as clock skew when beyond
+    what measuring an offset over the network leaves (NOISE_SECONDS)."""
     if seconds >= 0:
         return seconds
-    metrics.CLOCK_SKEW_DURATIONS.labels(measure).inc()
+    if seconds < -NOISE_SECONDS:
+        metrics.CLOCK_SKEW_DURATIONS.labels(measure).inc()
     return 0.0
 
 

@@ -81,9 +81,13 @@ EMAILS_FAILED = _Counter(
     "E-mail sends that failed: will_retry (the mail server failed) or given_up.",
     ["outcome"],
 )
+# Labelled, so that no value (and in multiprocess mode no file) exists before a measurement:
+# a process imports this module before PROMETHEUS_MULTIPROC_DIR is made.
 CLOCK_SKEW = Gauge(
     "lp_clock_skew_seconds",
-    "This node's wall clock against the database's (seconds to add to it), last measured.",
+    "Seconds to add to this node's wall clock to get the reference's (the database's), last "
+    "measured.",
+    ["reference"],
     multiprocess_mode="livemostrecent",
 )
 CLOCK_SKEW_DURATIONS = _Counter(

@@ -95,7 +95,9 @@ def test_the_skew_gauge_holds_the_last_measured_offset(database_clock):
     with time_machine.travel(datetime.now(UTC) + timedelta(minutes=10), tick=True):
         clock.now()
 
-    assert REGISTRY.get_sample_value("lp_clock_skew_seconds") == pytest.approx(-600, abs=2)
+    assert REGISTRY.get_sample_value(
+        "lp_clock_skew_seconds", {"reference": "database"}
+    ) == pytest.approx(-600, abs=2)
 
 
 def test_a_negative_duration_reads_as_zero_and_is_counted():
@@ -103,6 +105,13 @@ def test_a_negative_duration_reads_as_zero_and_is_counted():
 
     assert clock.elapsed(-8.5, measure="grading_latency") == 0.0
     assert _skew_durations("grading_latency") == before + 1
+
+
+def test_a_duration_negative_by_less_than_the_noise_reads_as_zero_uncounted():
+    before = _skew_durations("task_wait")
+
+    assert clock.elapsed(-0.002, measure="task_wait") == 0.0
+    assert _skew_durations("task_wait") == before
 
 
 def test_a_positive_duration_is_kept_and_not_counted():
