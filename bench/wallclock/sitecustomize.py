@@ -12,8 +12,15 @@ import os
 
 _ahead = os.environ.get("LP_WALL_CLOCK_AHEAD")
 if _ahead:
+    import sys
     from datetime import UTC, datetime, timedelta
 
-    import time_machine
+    # time-machine imports pytest when it can, and the settings take a process that has pytest
+    # loaded for a test run (TESTING: tasks in-process, no broker): keep it out.
+    sys.modules["pytest"] = None  # type: ignore[assignment]
+    try:
+        import time_machine
+    finally:
+        del sys.modules["pytest"]
 
     time_machine.travel(datetime.now(UTC) + timedelta(seconds=float(_ahead)), tick=True).start()

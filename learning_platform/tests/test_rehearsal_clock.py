@@ -32,12 +32,12 @@ def test_node_b_is_minutes_ahead_not_hours(now):
     assert plan(now).ahead <= LEAD + 60 * 60 + PAST_MIDNIGHT
 
 
-def test_the_shim_moves_the_wall_clock_and_not_the_monotonic_clock_or_sleep():
+def test_the_shim_moves_the_wall_clock_only_and_loads_no_pytest():
     probe = (
-        "import json, time, datetime\n"
+        "import json, sys, time, datetime\n"
         "m = time.monotonic(); time.sleep(0.05); slept = time.monotonic() - m\n"
         "print(json.dumps({'wall': time.time(), 'now': datetime.datetime.now(datetime.UTC)"
-        ".timestamp(), 'slept': slept}))\n"
+        ".timestamp(), 'slept': slept, 'pytest': 'pytest' in sys.modules}))\n"
     )
     env = {**os.environ, **node_b_env(plan(datetime.now(UTC)))}
     env["LP_WALL_CLOCK_AHEAD"] = "600"
@@ -52,6 +52,7 @@ def test_the_shim_moves_the_wall_clock_and_not_the_monotonic_clock_or_sleep():
     assert 595 < shown["wall"] - real < 630
     assert 595 < shown["now"] - real < 630
     assert 0.05 <= shown["slept"] < 1
+    assert shown["pytest"] is False  # else the settings would take the node for a test run
 
 
 def test_node_b_finds_the_shim_first_on_its_path():
