@@ -7,12 +7,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
 
 from accounts import events
 from accounts.display_names import TAKEN_MESSAGE
 from accounts.models import User
-from learning_platform import outbox
+from learning_platform import clock, outbox
 from learning_platform.errors import InvalidField, InvalidInput
 
 # What a deleted learner is shown as, where what they wrote stays (comments).
@@ -188,7 +187,7 @@ def request_account_deletion(*, user: User, password: str) -> datetime:
 
     if not user.check_password(password):
         raise InvalidField("password", "The password is not right.")
-    now = timezone.now()
+    now = clock.now()
     with transaction.atomic():
         user.deletion_requested_at = now
         user.save(update_fields=["deletion_requested_at"])
@@ -243,7 +242,7 @@ def purge_account(*, user_id: int, now: datetime | None = None) -> bool:
     from allauth.account.models import EmailAddress
     from allauth.usersessions.models import UserSession
 
-    now = now or timezone.now()
+    now = now or clock.now()
     with transaction.atomic():
         user = User.objects.select_for_update().filter(pk=user_id).first()
         if (

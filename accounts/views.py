@@ -1,3 +1,4 @@
+from django.http import HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -16,7 +17,7 @@ from accounts.serializers import (
     SessionStateSerializer,
 )
 from accounts.signed_in import SignedInRequest
-from learning_platform.api.conditional import VARY
+from learning_platform.api.conditional import IF_NONE_MATCH, VARY, conditional_response
 
 
 class SessionStateView(APIView):
@@ -48,9 +49,11 @@ class MeView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=ProfileOutputSerializer, operation_id="me_retrieve")
-    def get(self, request: SignedInRequest) -> Response:
-        return Response(ProfileOutputSerializer(request.user).data)
+    @extend_schema(
+        responses=ProfileOutputSerializer, operation_id="me_retrieve", parameters=[IF_NONE_MATCH]
+    )
+    def get(self, request: SignedInRequest) -> HttpResponse:
+        return conditional_response(request, ProfileOutputSerializer(request.user).data)
 
     @extend_schema(
         request=ProfileInputSerializer,

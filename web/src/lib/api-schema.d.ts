@@ -4318,7 +4318,10 @@ export interface operations {
     me_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer; a match answers 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4331,6 +4334,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ProfileOutput"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not authenticated. */
             401: {
@@ -5167,7 +5177,10 @@ export interface operations {
                 /** @description Quest slug; default: the demo quest. */
                 quest?: string;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer; a match answers 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5180,6 +5193,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ProgressSummary"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input. */
             400: {
