@@ -119,4 +119,5 @@ export const profile: Profile = {
   show_on_leaderboard: true,
   date_joined: '2026-11-01T00:00:00Z',
   deletion_requested_at: null,
+  name_invited_at: null,
 };

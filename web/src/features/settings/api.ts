@@ -3,13 +3,13 @@ import { useEffect, useRef } from 'react';
 import { api } from '@/lib/api';
 import * as allauth from '@/lib/allauth';
 import { endSessions, listSessions } from '@/lib/allauth';
-import { leaderboardQueries } from '@/lib/queries';
+import { profileQuery, useUpdateProfile } from '@/lib/profile';
 import { AUTH_ROOT, sessionQuery } from '@/lib/session';
 import { signedOutHere } from '@/lib/signOut';
-import type { AccountDeletion, DeletionInput, DeletionTerms, Profile, ProfileInput } from '@/lib/types';
+import type { AccountDeletion, DeletionInput, DeletionTerms } from '@/lib/types';
 
 export const settingsQueries = {
-  profile: () => queryOptions({ queryKey: ['me'], queryFn: () => api<Profile>('me/') }),
+  profile: profileQuery,
   /** The learner's signed-in devices (allauth's sessions). */
   sessions: () => queryOptions({ queryKey: [AUTH_ROOT, 'sessions'], queryFn: listSessions }),
   /** The account's e-mail addresses: its own (primary) and one waiting for confirmation. */
@@ -18,18 +18,7 @@ export const settingsQueries = {
   deletionTerms: () => queryOptions({ queryKey: ['account', 'deletion'], queryFn: () => api<DeletionTerms>('me/deletion'), staleTime: Infinity }),
 };
 
-export function useUpdateProfile() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: ProfileInput) => api<Profile>('me/', { method: 'PATCH', body: input }),
-    onSuccess: (profile) => {
-      client.setQueryData(settingsQueries.profile().queryKey, profile);
-      // Every time on screen follows the learner's zone at once.
-      client.setQueryData(sessionQuery.queryKey, (state) => (state ? { ...state, timeZone: profile.time_zone } : state));
-      void client.invalidateQueries({ queryKey: leaderboardQueries.all });
-    },
-  });
-}
+export { useUpdateProfile };
 
 export function useEndSession() {
   const client = useQueryClient();
