@@ -3,6 +3,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { FieldError, FormError } from '@/components/ErrorMessage';
 import { useToast } from '@/components/Toasts';
 import { profileQuery, useMarkNameInvitation, useUpdateProfile } from '@/lib/profile';
+import './NameInvitation.css';
 
 /**
  * Invites a learner the boards still show by their handle ("Learner 380293") to choose a name:
