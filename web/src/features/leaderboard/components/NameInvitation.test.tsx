@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { allauthConfig, mockFetch, signedInSession, type Handler } from '@/test/fetchMock';
-import { profile as adaProfile, progressSummary } from '@/test/fixtures';
+import { mockFetch, type Handler } from '@/test/fetchMock';
+import { profile as adaProfile, signedInPageRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const handleOnly = { ...adaProfile, display_name: '', public_name: 'Learner 380293' };
@@ -10,12 +10,7 @@ const board = { period: 'week', since: null, entries: [], me: null };
 
 function routes(profile: object, more: Record<string, Handler | object> = {}) {
   return mockFetch({
-    'GET /_allauth/browser/v1/config': allauthConfig,
-    'GET /api/v1/session': signedInSession(),
-    'GET /api/v1/me/progress': { body: progressSummary() },
-    'GET /api/v1/me/reviews/summary': { body: { due: 0, next_due_at: null } },
-    'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
-    'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    ...signedInPageRoutes(),
     'GET /api/v1/leaderboard': { body: board },
     'GET /api/v1/me/': { body: profile },
     'POST /api/v1/me/name-invitation': { body: { ...profile, name_invited_at: '2026-12-05T09:00:00Z' } },
