@@ -282,6 +282,7 @@ def purge_account(*, user_id: int, now: datetime | None = None) -> bool:
         user.display_name = ""
         user.public_handle = DELETED_LEARNER
         user.time_zone = "UTC"
+        user.name_invited_at = None
         user.set_unusable_password()
         user.is_active = False
         user.is_staff = False
