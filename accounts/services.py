@@ -166,6 +166,16 @@ def update_profile(*, user: User, **changes: Any) -> User:
     return user
 
 
+def record_name_invitation(*, user: User) -> User:
+    """Note that `user` was invited to choose a display name, once: the first time counts, so
+    the invitation is never shown again, on any device. Calling it again changes nothing."""
+    User.objects.filter(pk=user.pk, name_invited_at__isnull=True).update(
+        name_invited_at=timezone.now()
+    )
+    user.refresh_from_db(fields=["name_invited_at"])
+    return user
+
+
 def _invalid(errors: dict[str, list[str]]) -> InvalidInput:
     field, messages = next(iter(errors.items()))
     return InvalidInput(f"{field}: {messages[0]}", errors=errors)
@@ -271,6 +281,7 @@ def purge_account(*, user_id: int, now: datetime | None = None) -> bool:
         user.display_name = ""
         user.public_handle = DELETED_LEARNER
         user.time_zone = "UTC"
+        user.name_invited_at = None
         user.set_unusable_password()
         user.is_active = False
         user.is_staff = False

@@ -68,6 +68,25 @@ class MeView(APIView):
 
 
 @extend_schema(tags=["me"])
+class NameInvitationView(APIView):
+    """The invitation to choose a display name was shown: it is not shown again."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses=ProfileOutputSerializer,
+        operation_id="me_name_invitation_create",
+        description="Records that the signed-in learner was invited to choose a display name "
+        "(`name_invited_at` in the profile), so the web app shows the invitation once across "
+        "devices. Idempotent: the first time is kept. Answers the profile.",
+    )
+    def post(self, request: SignedInRequest) -> Response:
+        user = services.record_name_invitation(user=request.user)
+        return Response(ProfileOutputSerializer(user).data)
+
+
+@extend_schema(tags=["me"])
 class AccountDataView(APIView):
     """A copy of the learner's data, as a JSON file (GDPR article 20)."""
 

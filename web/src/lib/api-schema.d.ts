@@ -419,6 +419,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/name-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Records that the signed-in learner was invited to choose a display name (`name_invited_at` in the profile), so the web app shows the invitation once across devices. Idempotent: the first time is kept. Answers the profile. */
+        post: operations["me_name_invitation_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/notifications/": {
         parameters: {
             query?: never;
@@ -1400,6 +1417,11 @@ export interface components {
             readonly date_joined: string;
             /** Format: date-time */
             readonly deletion_requested_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the learner was invited to choose a display name (shown once, while the handle stands for them); null until then.
+             */
+            readonly name_invited_at: string | null;
         };
         ProgressOutput: {
             /** @description Where the learner stands, capped at target. */
@@ -4941,6 +4963,55 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StartedLessons"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_name_invitation_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileOutput"];
                 };
             };
             /** @description Not authenticated. */
