@@ -170,7 +170,7 @@ def record_name_invitation(*, user: User) -> User:
     """Note that `user` was invited to choose a display name, once: the first time counts, so
     the invitation is never shown again, on any device. Calling it again changes nothing."""
     User.objects.filter(pk=user.pk, name_invited_at__isnull=True).update(
-        name_invited_at=timezone.now()
+        name_invited_at=clock.now()
     )
     user.refresh_from_db(fields=["name_invited_at"])
     return user
