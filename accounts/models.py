@@ -124,6 +124,9 @@ class User(AbstractBaseUser, PermissionsMixin):
         default=True, help_text="Also send notifications by e-mail, not only in-app."
     )
     show_on_leaderboard = models.BooleanField(default=True)
+    # When the learner, still shown by their handle, was invited to choose a name: on the
+    # account, not the device, so the invitation is shown once wherever they sign in.
+    name_invited_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     is_staff = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)

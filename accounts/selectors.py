@@ -37,6 +37,7 @@ def account_data(*, user: User) -> dict[str, Any]:
             "show_on_leaderboard": user.show_on_leaderboard,
             "date_joined": user.date_joined.isoformat(),
             "last_login": user.last_login.isoformat() if user.last_login else None,
+            "name_invited_at": user.name_invited_at.isoformat() if user.name_invited_at else None,
         },
         "email_addresses": [
             {"email": address.email, "verified": address.verified, "primary": address.primary}

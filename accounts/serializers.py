@@ -1,4 +1,4 @@
-from typing import Any
+from typing import Any, ClassVar
 
 from rest_framework import serializers
 
@@ -27,8 +27,15 @@ class ProfileOutputSerializer(serializers.ModelSerializer[User]):
             "show_on_leaderboard",
             "date_joined",
             "deletion_requested_at",
+            "name_invited_at",
         )
         read_only_fields = fields
+        extra_kwargs: ClassVar[dict[str, dict[str, str]]] = {
+            "name_invited_at": {
+                "help_text": "When the learner was invited to choose a display name (shown once, "
+                "while the handle stands for them); null until then."
+            }
+        }
 
 
 class SessionStateSerializer(serializers.Serializer[Any]):

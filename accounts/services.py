@@ -7,12 +7,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
 
 from accounts import events
 from accounts.display_names import TAKEN_MESSAGE
 from accounts.models import User
-from learning_platform import outbox
+from learning_platform import clock, outbox
 from learning_platform.errors import InvalidField, InvalidInput
 
 # What a deleted learner is shown as, where what they wrote stays (comments).
@@ -167,6 +166,16 @@ def update_profile(*, user: User, **changes: Any) -> User:
     return user
 
 
+def record_name_invitation(*, user: User) -> User:
+    """Note that `user` was invited to choose a display name, once: the first time counts, so
+    the invitation is never shown again, on any device. Calling it again changes nothing."""
+    User.objects.filter(pk=user.pk, name_invited_at__isnull=True).update(
+        name_invited_at=clock.now()
+    )
+    user.refresh_from_db(fields=["name_invited_at"])
+    return user
+
+
 def _invalid(errors: dict[str, list[str]]) -> InvalidInput:
     field, messages = next(iter(errors.items()))
     return InvalidInput(f"{field}: {messages[0]}", errors=errors)
@@ -188,7 +197,7 @@ def request_account_deletion(*, user: User, password: str) -> datetime:
 
     if not user.check_password(password):
         raise InvalidField("password", "The password is not right.")
-    now = timezone.now()
+    now = clock.now()
     with transaction.atomic():
         user.deletion_requested_at = now
         user.save(update_fields=["deletion_requested_at"])
@@ -243,7 +252,7 @@ def purge_account(*, user_id: int, now: datetime | None = None) -> bool:
     from allauth.account.models import EmailAddress
     from allauth.usersessions.models import UserSession
 
-    now = now or timezone.now()
+    now = now or clock.now()
     with transaction.atomic():
         user = User.objects.select_for_update().filter(pk=user_id).first()
         if (
@@ -272,6 +281,7 @@ def purge_account(*, user_id: int, now: datetime | None = None) -> bool:
         user.display_name = ""
         user.public_handle = DELETED_LEARNER
         user.time_zone = "UTC"
+        user.name_invited_at = None
         user.set_unusable_password()
         user.is_active = False
         user.is_staff = False

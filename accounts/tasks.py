@@ -1,8 +1,8 @@
 from celery import shared_task
 from django.core.mail import EmailMultiAlternatives
-from django.utils import timezone
 
 from accounts import services
+from learning_platform import clock
 from learning_platform.tasks import retrying
 
 
@@ -36,7 +36,7 @@ def purge_deleted_accounts() -> int:
     """Periodic: delete for good the accounts whose grace period ran out, a bounded batch per
     run; how many. Idempotent: a purged account is not due any more, and each purge re-reads
     its account under a lock (accounts.services.purge_account)."""
-    now = timezone.now()
+    now = clock.now()
     return sum(
         services.purge_account(user_id=user_id, now=now)
         for user_id in services.accounts_due_for_purge(now=now, limit=PURGE_BATCH)

@@ -1,3 +1,4 @@
+from django.http import HttpResponse
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -16,7 +17,7 @@ from accounts.serializers import (
     SessionStateSerializer,
 )
 from accounts.signed_in import SignedInRequest
-from learning_platform.api.conditional import VARY
+from learning_platform.api.conditional import IF_NONE_MATCH, VARY, conditional_response
 
 
 class SessionStateView(APIView):
@@ -48,9 +49,11 @@ class MeView(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=ProfileOutputSerializer, operation_id="me_retrieve")
-    def get(self, request: SignedInRequest) -> Response:
-        return Response(ProfileOutputSerializer(request.user).data)
+    @extend_schema(
+        responses=ProfileOutputSerializer, operation_id="me_retrieve", parameters=[IF_NONE_MATCH]
+    )
+    def get(self, request: SignedInRequest) -> HttpResponse:
+        return conditional_response(request, ProfileOutputSerializer(request.user).data)
 
     @extend_schema(
         request=ProfileInputSerializer,
@@ -61,6 +64,25 @@ class MeView(APIView):
         serializer = ProfileInputSerializer(data=request.data, partial=True)
         serializer.is_valid(raise_exception=True)
         user = services.update_profile(user=request.user, **serializer.validated_data)
+        return Response(ProfileOutputSerializer(user).data)
+
+
+@extend_schema(tags=["me"])
+class NameInvitationView(APIView):
+    """The invitation to choose a display name was shown: it is not shown again."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses=ProfileOutputSerializer,
+        operation_id="me_name_invitation_create",
+        description="Records that the signed-in learner was invited to choose a display name "
+        "(`name_invited_at` in the profile), so the web app shows the invitation once across "
+        "devices. Idempotent: the first time is kept. Answers the profile.",
+    )
+    def post(self, request: SignedInRequest) -> Response:
+        user = services.record_name_invitation(user=request.user)
         return Response(ProfileOutputSerializer(user).data)
 
 

@@ -4,6 +4,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator, RegexVa
 from django.db import models
 from django.db.models import Q
 
+from learning_platform import clock
 from lessons import selectors as lessons
 
 icon_validator = RegexValidator(
@@ -77,7 +78,7 @@ class Achievement(models.Model):
         help_text="Inactive achievements are hidden and no longer unlocked; "
         "existing unlocks are kept. Prefer this to deleting.",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -145,7 +146,7 @@ class AchievementUnlock(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="achievement_unlocks"
     )
     achievement = models.ForeignKey(Achievement, on_delete=models.CASCADE, related_name="unlocks")
-    unlocked_at = models.DateTimeField(auto_now_add=True)
+    unlocked_at = models.DateTimeField(default=clock.now, editable=False)
 
     class Meta:
         ordering = ("-unlocked_at", "-id")

@@ -10,11 +10,11 @@ from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
-from django.utils import timezone
 
 from achievements import events, rules
 from achievements.active import ActiveAchievement, active_achievements
 from achievements.models import Achievement, AchievementUnlock, RuleKind
+from learning_platform import clock
 from learning_platform.db import insert_ignoring_conflicts
 from progress import services as progress
 
@@ -221,7 +221,7 @@ def _pay_then_unlock(
     paid = progress.award_xp(
         awards=[progress.Award(u, XP_SOURCE, a.id, a.xp_bonus) for u, a in pairs if a.xp_bonus]
     )
-    now = timezone.now()
+    now = clock.now()
     unlocked = insert_ignoring_conflicts(
         AchievementUnlock,
         fields=("user", "achievement", "unlocked_at"),
@@ -367,7 +367,7 @@ def _unlock_and_pay(reached: list[tuple[Standing, ActiveAchievement]]) -> dict[i
         f"RETURNING user_id, achievement_id, (SELECT b.xp_bonus FROM {achievements} AS b "
         f"WHERE b.id = {unlocks}.achievement_id)"
     )
-    now = timezone.now()
+    now = clock.now()
     params: list[Any] = [
         AchievementUnlock._meta.get_field("unlocked_at").get_db_prep_save(now, connection)
     ]

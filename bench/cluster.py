@@ -44,7 +44,11 @@ the backlog drains and the invariants are printed (exit status 1 when one breaks
   port, scraped at the start of the load and after the drain (bench/cluster_metrics.py);
 - after the Redis loss, every read equals the database and every board the ledger, each
   within 60 s of Redis's return; while Redis does not answer, no 5xx and every request
-  answered in time (bench/cluster_redis.py, which also prints the latency around them).
+  answered in time (bench/cluster_redis.py, which also prints the latency around them);
+- web node B runs the whole rehearsal with its wall clock minutes ahead, past the midnight of
+  some learners' zone: what they do through B counts on the database's day, both nodes
+  answer them the same progress, no latency comes out negative (bench/cluster_clock.py;
+  `--node-clocks` turns the nodes' correction off, and these checks then fail).
 """
 
 from __future__ import annotations
@@ -66,6 +70,9 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
 from bench.cluster_checks import FAULTS, cluster_invariants, print_faults  # noqa: E402
+from bench.cluster_clock import LEARNERS as CLOCK_LEARNERS  # noqa: E402
+from bench.cluster_clock import ClockCheck, node_b_env  # noqa: E402
+from bench.cluster_clock import plan as clock_plan  # noqa: E402
 from bench.cluster_env import node_env as deployment_env  # noqa: E402
 from bench.cluster_env import rehearsal_env  # noqa: E402
 from bench.cluster_metrics import scrape_nodes, table  # noqa: E402
@@ -287,6 +294,8 @@ def main() -> int:
     parser.add_argument("--read-window", type=float, default=15,
                         help="seconds the witnesses' reads are checked after Redis returns")  # fmt: skip
     parser.add_argument("--witnesses", type=int, default=6)
+    parser.add_argument("--node-clocks", action="store_true",
+                        help="every node trusts its own wall clock (CLOCK_FROM_DATABASE=false)")  # fmt: skip
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
     began = time.monotonic()
@@ -334,6 +343,10 @@ def main() -> int:
             {"SECRET_KEY": f"cluster-{uuid.uuid4()}{uuid.uuid4()}",
              "METRICS_TOKEN": str(uuid.uuid4())},
         )  # fmt: skip
+        if args.node_clocks:
+            env["CLOCK_FROM_DATABASE"] = "false"
+        with admin_connection(args.database_url) as conn:
+            skew = clock_plan(conn.execute("SELECT clock_timestamp()").fetchone()[0])
         # Nothing of this process's own settings leaks into the nodes: only the system's.
         keep = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "PYTHONDONTWRITEBYTECODE")
         node_env = {**{k: os.environ[k] for k in keep if k in os.environ}, **env}
@@ -350,6 +363,8 @@ def main() -> int:
                 argv = web_argv(address, port)
                 haproxy.webs[name] = metrics_at[name] = f"{address}:{port}"
                 extra = deployment_env("web", own)
+                if name == "web-b":  # its wall clock minutes ahead (bench/cluster_clock.py)
+                    extra.update(node_b_env(skew))
             elif name.startswith("worker"):
                 argv = worker_argv(name)
                 if not isolated:
@@ -397,6 +412,10 @@ def main() -> int:
             User(email=f"witness{i}@example.com", display_name=f"W{i}", password="!")
             for i in range(args.witnesses)
         )
+        clock_learners = User.objects.bulk_create(
+            User(email=f"clock{i}@example.com", display_name=f"K{i}", password="!",
+                 time_zone=skew.zone) for i in range(CLOCK_LEARNERS)
+        )  # fmt: skip
         for node in nodes:
             node.start()
         stack = {
@@ -414,6 +433,10 @@ def main() -> int:
             f"logs in {run_dir} (set up in {time.monotonic() - began:.0f}s)"
         )
         rehearsal = Rehearsal(args, stack, log, clients, lessons, exercise.id)
+        clock_check = ClockCheck(
+            rehearsal, skew, [(u.id, session_token_for(u)) for u in clock_learners]
+        )
+        clock_check.run()
         if args.redis_loss:
             ids = dict(published.values_list("slug", "id"))
             # The last lessons (the least read), one each, none of read_your_writes' first ones.
@@ -448,6 +471,7 @@ def main() -> int:
             *invariants(log, mail_dir, drained, faults=FAULTS),
             *cluster_invariants(rehearsal, args.threads),
             *(rehearsal.redis.invariants() if rehearsal.redis else []),
+            *clock_check.invariants(scraped[-1]),
             ("every metric moved or is present", not stuck,
              f"{len(metric_lines) - 1} metrics of {len(metrics_at)} nodes; "
              f"not: {', '.join(stuck) or 'none'}"),

@@ -78,6 +78,9 @@ METRICS = (
     Metric("e-mails failed", "worker", "lp_emails_failed_total", "reported"),
     Metric("leaderboard rebuild age s", "web", "lp_leaderboard_rebuild_age_seconds", "present",
            high=None),
+    Metric("clock skew s (web-b ahead)", "web", "lp_clock_skew_seconds", "present", low=-1e5,
+           high=1e5),
+    Metric("durations read as 0 (skew)", "worker", "lp_clock_skew_durations_total", "reported"),
 )  # fmt: skip
 
 

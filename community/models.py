@@ -15,6 +15,8 @@ from django.db.models import F, Q
 from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 
+from learning_platform import clock
+
 COMMENT_MAX_LENGTH = 5000
 REPORT_MESSAGE_MAX_LENGTH = 2000
 
@@ -56,7 +58,7 @@ class Comment(models.Model):
     body_html = models.TextField(
         blank=True, editable=False, help_text="Sanitized HTML rendered from `body` when written."
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False, db_index=True)
     edited_at = models.DateTimeField(null=True, blank=True)
     # Deleted by its author while it has replies: kept as "[deleted]", body cleared.
     is_deleted = models.BooleanField(default=False)
@@ -169,7 +171,7 @@ class IssueReport(models.Model):
         max_length=REPORT_MESSAGE_MAX_LENGTH,
         help_text="The editors' answer, shown to the reporter in My reports.",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
     resolved_at = models.DateTimeField(
         null=True, blank=True, help_text="When it was resolved or rejected."

@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
+from learning_platform import clock
 from learning_platform.slugs import slug_validator
 
 
@@ -102,7 +103,7 @@ class Exercise(models.Model):
     )
     xp = models.PositiveIntegerField("XP value", default=50, validators=[MaxValueValidator(10_000)])
     position = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords(excluded_fields=["updated_at", "created_at"])
 
@@ -209,7 +210,7 @@ class Submission(models.Model):
     xp_awarded = models.PositiveIntegerField(default=0)
     summary = models.TextField(blank=True)
     feedback = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
     enqueued_at = models.DateTimeField(null=True, blank=True)
     grading_started_at = models.DateTimeField(null=True, blank=True)
     graded_at = models.DateTimeField(null=True, blank=True)
@@ -325,7 +326,7 @@ class CheckAnswer(models.Model):
     event_id = models.CharField(max_length=64, blank=True)
     device_id = models.CharField(max_length=64, blank=True)
     answered_at = models.DateTimeField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
 
     class Meta:
         constraints = [

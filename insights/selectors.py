@@ -15,10 +15,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.utils import timezone
 
 from community import selectors as community_selectors
 from exercises import selectors as exercise_selectors
+from learning_platform import clock
 from lessons import checks as lesson_checks
 from lessons import selectors as lesson_selectors
 from progress import selectors as progress_selectors
@@ -73,7 +73,7 @@ def quest_analytics(*, quest_id: int, refresh: bool = False) -> dict[str, Any]:
 
 
 def _compute_quest(quest_id: int) -> dict[str, Any]:
-    now = timezone.now()
+    now = clock.now()
     quest = lesson_selectors.quest_heading(quest_id=quest_id)
     # What learners see: drafts are neither counted nor numbered ("Lesson 12 of 94" as they read it).
     lessons = lesson_selectors.quest_lesson_rows(quest_id=quest_id, published_only=True)
@@ -135,7 +135,7 @@ def lesson_analytics(*, lesson_id: int, refresh: bool = False) -> dict[str, Any]
     quest = quest_analytics(quest_id=quest_id, refresh=refresh)
 
     def compute() -> dict[str, Any]:
-        now = timezone.now()
+        now = clock.now()
         weekly = progress_selectors.completions_by_week(lesson_ids=[lesson_id], since=_since(now))
         checks = lesson_selectors.lesson_checks(lesson_id=lesson_id)
         figures = exercise_selectors.check_figures(check_ids=[check_id for check_id, _ in checks])

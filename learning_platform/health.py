@@ -8,7 +8,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from learning_platform import broker
+from learning_platform import broker, clock
 
 logger = logging.getLogger(__name__)
 
@@ -56,15 +56,18 @@ def readyz(request: HttpRequest) -> JsonResponse:
     """Ready (200) while the database answers. Without the cache or the broker the API still
     serves every request, slower (the cache's reads go to the database) or with side effects
     waiting in the database for the periodic sweep, so the answer is 200 `degraded` naming
-    them; only a database that does not answer makes it 503 `unavailable`."""
+    them; only a database that does not answer makes it 503 `unavailable`. A node whose wall
+    clock is off the database's beyond the tolerance is `degraded` too (`clock: skewed`): its
+    answers are right (learning_platform/clock.py corrects them), its clock needs an operator."""
     checks = {
         "database": "ok" if _database_ok() else "unavailable",
         "cache": _cache_state(),
         "broker": _broker_state(),
+        "clock": clock.state(),
     }
     if checks["database"] != "ok":
         return JsonResponse({"status": "unavailable", "checks": checks}, status=503)
-    degraded = [name for name, state in checks.items() if state == "unavailable"]
+    degraded = [name for name, state in checks.items() if state in ("unavailable", "skewed")]
     if degraded:
         return JsonResponse({"status": "degraded", "checks": checks, "degraded": degraded})
     return JsonResponse({"status": "ok", "checks": checks})

@@ -22,7 +22,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from prometheus_client import REGISTRY, CollectorRegistry, Histogram, generate_latest, multiprocess
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
 from prometheus_client import Counter as _Counter
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
@@ -73,6 +80,20 @@ EMAILS_FAILED = _Counter(
     "lp_emails_failed",
     "E-mail sends that failed: will_retry (the mail server failed) or given_up.",
     ["outcome"],
+)
+# Labelled, so that no value (and in multiprocess mode no file) exists before a measurement:
+# a process imports this module before PROMETHEUS_MULTIPROC_DIR is made.
+CLOCK_SKEW = Gauge(
+    "lp_clock_skew_seconds",
+    "Seconds to add to this node's wall clock to get the reference's (the database's), last "
+    "measured.",
+    ["reference"],
+    multiprocess_mode="livemostrecent",
+)
+CLOCK_SKEW_DURATIONS = _Counter(
+    "lp_clock_skew_durations",
+    "Durations across processes (task wait, grading latency) that came out negative, read as 0.",
+    ["measure"],
 )
 
 

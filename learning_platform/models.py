@@ -1,5 +1,6 @@
 from django.db import models
-from django.utils import timezone
+
+from learning_platform import clock
 
 
 class UnsentTask(models.Model):
@@ -16,8 +17,8 @@ class UnsentTask(models.Model):
     args = models.JSONField(default=list, blank=True)
     kwargs = models.JSONField(default=dict, blank=True)
     options = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    due_at = models.DateTimeField(default=timezone.now, db_index=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
+    due_at = models.DateTimeField(default=clock.now, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=500, blank=True)
     # The request that caused the task (X-Request-ID), carried into its message and logs.
@@ -39,7 +40,7 @@ class LostCacheWrite(models.Model):
     failure it sees, and an insert never waits for another transaction's."""
 
     key = models.CharField(max_length=500)
-    noted_at = models.DateTimeField(default=timezone.now)
+    noted_at = models.DateTimeField(default=clock.now)
 
     class Meta:
         ordering = ("id",)

@@ -26,7 +26,7 @@ from celery import signals
 from django.conf import settings
 from prometheus_client import start_http_server
 
-from learning_platform import metrics
+from learning_platform import clock, metrics
 from learning_platform.observe import RequestIdFilter, current_request_id, json_formatter
 
 REQUEST_ID_HEADER = "request_id"
@@ -49,7 +49,7 @@ def message_header(request: Any, name: str) -> Any:
 def _stamp_message(headers: dict[str, Any] | None = None, **kwargs: Any) -> None:
     if headers is None:
         return
-    headers[PUBLISHED_AT_HEADER] = time.time()
+    headers[PUBLISHED_AT_HEADER] = clock.timestamp()
     request_id = current_request_id.get()
     if request_id and not headers.get(REQUEST_ID_HEADER):
         headers[REQUEST_ID_HEADER] = request_id
@@ -64,7 +64,7 @@ def _wait(request: Any) -> float | None:
     if eta:
         with contextlib.suppress(ValueError):
             ready_at = max(ready_at, datetime.fromisoformat(str(eta)).timestamp())
-    return max(0.0, time.time() - ready_at)
+    return clock.elapsed(clock.timestamp() - ready_at, measure="task_wait")
 
 
 @signals.task_prerun.connect

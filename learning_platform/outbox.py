@@ -34,10 +34,10 @@ from celery.exceptions import NotRegistered
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Min, Q
-from django.utils import timezone
 from kombu.exceptions import OperationalError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from learning_platform import clock
 from learning_platform.models import UnsentTask
 from learning_platform.observe import current_request_id
 from learning_platform.observe_tasks import REQUEST_ID_HEADER
@@ -102,7 +102,7 @@ def publish_on_commit(
     try:
         due_at = _redeliver_at(options or {})
     except (TypeError, ValueError):
-        due_at = timezone.now()  # bad options: the publish marks the row with its error
+        due_at = clock.now()  # bad options: the publish marks the row with its error
     row = UnsentTask.objects.create(
         task=task.name,
         args=list(args),
@@ -119,7 +119,7 @@ def _publish_after_commit(row: UnsentTask) -> None:
     try:
         _publish(row)
     except BrokerError as exc:
-        UnsentTask.objects.filter(pk=row.pk).update(due_at=timezone.now(), last_error=str(exc))
+        UnsentTask.objects.filter(pk=row.pk).update(due_at=clock.now(), last_error=str(exc))
     except Exception as exc:
         _mark_failed(row, exc)
 
@@ -138,7 +138,7 @@ def send_unsent_tasks(*, batch_size: int = SWEEP_BATCH_SIZE) -> int:
     with transaction.atomic():
         rows = list(
             UnsentTask.objects.select_for_update(skip_locked=True)
-            .filter(due_at__lte=timezone.now(), attempts__lt=settings.OUTBOX_MAX_ATTEMPTS)
+            .filter(due_at__lte=clock.now(), attempts__lt=settings.OUTBOX_MAX_ATTEMPTS)
             .order_by("id")[:batch_size]
         )
         for row in rows:
@@ -234,7 +234,7 @@ def _mark_failed(row: UnsentTask, error: BaseException | str) -> None:
         MAX_BACKOFF,
     )
     UnsentTask.objects.filter(pk=row.pk).update(
-        attempts=row.attempts + 1, last_error=error[:500], due_at=timezone.now() + backoff
+        attempts=row.attempts + 1, last_error=error[:500], due_at=clock.now() + backoff
     )
 
 
@@ -243,7 +243,7 @@ def _redeliver_at(options: dict[str, Any]) -> datetime:
     queued task needs to run. Raises TypeError/ValueError for options Celery would refuse."""
     countdown = options.get("countdown") or 0
     eta = options.get("eta")
-    start = timezone.now() + timedelta(seconds=float(countdown))
+    start = clock.now() + timedelta(seconds=float(countdown))
     if eta is not None:
         start = max(start, datetime.fromisoformat(str(eta)))
     return start + timedelta(seconds=settings.OUTBOX_REDELIVER_AFTER)

@@ -8,8 +8,6 @@ theirs in their `AppConfig.ready()`.
 
 from __future__ import annotations
 
-import time
-
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.crypto import constant_time_compare
@@ -17,7 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from learning_platform import metrics, outbox
+from learning_platform import clock, metrics, outbox
 from learning_platform.celery import app, queue_lengths
 
 
@@ -51,7 +49,12 @@ def _outbox_tasks(memo: metrics.ScrapeMemo) -> metrics.Samples:
 
 def _outbox_oldest_age(memo: metrics.ScrapeMemo) -> metrics.Samples:
     oldest = memo.read("outbox", outbox.backlog)["oldest"]
-    return [((), max(0.0, time.time() - oldest.timestamp()) if oldest else 0.0)]
+    age = (
+        clock.elapsed(clock.timestamp() - oldest.timestamp(), measure="outbox_age")
+        if oldest
+        else 0.0
+    )
+    return [((), age)]
 
 
 def subscribe_readers() -> None:

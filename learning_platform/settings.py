@@ -366,8 +366,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # (learning_platform/checks.py refuses to start otherwise); the periodic sweeps take over work
 # whose retries ran out.
 CELERY_RETRY_BACKOFF_MAX = env.int("CELERY_RETRY_BACKOFF_MAX", default=60)
-# After a failed publish, seconds a process keeps tasks in the database (for the sweep,
-# learning_platform.send_unsent_tasks) without trying the broker again.
+# After a failed publish, seconds a process keeps tasks in the database for the sweep.
 BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=5)
 # The outbox (learning_platform/outbox.py): a task published but not done this many seconds
 # later (its message lost with Redis, its worker gone) is published again by the sweep; longer
@@ -375,10 +374,11 @@ BROKER_RETRY_AFTER = env.float("BROKER_RETRY_AFTER", default=5)
 # times, then kept for an operator (the admin lists it).
 OUTBOX_REDELIVER_AFTER = env.int("OUTBOX_REDELIVER_AFTER", default=300)
 OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=12)
-# Celery's Django fixup closes every database connection around every task; keep them instead
-# (closed only every 1000 tasks) and let close_old_connections (learning_platform/celery.py)
-# honour CONN_MAX_AGE and health checks, as for web requests.
+# Celery's Django fixup closes database connections around every task; keep them (closed every
+# 1000 tasks) and let close_old_connections (celery.py) honour CONN_MAX_AGE, as for requests.
 CELERY_DB_REUSE_MAX = 1000
+# Times that decide a learner's day come from the database's clock (learning_platform/clock.py).
+CLOCK_FROM_DATABASE = env.bool("CLOCK_FROM_DATABASE", default=not TESTING)
 CELERY_TIMEZONE = "UTC"
 # Without a broker nobody runs beat: the development server (runserver, as `make run` starts
 # it) then runs this schedule itself, in one thread per process (learning_platform/scheduler.py).

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import secrets
-import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, ParamSpec, TypeVar
@@ -29,6 +28,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from learning_platform import clock
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -95,7 +96,7 @@ def cached(
             found = cache.get_many([*version_keys, *due_keys, value_key])
             if not found and _unreachable():  # (a warm read found something: no check)
                 return build(*args, **kwargs)  # nothing to compare with, nowhere to keep it
-            now = time.time()
+            now = clock.timestamp()
             fired = [k for k in version_keys if (found.get(_due_key(k)) or now + 1) <= now]
             if fired:
                 # A due time passed (a scheduled lesson): what was built before is old now.

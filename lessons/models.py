@@ -5,10 +5,10 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from simple_history.models import HistoricalRecords
 
 from accounts.models import Requester
+from learning_platform import clock
 from learning_platform.slugs import slug_validator
 from lessons.blocks import block_errors, link_url_error
 
@@ -48,7 +48,7 @@ def published_q(lesson: str = "") -> Q:
     """Published, or scheduled for a time that has come (before the beat task flips it), as a
     filter on lessons or, with `lesson` ("check_block__lesson"), on rows related to one."""
     at = f"{lesson}__" if lesson else ""
-    return Q(**{f"{at}published": True}) | Q(**{f"{at}publish_at__lte": timezone.now()})
+    return Q(**{f"{at}published": True}) | Q(**{f"{at}publish_at__lte": clock.now()})
 
 
 class LessonQuerySet(models.QuerySet["Lesson"]):
@@ -82,7 +82,7 @@ class Lesson(models.Model):
         "Leave empty to publish by hand. Publishing the lesson, by hand or at this time, "
         "clears it: unpublishing leaves nothing that would publish it again.",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
     # Every save of the lesson or its blocks adds one. An editor's save names the version it
     # started from, and is refused when another save came in between (optimistic locking).
@@ -122,7 +122,7 @@ class Lesson(models.Model):
     def is_published(self) -> bool:
         """What learners get: published, or scheduled for a time that has come (the beat task
         then publishes it). The one rule; `LessonQuerySet.published()` is its query."""
-        return self.published or (self.publish_at is not None and self.publish_at <= timezone.now())
+        return self.published or (self.publish_at is not None and self.publish_at <= clock.now())
 
 
 class Block(models.Model):

@@ -10,9 +10,9 @@ from typing import Any, TypedDict, TypeVar, cast
 
 from django.db import connection
 from django.db.models import Count, F, Field, Model, Prefetch, Q, QuerySet, Subquery
-from django.utils import timezone
 
 from accounts.models import Requester
+from learning_platform import clock
 from learning_platform.errors import NotFound
 from lessons.models import Block as Block  # public: the type these reads return
 from lessons.models import Lesson as Lesson  # public: the type these reads return
@@ -140,7 +140,7 @@ def neighbours(
 def next_publish_at() -> datetime | None:
     """When the next scheduled lesson appears (None: none is scheduled)."""
     return (
-        Lesson.objects.filter(published=False, publish_at__gt=timezone.now())
+        Lesson.objects.filter(published=False, publish_at__gt=clock.now())
         .order_by("publish_at")
         .values_list("publish_at", flat=True)
         .first()
@@ -150,7 +150,7 @@ def next_publish_at() -> datetime | None:
 def due_lesson_ids() -> list[int]:
     """Unpublished lessons whose "publish at" has come."""
     return list(
-        Lesson.objects.filter(published=False, publish_at__lte=timezone.now()).values_list(
+        Lesson.objects.filter(published=False, publish_at__lte=clock.now()).values_list(
             "id", flat=True
         )
     )

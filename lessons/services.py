@@ -9,9 +9,8 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Model, Q
-from django.utils import timezone
 
-from learning_platform import history, versioned
+from learning_platform import clock, history, versioned
 from learning_platform.errors import Conflict, NotFound
 from lessons import events
 from lessons.blocks import EMPTY_BLOCK, block_html, normalised_block_texts
@@ -318,7 +317,7 @@ def note_editor_present(*, lesson_id: int, editor_id: int) -> list[OtherEditor]:
     """
     if not Lesson.objects.filter(pk=lesson_id).exists():
         raise LessonNotFound("No such lesson.")
-    now = timezone.now()
+    now = clock.now()
     EditorPresence.objects.bulk_create(
         [EditorPresence(lesson_id=lesson_id, editor_id=editor_id, last_seen=now)],
         update_conflicts=True,

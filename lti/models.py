@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from learning_platform import clock
+
 
 class LtiAccount(models.Model):
     """A platform's user, keyed by the platform's issuer and the user's subject there: a
@@ -16,7 +18,7 @@ class LtiAccount(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_account"
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
 
     class Meta:
         constraints = [
@@ -54,7 +56,7 @@ class GradeLink(models.Model):
     scopes = models.TextField()
     # The platform's id of the learner (the launch's `sub`): AGS names the learner by it.
     platform_user_id = models.CharField(max_length=255)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
 
     class Meta:
         constraints = [

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from accounts.models import User
 from exercises import events as exercise_events
 from exercises import selectors as exercise_selectors
+from learning_platform import clock
 from lessons import selectors as lesson_selectors
 from lti import lti13
 from lti.models import GradeLink, LtiAccount, ScorePost, UsedNonce
@@ -50,9 +50,7 @@ def accept_launch(*, launch: lti13.Launch) -> None:
         raise lti13.LaunchRefused("anonymous_launch", "The launch names no user.", 400)
     try:
         with transaction.atomic():
-            UsedNonce.objects.create(
-                issuer=launch.issuer, nonce=launch.nonce, used_at=timezone.now()
-            )
+            UsedNonce.objects.create(issuer=launch.issuer, nonce=launch.nonce, used_at=clock.now())
     except IntegrityError:
         raise lti13.LaunchRefused("replayed_nonce", "This launch was used already.") from None
 
@@ -90,7 +88,7 @@ def use_continue_token(*, user_id: int, once: str) -> User:
     """The learner a launch's signed link signs in, the first time it is used."""
     try:
         with transaction.atomic():
-            UsedNonce.objects.create(issuer=CONTINUE_ISSUER, nonce=once, used_at=timezone.now())
+            UsedNonce.objects.create(issuer=CONTINUE_ISSUER, nonce=once, used_at=clock.now())
     except IntegrityError:
         raise lti13.LaunchRefused(
             "link_used", "This link was used already: open the activity again.", 400
@@ -190,5 +188,5 @@ def send_score(*, score_id: int) -> bool:
             logger.warning("lti score %s refused by the platform: %s", score.pk, error)
             return False
         raise PlatformUnavailable(str(error)) from error
-    ScorePost.objects.filter(pk=score.pk).update(sent_at=timezone.now(), last_error="")
+    ScorePost.objects.filter(pk=score.pk).update(sent_at=clock.now(), last_error="")
     return True

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from learning_platform import clock
+
 
 class EmailState(models.TextChoices):
     NOT_WANTED = "none", "In-app only"
@@ -30,7 +32,7 @@ class Notification(models.Model):
     url = models.CharField(max_length=500, blank=True)
     data = models.JSONField(default=dict, blank=True)
     dedupe_key = models.CharField(max_length=200)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
     read_at = models.DateTimeField(null=True, blank=True)
     email_state = models.CharField(
         max_length=10, choices=EmailState.choices, default=EmailState.NOT_WANTED
@@ -91,7 +93,7 @@ class EmailDelivery(models.Model):
     text_body = models.TextField()
     html_body = models.TextField(blank=True)
     unsubscribe_url = models.CharField(max_length=1000, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
     claimed_until = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.CharField(max_length=500, blank=True)

@@ -20,11 +20,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import update_profile
-from learning_platform import metrics
+from learning_platform import clock, metrics
 from learning_platform.errors import NotFound
 from learning_platform.text import single_line
 from notifications import events, selectors
@@ -159,7 +158,7 @@ def mark_notification_read(*, user: User, notification_id: int) -> Notification:
     if notification is None:
         raise NotificationNotFound("No such notification.")
     if notification.read_at is None:
-        notification.read_at = timezone.now()
+        notification.read_at = clock.now()
         Notification.objects.filter(pk=notification.pk, read_at__isnull=True).update(
             read_at=notification.read_at
         )
@@ -169,7 +168,7 @@ def mark_notification_read(*, user: User, notification_id: int) -> Notification:
 def mark_all_notifications_read(*, user: User) -> int:
     """Mark every unread notification of `user` read; returns how many changed."""
     return Notification.objects.filter(recipient=user, read_at__isnull=True).update(
-        read_at=timezone.now()
+        read_at=clock.now()
     )
 
 
@@ -360,7 +359,7 @@ def send_email_delivery(*, delivery_id: int) -> bool:
     so nothing is lost. An e-mail is sent at most once unless a worker dies between the mail
     server accepting it and the row being marked sent.
     """
-    now = timezone.now()
+    now = clock.now()
     claimed = (
         EmailDelivery.objects.filter(pk=delivery_id, sent_at__isnull=True, failed_at__isnull=True)
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
@@ -389,7 +388,7 @@ def send_email_delivery(*, delivery_id: int) -> bool:
         logger.error("E-mail delivery %s cannot be sent; marked failed", delivery_id, exc_info=True)
         metrics.EMAILS_FAILED.labels("given_up").inc()
         EmailDelivery.objects.filter(pk=delivery_id).update(
-            claimed_until=None, failed_at=timezone.now(), last_error=_error_text(exc)
+            claimed_until=None, failed_at=clock.now(), last_error=_error_text(exc)
         )
         return False
     except Exception as exc:
@@ -398,11 +397,11 @@ def send_email_delivery(*, delivery_id: int) -> bool:
         EmailDelivery.objects.filter(pk=delivery_id).update(
             claimed_until=None,
             last_error=_error_text(exc),
-            failed_at=timezone.now() if exhausted else None,
+            failed_at=clock.now() if exhausted else None,
         )
         raise
     EmailDelivery.objects.filter(pk=delivery_id).update(
-        sent_at=timezone.now(), claimed_until=None, last_error=""
+        sent_at=clock.now(), claimed_until=None, last_error=""
     )
     return True
 
@@ -436,7 +435,7 @@ def overdue_email_work(*, limit: int = 500) -> tuple[list[int], list[int]]:
     """The periodic sweep's work: users whose digest is due (a notification waited the digest
     window) or who have an e-mail left unsent, and sign-out deliveries left unsent (their own
     task was lost or gave up). Returns (user ids, delivery ids)."""
-    cutoff = timezone.now() - timedelta(seconds=settings.COMMUNITY_DIGEST_WINDOW_SECONDS)
+    cutoff = clock.now() - timedelta(seconds=settings.COMMUNITY_DIGEST_WINDOW_SECONDS)
     return (
         selectors.users_with_overdue_notifications(before=cutoff, limit=limit),
         selectors.overdue_anonymous_delivery_ids(before=cutoff, limit=limit),

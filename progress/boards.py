@@ -35,6 +35,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 
+from learning_platform import clock
 from learning_platform.errors import Unavailable
 
 logger = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ def period_days(period: str, last_day: date) -> list[date]:
 
 
 def utc_today() -> date:
-    return datetime.now(UTC).date()
+    return clock.now().date()
 
 
 def _end_of(day: date, *, days_after: int = 0) -> int:
@@ -159,7 +160,7 @@ def rebuild_age_samples(_: object) -> list[tuple[tuple[()], float]]:
     rebuilt_at = last_rebuilt_at()
     if rebuilt_at is None:
         return []
-    return [((), max(0.0, (datetime.now(UTC) - rebuilt_at).total_seconds()))]
+    return [((), clock.elapsed((clock.now() - rebuilt_at).total_seconds(), measure="board_age"))]
 
 
 def forget_failures() -> None:
@@ -441,7 +442,7 @@ def rebuild(*, today: date | None = None) -> dict[str, int]:
     for key in (_key("all"), _key("hidden")):
         if client.exists(staged(key)):
             swap.rename(staged(key), key)
-    swap.set(_key("ready"), datetime.now(UTC).isoformat())
+    swap.set(_key("ready"), clock.now().isoformat())
     swap.delete(_key("rebuild-queued"))
     swap.execute()
     MissedBoardUpdate.objects.filter(id__in=missed).delete()

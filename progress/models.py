@@ -1,8 +1,8 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 
+from learning_platform import clock
 from progress.streaks import MAX_FREEZES
 
 # The daily goals a learner can choose, in XP.
@@ -47,8 +47,8 @@ class XPAward(models.Model):
     source_type = models.CharField(max_length=20, choices=Source.choices)
     source_id = models.PositiveBigIntegerField()
     amount = models.PositiveIntegerField()
-    awarded_at = models.DateTimeField(default=timezone.now)
-    created_at = models.DateTimeField(auto_now_add=True)
+    awarded_at = models.DateTimeField(default=clock.now)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
 
     class Meta:
         ordering = ("-awarded_at", "-id")
@@ -202,7 +202,7 @@ class LessonCompletion(models.Model):
     completed_at = models.DateTimeField()
     device_id = models.CharField(max_length=100, blank=True)
     seq = models.PositiveBigIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
 
     class Meta:
         ordering = ("completed_at", "id")
@@ -249,7 +249,7 @@ class MissedBoardUpdate(models.Model):
     are short until rebuilt. The refresh job (every 30 s) rebuilds while any row is here, and a
     rebuild deletes the rows it saw before it read the rollup (progress/boards.py)."""
 
-    noted_at = models.DateTimeField(default=timezone.now)
+    noted_at = models.DateTimeField(default=clock.now)
     learners = models.PositiveIntegerField(default=0)
 
     class Meta:

@@ -8,7 +8,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.signed_in import SignedInRequest
-from learning_platform.api.conditional import IF_NONE_MATCH, conditional_response
+from learning_platform.api.conditional import IF_NONE_MATCH, conditional_response, rendered_page
 from progress import selectors, services, summary_cache
 from progress.cursors import InvalidCursor, decode_cursor
 from progress.selectors.pages import level_curve_page
@@ -83,7 +83,7 @@ class MyProgressView(APIView):
 
     @extend_schema(
         operation_id="me_progress_retrieve",
-        parameters=[ProgressQuerySerializer],
+        parameters=[ProgressQuerySerializer, IF_NONE_MATCH],
         responses={200: ProgressSummarySerializer, 404: NOT_FOUND},
         description="The progress page header in one answer: level, XP and the XP to the next "
         "level, lessons completed of the quest, achievements, streak, completed lesson slugs.",
@@ -98,8 +98,8 @@ class MyProgressView(APIView):
         body = summary_cache.summary_json(user=request.user, quest_slug=quest_slug)
         # The selector builds exactly the documented body; copying it through the serializer
         # would only cost time on the hottest read of the API. Kept rendered: the bytes the
-        # JSON renderer makes of it, sent as they are.
-        return HttpResponse(body, content_type="application/json")
+        # JSON renderer makes of it, sent as they are, with their ETag.
+        return conditional_response(request, rendered_page(body))
 
 
 class SyncProgressView(APIView):

@@ -5,6 +5,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from learning_platform import clock
+
 
 class ReviewCard(models.Model):
     """One learner's card for one check (a block of kind "check"): the FSRS card state as the
@@ -39,7 +41,7 @@ class ReviewCard(models.Model):
     lapses = models.PositiveIntegerField(default=0)
     # The learner's local day its last review paid XP: a card pays once a day.
     xp_day = models.DateField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
 
     class Meta:
         constraints = [
@@ -109,7 +111,7 @@ class ReviewLog(models.Model):
     day = models.DateField(null=True, blank=True)
     event_id = models.CharField(max_length=64, blank=True)
     device_id = models.CharField(max_length=64, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
 
     class Meta:
         constraints = [

@@ -28,6 +28,7 @@ from django.utils import timezone
 from accounts.models import User
 from exercises.events import CheckAnswered
 from exercises.services import checks as check_services
+from learning_platform import clock
 from learning_platform.errors import InvalidField, NotFound
 from progress import services as progress
 from reviews import events, fitting, scheduling
@@ -212,7 +213,7 @@ def answer_review(
         return _review(
             user=user,
             graded=graded,
-            at=answered_at or timezone.now(),
+            at=answered_at or clock.now(),
             duration_ms=duration_ms,
             event_id=event_id,
             device_id=device_id,
@@ -312,7 +313,7 @@ def sync_reviews(*, user: User, device_id: str, answers: Sequence[dict[str, Any]
     only graded. Replaying a batch changes nothing: each answer's `id` is logged once. Each bad
     answer is rejected with a reason (unknown_check, no_card, invalid_answer, future_time,
     too_old) and the rest still applies. `answers` are SyncReviewSerializer's."""
-    now = timezone.now()
+    now = clock.now()
     not_before = user.date_joined - progress.OFFLINE_HISTORY_LIMIT
     accepted = not_scheduled = duplicates = xp = 0
     rejected: list[dict[str, Any]] = []
@@ -397,7 +398,7 @@ def fit_quest_parameters(*, quest_id: int) -> ParameterFit | None:
         return None
     return ParameterFit.objects.create(
         quest_id=quest_id,
-        fitted_at=timezone.now(),
+        fitted_at=clock.now(),
         parameters=fit.parameters,
         reviews=fit.reviews,
         train_items=fit.train_items,

@@ -1,4 +1,3 @@
-from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -6,6 +5,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts.signed_in import SignedInRequest
+from learning_platform import clock
 from learning_platform.api.errors import PayloadTooLarge
 from reviews import selectors, services
 from reviews.serializers import (
@@ -29,7 +29,7 @@ class ReviewQueueView(APIView):
         "them all; when none is, `next_due_at` says when the next one comes due.",
     )
     def get(self, request: SignedInRequest) -> Response:
-        queue = selectors.due_queue(user=request.user, now=timezone.now())
+        queue = selectors.due_queue(user=request.user, now=clock.now())
         body = {**vars(queue.summary), "cards": queue.cards}
         return Response(ReviewQueueSerializer(body).data)
 
@@ -44,7 +44,7 @@ class ReviewSummaryView(APIView):
         "when the next one comes due. One query.",
     )
     def get(self, request: SignedInRequest) -> Response:
-        summary = selectors.review_summary(user=request.user, now=timezone.now())
+        summary = selectors.review_summary(user=request.user, now=clock.now())
         return Response(ReviewSummarySerializer(summary).data)
 
 

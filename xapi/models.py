@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from learning_platform import clock
+
 
 class Statement(models.Model):
     """An xAPI statement, stored when what it records happens and sent by a task. Its id is
@@ -16,7 +18,7 @@ class Statement(models.Model):
     )
     verb = models.CharField(max_length=40)
     body = models.JSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
     sent_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)

@@ -12,11 +12,11 @@ import requests
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
 from achievements import events as achievement_events
 from exercises import events as exercise_events
 from exercises import selectors as exercise_selectors
+from learning_platform import clock
 from lessons import selectors as lesson_selectors
 from progress import events as progress_events
 from progress import selectors as progress_selectors
@@ -217,7 +217,7 @@ def send_statements(*, batch_size: int = BATCH_SIZE) -> Sent:
         if not response.ok:
             raise LrsUnavailable(f"{response.status_code}: {response.text[:500]}")
         Statement.objects.filter(pk__in=[r.pk for r in rows]).update(
-            sent_at=timezone.now(), last_error=""
+            sent_at=clock.now(), last_error=""
         )
     return Sent(len(rows), 0)
 
@@ -230,13 +230,13 @@ def _send_one_by_one(rows: list[Statement]) -> Sent:
             conflicts += 1
             logger.warning("xapi statement %s conflicts with the LRS's copy: not resent", row.pk)
             Statement.objects.filter(pk=row.pk).update(
-                sent_at=timezone.now(), last_error=f"409: {response.text[:500]}"
+                sent_at=clock.now(), last_error=f"409: {response.text[:500]}"
             )
             continue
         if not response.ok:
             raise LrsUnavailable(f"{response.status_code}: {response.text[:500]}")
         stored += 1
-        Statement.objects.filter(pk=row.pk).update(sent_at=timezone.now(), last_error="")
+        Statement.objects.filter(pk=row.pk).update(sent_at=clock.now(), last_error="")
     return Sent(stored, conflicts)
 
 

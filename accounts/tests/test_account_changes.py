@@ -69,9 +69,11 @@ def test_changing_the_password_signs_out_the_other_sessions_and_keeps_this_one()
     assert app_login("ada@example.com", NEW_PASSWORD)
 
 
-def test_after_a_password_change_this_session_can_sign_out_too():
+def test_not_staying_signed_in_after_a_password_change_signs_out_every_session():
+    # The web app's "Stay signed in on this device" unticked: the change, then a sign-out.
     UserFactory(email="ada@example.com", password=PASSWORD)
     browser = signed_in_browser(email="ada@example.com", password=PASSWORD)
+    phone = app_login("ada@example.com")
     post(
         browser,
         "/account/password/change",
@@ -84,6 +86,8 @@ def test_after_a_password_change_this_session_can_sign_out_too():
 
     assert signed_out.status_code == 401  # allauth: "no one signed in now"
     assert browser.get("/api/v1/me/").status_code in (401, 403)
+    assert Client().get("/api/v1/me/", HTTP_X_SESSION_TOKEN=phone).status_code == 401
+    assert signed_in_browser(email="ada@example.com", password=NEW_PASSWORD)
 
 
 def test_a_password_change_is_told_to_the_account_address(django_capture_on_commit_callbacks):

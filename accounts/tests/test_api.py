@@ -430,3 +430,23 @@ def test_a_profile_field_of_the_wrong_json_type_is_refused(user_client, field, v
 
     assert response.status_code == 400
     assert field in response.json()["errors"]
+
+
+def test_me_answers_304_to_its_own_etag(user_client):
+    first = user_client.get("/api/v1/me/")
+
+    again = user_client.get("/api/v1/me/", HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert first.status_code == 200
+    assert again.status_code == 304
+
+
+def test_me_answers_200_with_a_new_etag_after_a_profile_change(user_client):
+    first = user_client.get("/api/v1/me/")
+    user_client.patch("/api/v1/me/", {"display_name": "Ada L"}, format="json")
+
+    after = user_client.get("/api/v1/me/", HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert after.status_code == 200
+    assert after.json()["display_name"] == "Ada L"
+    assert after["ETag"] != first["ETag"]

@@ -115,7 +115,12 @@ def test_the_purge_job_leaves_an_account_alone_within_its_grace_period():
 
 
 def test_the_purge_job_deletes_an_account_once_the_grace_period_is_over():
-    UserFactory(email="ada@example.com", password=PASSWORD, display_name="Ada L")
+    UserFactory(
+        email="ada@example.com",
+        password=PASSWORD,
+        display_name="Ada L",
+        name_invited_at=timezone.now(),
+    )
     ask_deletion(signed_in_browser(email="ada@example.com", password=PASSWORD))
 
     with time_machine.travel(timezone.now() + timedelta(days=7, minutes=1)):
@@ -128,6 +133,7 @@ def test_the_purge_job_deletes_an_account_once_the_grace_period_is_over():
     assert not user.is_active
     assert not user.has_usable_password()
     assert user.deleted_at is not None
+    assert user.name_invited_at is None
     assert not user.emailaddress_set.exists()
 
 

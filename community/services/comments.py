@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from accounts.models import User
 from community import events, selectors
 from community.models import COMMENT_MAX_LENGTH, Comment
 from community.services.fanout import withdraw_comment_notifications
-from learning_platform import versioned
+from learning_platform import clock, versioned
 from learning_platform.errors import InvalidField, NotAllowed
 from learning_platform.markdown import render_markdown
 from lessons.selectors import Lesson, lesson_slugs
@@ -89,7 +88,7 @@ def edit_comment(*, comment: Comment, editor: User, body: str) -> Comment:
         comment = _lock_up_comment(pk=comment.pk)
         comment.body = body
         comment.body_html = body_html
-        comment.edited_at = timezone.now()
+        comment.edited_at = clock.now()
         comment.save(update_fields=["body", "body_html", "edited_at"])
     return comment
 
@@ -114,7 +113,7 @@ def delete_comment(*, comment: Comment, actor: User) -> Comment | None:
         comment = _lock_up_comment(pk=comment.pk)
         if comment.parent_id is None and comment.replies.exists():
             comment.is_deleted = True
-            comment.deleted_at = timezone.now()
+            comment.deleted_at = clock.now()
             comment.body = comment.body_html = ""
             comment.save(update_fields=["is_deleted", "deleted_at", "body", "body_html"])
             return comment
@@ -162,7 +161,7 @@ def hide_comment(*, comment: Comment, reason: str = "") -> Comment:
     with transaction.atomic():
         comment.is_hidden = True
         comment.hidden_reason = reason[:200]
-        comment.hidden_at = timezone.now()
+        comment.hidden_at = clock.now()
         comment.save(update_fields=["is_hidden", "hidden_reason", "hidden_at"])
         taken_down = [comment.pk]
         if comment.parent_id is None:

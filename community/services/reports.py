@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils import timezone
 
 from accounts.models import User
 from community import events
 from community.models import REPORT_MESSAGE_MAX_LENGTH, IssueReport
 from community.services.fanout import NotificationKind, excerpt
+from learning_platform import clock
 from learning_platform.errors import InvalidField
 from lessons.selectors import Lesson
 from notifications.services import (
@@ -45,7 +45,7 @@ def submit_report(
     if not message or len(message) > REPORT_MESSAGE_MAX_LENGTH:
         raise InvalidReport("message", f"Between 1 and {REPORT_MESSAGE_MAX_LENGTH} characters.")
     if honeypot:
-        return IssueReport(lesson=lesson, kind=kind, message=message, created_at=timezone.now())
+        return IssueReport(lesson=lesson, kind=kind, message=message, created_at=clock.now())
     block = None
     if block_id is not None:
         block = lesson.blocks.filter(pk=block_id).first()
@@ -100,7 +100,7 @@ def change_report_status(
             report.assignee = assignee
         closed = (IssueReport.Status.RESOLVED, IssueReport.Status.REJECTED)
         if status in closed and previous not in closed:
-            report.resolved_at = timezone.now()
+            report.resolved_at = clock.now()
         elif status not in closed:
             report.resolved_at = None
         report.save(update_fields=["status", "assignee", "resolved_at", "updated_at"])

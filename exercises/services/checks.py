@@ -16,11 +16,11 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from accounts.models import Requester, User
 from exercises import events
 from exercises.models import CheckAnswer, CheckState, Exercise, Submission
+from learning_platform import clock
 from learning_platform.errors import Conflict, InvalidField, NotFound
 from lessons import checks
 from lessons import selectors as lessons
@@ -152,7 +152,7 @@ def answer_check(
     """
     check = _check(check_id, user)
     grade = _grade(check["spec"], answer)
-    at = answered_at or timezone.now()
+    at = answered_at or clock.now()
     with transaction.atomic():
         return _record(
             user=user,
@@ -383,7 +383,7 @@ def reveal_check(*, user: Requester, check_id: int) -> Reveal:
             ):
                 raise RevealTooEarly()
             if state.passed_at is None and state.revealed_at is None:
-                state.revealed_at = timezone.now()
+                state.revealed_at = clock.now()
                 state.save(update_fields=["revealed_at"])
     return Reveal(solution=checks.solution(spec), explanation=spec["explanation"])
 
@@ -410,7 +410,7 @@ def sync_answers(*, user: User, device_id: str, answers: list[dict[str, Any]]) -
     given; each bad one is rejected with a reason (unknown_check, invalid_answer, future_time,
     too_old) and the rest still applies. `answers` are SyncAnswerSerializer's.
     """
-    now = timezone.now()
+    now = clock.now()
     not_before = user.date_joined - progress.OFFLINE_HISTORY_LIMIT
     accepted = duplicates = xp = 0
     rejected: list[dict[str, Any]] = []

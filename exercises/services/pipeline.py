@@ -20,6 +20,7 @@ from exercises.models import Exercise, Submission, SubmissionStatus
 from exercises.services import grading_cache, queueing
 from exercises.services.checks import complete_lesson_if_all_passed
 from exercises.services.grading_cache import ExerciseForGrading
+from learning_platform import clock
 from learning_platform.db import asynchronous_commit_column, update_rows
 from learning_platform.metrics import GRADING_LATENCY
 from notifications.services import create_notification
@@ -81,7 +82,7 @@ def grade_submission(*, submission_id: int, redelivered: bool = False) -> str:
     if (
         job.attempt == 1
         and settings.GRADING_BATCH_SIZE > 1
-        and timezone.now() - job.created_at > BACKLOG_AFTER
+        and clock.now() - job.created_at > BACKLOG_AFTER
     ):
         return _grade_with_backlog(job, started=started)
     return _grade(job)
@@ -110,7 +111,7 @@ def _grade(
         logger.exception(
             "Grading submission %s failed (attempt %s)", job.submission_id, job.attempt
         )
-        _ours(job).update(status=SubmissionStatus.QUEUED, enqueued_at=timezone.now())
+        _ours(job).update(status=SubmissionStatus.QUEUED, enqueued_at=clock.now())
         raise GraderCrashed(f"submission {job.submission_id}, attempt {job.attempt}") from exc
     return _finish_graded(job, result, unwritten, first_passes)
 
@@ -161,7 +162,7 @@ def _grade_with_backlog(own: _Job, *, started: float) -> str:
 def _release(jobs: list[_Job]) -> None:
     """Give claimed but untried submissions back to the queue, their attempt uncounted."""
     ids = [job.submission_id for job in jobs]
-    now = timezone.now()
+    now = clock.now()
     Submission.objects.filter(id__in=ids, status=SubmissionStatus.GRADING, attempts=1).update(
         status=SubmissionStatus.QUEUED,
         attempts=F("attempts") - 1,
@@ -201,7 +202,7 @@ def _claim(submission_id: int, *, take_over: bool = False) -> _Job | None:
     the time limit (its worker died) or at all (`take_over`); count the attempt. One statement,
     which also reads what grading needs and whether the learner passed this exercise before;
     None if not ours."""
-    stale_before = timezone.now() - timedelta(
+    stale_before = clock.now() - timedelta(
         seconds=0 if take_over else queueing.grading_time_limit()
     )
     jobs = _claim_where(
@@ -244,7 +245,7 @@ def _claim_where(
         )
         + asynchronous_commit_column()
     )
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    now = connection.ops.adapt_datetimefield_value(clock.now())
     params = [*(picked_params or []), SubmissionStatus.GRADING, now, *which_params, True]
     # One statement: atomic by itself, committed at once (no BEGIN/COMMIT round trips).
     with connection.cursor() as cursor:
@@ -329,7 +330,7 @@ def _write_results(results: list[_Result]) -> set[int]:
 
 def _observe_latencies(latencies: list[tuple[str, float]]) -> None:
     for outcome, seconds in latencies:
-        GRADING_LATENCY.labels(outcome).observe(seconds)
+        GRADING_LATENCY.labels(outcome).observe(clock.elapsed(seconds, measure="grading_latency"))
 
 
 def _finish_graded(
@@ -341,7 +342,7 @@ def _finish_graded(
     """Write the grade, pay a first pass, notify a long wait. With `unwritten`, a grade that
     does neither is appended there ("unwritten"), for the caller to write with others; with
     `first_passes`, a first pass is appended there, for the caller to pay with others."""
-    graded_at = timezone.now()
+    graded_at = clock.now()
     values = {
         "status": SubmissionStatus.GRADED,
         "score": result.score,
@@ -422,9 +423,7 @@ def _pay_first_passes(passes: list[_Result], unwritten: list[_Result]) -> list[i
             transaction.set_rollback(True)
         else:
             for user_id, lesson_id in sorted(first_passes):
-                complete_lesson_if_all_passed(
-                    user_id=user_id, lesson_id=lesson_id, at=timezone.now()
-                )
+                complete_lesson_if_all_passed(user_id=user_id, lesson_id=lesson_id, at=clock.now())
     if not all_paid:
         written = {job.submission_id for job, values in ordered if _pay_first_pass(job, values)}
         if unwritten:
@@ -455,7 +454,7 @@ def _passed(job: _Job, standing: progress_services.StandingAfterAward) -> events
 
 
 def _finish_invalid(job: _Job, reason: str) -> str:
-    graded_at = timezone.now()
+    graded_at = clock.now()
     updated = _write_result(
         job,
         {

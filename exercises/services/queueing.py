@@ -7,10 +7,9 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import F, Q
-from django.utils import timezone
 
 from exercises.models import Submission, SubmissionStatus
-from learning_platform import broker, outbox
+from learning_platform import broker, clock, outbox
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +105,7 @@ def requeue_stale_submissions(*, now: datetime | None = None, batch_size: int = 
     Duplicates are harmless: grading is idempotent. Stops at the first publish that fails.
     Returns how many were enqueued.
     """
-    now = now or timezone.now()
+    now = now or clock.now()
     not_since = now - settings.SUBMISSION_REQUEUE_AFTER
     started_before = now - timedelta(seconds=grading_time_limit())
     not_enqueued_lately = Q(enqueued_at__lt=not_since) | Q(enqueued_at__isnull=True)

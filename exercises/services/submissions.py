@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from exercises import parsing
 from exercises.models import Exercise, Submission, SubmissionStatus
 from exercises.services import queueing
+from learning_platform import clock
 from learning_platform.errors import InvalidInput, TooLarge
 
 MAX_NOTES_CHARS = 2000
@@ -59,7 +59,7 @@ def submit_solution(
             content=content,
             notes=notes,
             status=SubmissionStatus.QUEUED,
-            enqueued_at=timezone.now(),
+            enqueued_at=clock.now(),
         )
         submission_id, enqueued_at = submission.id, submission.enqueued_at
         transaction.on_commit(

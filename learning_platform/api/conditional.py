@@ -42,7 +42,11 @@ class Page:
 
 
 def page(data: Any) -> Page:
-    body = JSONRenderer().render(data)
+    return rendered_page(JSONRenderer().render(data))
+
+
+def rendered_page(body: bytes) -> Page:
+    """A body already rendered to JSON (kept so in the cache), with its ETag."""
     return Page(json=body, etag='"' + hashlib.blake2b(body, digest_size=16).hexdigest() + '"')
 
 

@@ -1,5 +1,6 @@
 """Liveness and readiness probes."""
 
+from datetime import UTC, datetime, timedelta
 from unittest.mock import patch
 
 import pytest
@@ -39,7 +40,7 @@ def test_readyz_is_ready_in_embedded_mode_with_in_process_tasks(client):
     assert response.status_code == 200
     assert response.json() == {
         "status": "ok",
-        "checks": {"database": "ok", "cache": "local", "broker": "in-process"},
+        "checks": {"database": "ok", "cache": "local", "broker": "in-process", "clock": "node"},
     }
 
 
@@ -65,7 +66,12 @@ def test_readyz_pings_the_broker_when_one_is_configured(client):
         response = client.get("/readyz")
 
     assert response.status_code == 200
-    assert response.json()["checks"] == {"database": "ok", "cache": "local", "broker": "ok"}
+    assert response.json()["checks"] == {
+        "database": "ok",
+        "cache": "local",
+        "broker": "ok",
+        "clock": "node",
+    }
     assert pinged == [True]
 
 
@@ -88,7 +94,7 @@ def test_readyz_is_degraded_not_down_when_the_broker_is_unreachable(client, brok
     assert response.status_code == 200
     assert response.json() == {
         "status": "degraded",
-        "checks": {"database": "ok", "cache": "local", "broker": "unavailable"},
+        "checks": {"database": "ok", "cache": "local", "broker": "unavailable", "clock": "node"},
         "degraded": ["broker"],
     }
 
@@ -109,7 +115,12 @@ def test_readyz_is_degraded_when_the_cache_is_unreachable(client):
     assert response.status_code == 200
     assert response.json() == {
         "status": "degraded",
-        "checks": {"database": "ok", "cache": "unavailable", "broker": "in-process"},
+        "checks": {
+            "database": "ok",
+            "cache": "unavailable",
+            "broker": "in-process",
+            "clock": "node",
+        },
         "degraded": ["cache"],
     }
 
@@ -126,7 +137,12 @@ def test_readyz_is_unavailable_when_the_database_is_unreachable(client, monkeypa
     assert response.status_code == 503
     assert response.json() == {
         "status": "unavailable",
-        "checks": {"database": "unavailable", "cache": "local", "broker": "in-process"},
+        "checks": {
+            "database": "unavailable",
+            "cache": "local",
+            "broker": "in-process",
+            "clock": "node",
+        },
     }
 
 
@@ -144,3 +160,37 @@ def test_probes_answer_over_plain_http_when_https_is_enforced(settings):
 
     assert client.get("/healthz").status_code == 200
     assert client.get("/api/v1/quests/").status_code == 301
+
+
+@pytest.mark.django_db
+def test_readyz_is_degraded_naming_the_clock_on_a_node_minutes_ahead(client, settings):
+    import time_machine
+
+    from learning_platform import clock
+
+    settings.CLOCK_FROM_DATABASE = True
+    clock.forget()
+    try:
+        with time_machine.travel(datetime.now(UTC) + timedelta(minutes=10), tick=True):
+            response = client.get("/readyz")
+    finally:
+        clock.forget()
+
+    assert response.status_code == 200
+    assert response.json()["status"] == "degraded"
+    assert response.json()["checks"]["clock"] == "skewed"
+    assert "clock" in response.json()["degraded"]
+
+
+@pytest.mark.django_db
+def test_readyz_says_the_clock_is_ok_when_the_node_agrees_with_the_database(client, settings):
+    from learning_platform import clock
+
+    settings.CLOCK_FROM_DATABASE = True
+    clock.forget()
+    try:
+        response = client.get("/readyz")
+    finally:
+        clock.forget()
+
+    assert response.json()["checks"]["clock"] == "ok"

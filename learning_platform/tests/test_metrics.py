@@ -1,6 +1,9 @@
 """/metrics: closed to the public, and each kind of metric moves when its event happens."""
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
+import time_machine
 from django.db import transaction
 
 from learning_platform import celery as celery_module
@@ -178,3 +181,20 @@ def test_a_worker_serves_the_metrics_of_the_tasks_it_ran(live_worker):
         live_worker.log()
     )
     assert samples.get(("lp_celery_task_wait_seconds_count", name, None)) == 1
+
+
+def test_a_task_published_by_a_node_ahead_waits_zero_and_counts_as_clock_skew(
+    scrape, memory_broker
+):
+    before = scrape()
+    # The publishing node's clock 10 minutes ahead, the worker's right (both trusting their own).
+    with time_machine.travel(datetime.now(UTC) + timedelta(minutes=10), tick=True):
+        tasks.send_unsent_tasks.delay()
+    memory_broker.run_queued()
+
+    after = scrape()
+    labels = {"task": "learning_platform.send_unsent_tasks"}
+    wait_sum = "lp_celery_task_wait_seconds_sum"
+    assert after.value(wait_sum, **labels) == before.value(wait_sum, **labels)
+    skew = "lp_clock_skew_durations_total"
+    assert after.value(skew, measure="task_wait") == before.value(skew, measure="task_wait") + 1

@@ -62,6 +62,8 @@ WEB_AFTER = (
 lp_celery_queue_length{queue="grading"} 2
 # TYPE lp_leaderboard_rebuild_age_seconds gauge
 lp_leaderboard_rebuild_age_seconds 42
+# TYPE lp_clock_skew_seconds gauge
+lp_clock_skew_seconds{reference="database"} -1800.2
 """
 )
 

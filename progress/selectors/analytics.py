@@ -8,8 +8,8 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Count
-from django.utils import timezone
 
+from learning_platform import clock
 from lessons import selectors as lessons
 from progress.models import LessonCompletion
 
@@ -21,7 +21,7 @@ def completions_by_week(*, lesson_ids: list[int], since: datetime) -> dict[date,
     One counted range per week rather than a GROUP BY of a truncated date: each count is a
     range of the (lesson, completed_at) index, with no per-row date arithmetic or sort.
     """
-    now = timezone.now()
+    now = clock.now()
     weeks: list[datetime] = []
     start = since
     while start <= now:

@@ -12,6 +12,7 @@ from typing import Any, TypedDict
 from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.utils import timezone
 
+from learning_platform import clock
 from lessons import selectors as lessons
 from progress.models import LearnerStats, LessonCompletion, PlatformOutage
 from progress.streaks import day_of_activity, day_start, streak_state
@@ -76,7 +77,7 @@ def _streak(
     missed."""
     zone = _zone(time_zone)
     state = streak_state(
-        timezone.now(),
+        clock.now(),
         zone=zone,
         last=last_active_day,
         last_start=last_active_day_start,
@@ -107,7 +108,7 @@ def daily_goal(
     xp_today = 0
     if last_active_day is not None:
         day, _ = day_of_activity(
-            timezone.now(),
+            clock.now(),
             zone=_zone(time_zone),
             last=last_active_day,
             last_start=last_active_day_start,
@@ -228,7 +229,7 @@ def completed_lesson_ids_by_user(
 def today_in(time_zone: str | zoneinfo.ZoneInfo) -> date:
     """Today's date where the learner is: streaks and cached headers turn over at their
     midnight."""
-    return timezone.localtime(timezone.now(), _zone(time_zone)).date()
+    return timezone.localtime(clock.now(), _zone(time_zone)).date()
 
 
 def _zone(time_zone: str | zoneinfo.ZoneInfo) -> zoneinfo.ZoneInfo:

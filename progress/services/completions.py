@@ -8,9 +8,9 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 
 from accounts.models import User
+from learning_platform import clock
 from learning_platform.errors import Conflict, NotFound
 from lessons import selectors as lessons
 from progress import events, selectors
@@ -67,7 +67,7 @@ def complete_lesson(*, user: User, lesson_slug: str) -> CompletionOutcome:
     if lesson["checks"]:
         raise ChecksRequired()
     curve = selectors.level_curve()
-    now = timezone.now()
+    now = clock.now()
     with transaction.atomic(savepoint=False):
         writer = _LearnerWriter(user_ids=[user.pk])
         xp_before = writer.stats[user.pk].xp_total

@@ -20,8 +20,8 @@ from operator import or_
 
 from django.db import connection, transaction
 from django.db.models import Case, DateTimeField, Q, Value, When
-from django.utils import timezone
 
+from learning_platform import clock
 from learning_platform.db import aware_datetime, insert_ignoring_conflicts, update_rows
 from progress import boards, events, summary_cache
 from progress.models import ActivityDay, FrozenDay, LearnerStats, LessonCompletion, XPAward
@@ -50,7 +50,7 @@ class Award:
     source_type: str
     source_id: int
     amount: int
-    awarded_at: datetime = field(default_factory=timezone.now)
+    awarded_at: datetime = field(default_factory=clock.now)
 
     def __post_init__(self) -> None:
         if self.source_type not in XPAward.Source.values:
@@ -103,7 +103,7 @@ class _LearnerWriter:
     def __init__(self, *, user_ids: Iterable[int]) -> None:
         if not connection.in_atomic_block:
             raise RuntimeError("_LearnerWriter needs an open transaction.")
-        self.now = timezone.now()
+        self.now = clock.now()
         self.stats = _lock_stats(user_ids=sorted(set(user_ids)), now=self.now)
         # Per learner: (when, XP) of the activity that counts for the streak and the daily goal.
         self._active_at: dict[int, list[tuple[datetime, int]]] = defaultdict(list)

@@ -9,10 +9,10 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import OuterRef, Subquery
-from django.utils import timezone
 from rest_framework.exceptions import ValidationError
 
 from accounts.models import User
+from learning_platform import clock
 from lessons import selectors as lessons
 from progress.models import LessonCompletion, XPAward
 from progress.services.completions import _announce_completions
@@ -90,7 +90,7 @@ def sync_progress(*, user: User, device_id: str, events: list[Any]) -> SyncOutco
     """
     if len(events) > MAX_SYNC_EVENTS:
         raise TooManyEvents()
-    now = timezone.now()
+    now = clock.now()
     not_before = user.date_joined - OFFLINE_HISTORY_LIMIT
     shape = SyncEventSerializer()
     rejected: list[dict[str, Any]] = []

@@ -804,3 +804,33 @@ def test_sync_runs_16_queries(user_client, demo_lessons, django_assert_num_queri
 
     assert response.status_code == 200
     assert [r["reason"] for r in response.json()["rejected"]] == ["malformed"]
+
+
+# --- GET /me/progress: conditional ----------------------------------------------------------
+
+
+def test_progress_answers_304_to_its_own_etag(user_client, lesson):
+    first = user_client.get(PROGRESS)
+
+    again = user_client.get(PROGRESS, HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert first.status_code == 200
+    assert again.status_code == 304
+    assert again.content == b""
+
+
+def test_progress_answers_200_with_a_new_etag_after_a_completion(user_client, lesson):
+    first = user_client.get(PROGRESS)
+    user_client.post(COMPLETE.format(lesson.slug))
+
+    after = user_client.get(PROGRESS, HTTP_IF_NONE_MATCH=first["ETag"])
+
+    assert after.status_code == 200
+    assert after["ETag"] != first["ETag"]
+    assert after.json()["xp"] > first.json()["xp"]
+
+
+def test_progress_is_private_and_revalidated(user_client):
+    response = user_client.get(PROGRESS)
+
+    assert response["Cache-Control"] == "private, no-cache"

@@ -4,7 +4,7 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
-from progress.models import LearnerStats, Level
+from progress.models import LearnerDayXP, LearnerStats, Level, XPAward
 
 seed_migration = importlib.import_module("progress.migrations.0002_seed_levels")
 
@@ -59,3 +59,10 @@ def test_a_stats_row_inserted_without_the_exercises_passed_column_counts_zero(us
         )
 
     assert LearnerStats.objects.get(pk=user.pk).exercises_passed == 0
+
+
+def test_the_rollup_trigger_is_on_the_ledger_after_every_migration(user):
+    # SQLite drops a table's triggers when a migration rebuilds it (0012, 0014 put it back).
+    XPAward.objects.create(user=user, source_type="exercise", source_id=1, amount=7)
+
+    assert list(LearnerDayXP.objects.filter(user=user).values_list("xp", flat=True)) == [7]

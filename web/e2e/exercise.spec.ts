@@ -1,6 +1,6 @@
 import { expect, shot, signUp, test } from './fixtures';
 
-test('a table with one wrong cell is graded by the worker and that cell is flagged', async ({ page, watch }) => {
+test('a table with one wrong cell is graded by the worker, that cell flagged and the pass celebrated', async ({ page, watch }) => {
   void watch;
   await signUp(page, 'exercise');
   await page.goto('/lessons/embedding-dimension');
@@ -27,4 +27,15 @@ test('a table with one wrong cell is graded by the worker and that cell is flagg
   await expect(feedback.locator('td[data-verdict="correct"]')).toHaveCount(14);
   await expect(exercise.getByTestId('exercise-status')).toHaveText(/latest attempt \d+%/);
   await shot(page, '08-exercise-feedback-one-wrong-cell');
+
+  // 14 of 15 cells is above the pass mark: the page celebrates, in its live region, moving only if allowed.
+  const celebration = exercise.getByTestId('exercise-passed');
+  await expect(celebration).toHaveText(/^Exercise passed! \+\d+ XP$/);
+  await expect(exercise.locator('[aria-live="polite"]').getByTestId('exercise-passed')).toBeVisible();
+  // The animation is over by now: its name says whether the star would move.
+  const animation = () => celebration.locator('svg').evaluate((star) => getComputedStyle(star).animationName);
+  expect(await animation()).toBe('exercise-pop');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  expect(await animation()).toBe('none');
+  await expect(exercise.getByTestId('exercise-status')).toHaveText(/^Passed · latest attempt \d+%$/);
 });

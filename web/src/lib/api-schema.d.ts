@@ -419,6 +419,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/name-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Records that the signed-in learner was invited to choose a display name (`name_invited_at` in the profile), so the web app shows the invitation once across devices. Idempotent: the first time is kept. Answers the profile. */
+        post: operations["me_name_invitation_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/notifications/": {
         parameters: {
             query?: never;
@@ -1400,6 +1417,11 @@ export interface components {
             readonly date_joined: string;
             /** Format: date-time */
             readonly deletion_requested_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the learner was invited to choose a display name (shown once, while the handle stands for them); null until then.
+             */
+            readonly name_invited_at: string | null;
         };
         ProgressOutput: {
             /** @description Where the learner stands, capped at target. */
@@ -4318,7 +4340,10 @@ export interface operations {
     me_retrieve: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer; a match answers 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4331,6 +4356,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ProfileOutput"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not authenticated. */
             401: {
@@ -4965,6 +4997,55 @@ export interface operations {
             };
         };
     };
+    me_name_invitation_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileOutput"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
     notifications_list: {
         parameters: {
             query?: {
@@ -5167,7 +5248,10 @@ export interface operations {
                 /** @description Quest slug; default: the demo quest. */
                 quest?: string;
             };
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier answer; a match answers 304 with no body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5180,6 +5264,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ProgressSummary"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` ETag is current. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid input. */
             400: {

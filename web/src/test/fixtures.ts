@@ -1,4 +1,4 @@
-import { allauthConfig, signedOutSession } from './fetchMock';
+import { allauthConfig, signedInSession, signedOutSession } from './fetchMock';
 import type { AchievementList, Calendar, LessonDetail, LevelCurve, Profile, ProgressSummary, QuestDetail } from '@/lib/types';
 
 export const levels: LevelCurve = {
@@ -119,4 +119,17 @@ export const profile: Profile = {
   show_on_leaderboard: true,
   date_joined: '2026-11-01T00:00:00Z',
   deletion_requested_at: null,
+  name_invited_at: null,
 };
+
+/** The requests every page makes for a signed-in learner around its own (top bar, game bar, badges). */
+export function signedInPageRoutes() {
+  return {
+    'GET /_allauth/browser/v1/config': allauthConfig,
+    'GET /api/v1/session': signedInSession(),
+    'GET /api/v1/me/progress': { body: progressSummary() },
+    'GET /api/v1/me/reviews/summary': { body: { due: 0, next_due_at: null } },
+    'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
+    'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+  };
+}

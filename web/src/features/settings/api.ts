@@ -3,13 +3,13 @@ import { useEffect, useRef } from 'react';
 import { api } from '@/lib/api';
 import * as allauth from '@/lib/allauth';
 import { endSessions, listSessions } from '@/lib/allauth';
-import { leaderboardQueries } from '@/lib/queries';
+import { profileQuery, useUpdateProfile } from '@/lib/profile';
 import { AUTH_ROOT, sessionQuery } from '@/lib/session';
 import { signedOutHere } from '@/lib/signOut';
-import type { AccountDeletion, DeletionInput, DeletionTerms, Profile, ProfileInput } from '@/lib/types';
+import type { AccountDeletion, DeletionInput, DeletionTerms } from '@/lib/types';
 
 export const settingsQueries = {
-  profile: () => queryOptions({ queryKey: ['me'], queryFn: () => api<Profile>('me/') }),
+  profile: profileQuery,
   /** The learner's signed-in devices (allauth's sessions). */
   sessions: () => queryOptions({ queryKey: [AUTH_ROOT, 'sessions'], queryFn: listSessions }),
   /** The account's e-mail addresses: its own (primary) and one waiting for confirmation. */
@@ -18,18 +18,7 @@ export const settingsQueries = {
   deletionTerms: () => queryOptions({ queryKey: ['account', 'deletion'], queryFn: () => api<DeletionTerms>('me/deletion'), staleTime: Infinity }),
 };
 
-export function useUpdateProfile() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: ProfileInput) => api<Profile>('me/', { method: 'PATCH', body: input }),
-    onSuccess: (profile) => {
-      client.setQueryData(settingsQueries.profile().queryKey, profile);
-      // Every time on screen follows the learner's zone at once.
-      client.setQueryData(sessionQuery.queryKey, (state) => (state ? { ...state, timeZone: profile.time_zone } : state));
-      void client.invalidateQueries({ queryKey: leaderboardQueries.all });
-    },
-  });
-}
+export { useUpdateProfile };
 
 export function useEndSession() {
   const client = useQueryClient();
@@ -39,13 +28,53 @@ export function useEndSession() {
   });
 }
 
-/** Changes the password; the other devices are signed out (the list of devices follows). */
-export function useChangePassword() {
+export interface PasswordChange {
+  current_password: string;
+  new_password: string;
+  /** Whether this device stays signed in (the others are signed out either way). */
+  keepThisDevice: boolean;
+}
+
+/**
+ * Changes the password; allauth signs out the other devices and keeps this one. Without
+ * `keepThisDevice` this one signs out too, once the password has changed; then `leave` moves off
+ * the settings page, and this tab (then the others) shows the learner signed out once the page is
+ * gone, as after a deletion.
+ */
+export function useChangePassword(leave: () => void) {
   const client = useQueryClient();
+  const signOutOnLeave = useSignOutOnLeave();
   return useMutation({
-    mutationFn: allauth.changePassword,
-    onSuccess: () => client.invalidateQueries({ queryKey: settingsQueries.sessions().queryKey }),
+    mutationFn: async ({ keepThisDevice, ...input }: PasswordChange) => {
+      await allauth.changePassword(input);
+      if (!keepThisDevice) await allauth.logout();
+      return keepThisDevice;
+    },
+    onSuccess: (kept) => {
+      if (kept) return client.invalidateQueries({ queryKey: settingsQueries.sessions().queryKey });
+      signOutOnLeave();
+      leave();
+    },
   });
+}
+
+/**
+ * For a change that ended this tab's session: call it, then navigate away; the tab shows the
+ * learner signed out once the page is gone. Before, the page's sign-in guard would send them to
+ * sign in instead of to the message the navigation carries.
+ */
+function useSignOutOnLeave(): () => void {
+  const client = useQueryClient();
+  const ended = useRef(false);
+  useEffect(
+    () => () => {
+      if (ended.current) void signedOutHere(client);
+    },
+    [client],
+  );
+  return () => {
+    ended.current = true;
+  };
 }
 
 /** A change of the account's addresses: allauth answers the whole list, kept as the query's data. */
@@ -98,24 +127,13 @@ function saveFile(blob: Blob, name: string): void {
   window.setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
-/**
- * Asks for the account's deletion. The server ends every session at once; `leave` moves off the
- * settings page, and this tab (then the others) shows the learner signed out once the page is
- * gone: before, its sign-in guard would send them to sign in instead of to `leave`'s message.
- */
+/** Asks for the account's deletion. The server ends every session at once: see useSignOutOnLeave. */
 export function useDeleteAccount(leave: (answer: AccountDeletion) => void) {
-  const client = useQueryClient();
-  const deleted = useRef(false);
-  useEffect(
-    () => () => {
-      if (deleted.current) void signedOutHere(client);
-    },
-    [client],
-  );
+  const signOutOnLeave = useSignOutOnLeave();
   return useMutation({
     mutationFn: (input: DeletionInput) => api<AccountDeletion>('me/deletion', { method: 'POST', body: input }),
     onSuccess: (answer) => {
-      deleted.current = true;
+      signOutOnLeave();
       leave(answer);
     },
   });

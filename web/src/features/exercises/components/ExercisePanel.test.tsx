@@ -133,6 +133,32 @@ describe('exercise panel', () => {
     expect(within(panel).getByLabelText('Your table')).toHaveValue('model\td_model\tn_layers\nGPT-2\t768\t13');
   });
 
+  it('celebrates an attempt sent from the page that passes, in the live region', async () => {
+    const passing = { ...graded, score: 1, passed: true, xp_awarded: 60, summary: '2 of 2 cells correct.' };
+    const queued = { ...passing, status: 'queued' as const, feedback: null, score: null, passed: false, xp_awarded: 0 };
+    routes(true, [queued, passing], [[], [passing]]);
+    const user = userEvent.setup();
+    renderApp('/lessons/embedding-dimension');
+    const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
+    await user.click(await within(panel).findByLabelText('Your table'));
+    await user.paste('model\td_model\tn_layers\nGPT-2\t768\t12');
+    await user.click(within(panel).getByRole('button', { name: 'Submit' }));
+    const celebration = await within(panel).findByTestId('exercise-passed');
+    expect(celebration).toHaveTextContent('Exercise passed! +60 XP');
+    // Inside the panel's polite live region, so a screen reader says it; the drawing is not read.
+    expect(celebration.closest('[aria-live="polite"]')).not.toBeNull();
+    expect(celebration.querySelector('[aria-hidden="true"] svg')).not.toBeNull();
+  });
+
+  it('does not celebrate again a passed attempt a reload brings back', async () => {
+    const passing = { ...graded, score: 1, passed: true, xp_awarded: 60 };
+    routes(true, [passing], [[passing]], { ...exercise, passed: true });
+    renderApp('/lessons/embedding-dimension');
+    const panel = await screen.findByRole('region', { name: /Exercise: Read d_model/ });
+    expect(await within(panel).findByTestId('exercise-status')).toHaveTextContent('Passed · latest attempt 100%');
+    expect(within(panel).queryByTestId('exercise-passed')).toBeNull();
+  });
+
   it('brings back the latest attempt, its feedback and the history after a reload', async () => {
     const older = { ...graded, id: 4, score: 0.9, passed: true, xp_awarded: 60, created_at: '2026-11-29T10:00:00Z' };
     routes(true, [graded], [[graded, older]], { ...exercise, passed: true });

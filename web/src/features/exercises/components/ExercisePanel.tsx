@@ -11,6 +11,7 @@ import { exerciseQueries, isPending, useSubmission, useSubmitTable } from '../ap
 import { limitProblem, limitsText, measureTable, sizeText, type Limits } from '../limits';
 import { statusLine } from '../status';
 import { AttemptHistory } from './AttemptHistory';
+import { ExercisePassed } from './ExercisePassed';
 import { FeedbackTable, GradeSummary } from './FeedbackTable';
 
 type FormatChoice = SubmissionFormat | 'auto';
@@ -61,6 +62,8 @@ function Attempts({ exercise, attempts }: { exercise: ExerciseDetail; attempts: 
     latest.data && !list.some((item) => item.id === latest.data.id) ? [latest.data, ...list] : list.map((item) => (item.id === latest.data?.id ? latest.data : item));
   const status = statusLine({ passed: Boolean(exercise.passed), attempts: known, passMark: exercise.pass_mark });
   const grading = latestId !== null && isPending(latest.data) && !latest.error;
+  // Celebrated only as it happens: an attempt sent from this page, not one a reload brings back.
+  const passedNow = submitted !== null && latest.data?.id === submitted && latest.data.status === 'graded' && latest.data.passed === true;
 
   if (attempts.isPending) return <Loading label="Loading your attempts…" />;
   return (
@@ -79,6 +82,7 @@ function Attempts({ exercise, attempts }: { exercise: ExerciseDetail; attempts: 
       />
       <div aria-live="polite">
         {grading ? <Loading label="grading…" /> : null}
+        {passedNow ? <ExercisePassed xp={latest.data?.xp_awarded ?? 0} /> : null}
         {latest.error ? <ErrorMessage error={latest.error} onRetry={() => void latest.refetch()} /> : null}
         {latest.data && !isPending(latest.data) ? (
           <div className="grade-result">

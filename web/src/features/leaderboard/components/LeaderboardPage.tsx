@@ -3,8 +3,10 @@ import { useSearchParams } from 'react-router';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { leaderboardQueries } from '@/lib/queries';
+import { useAuth } from '@/lib/session';
 import type { LeaderboardPeriod } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
+import { NameInvitation } from './NameInvitation';
 
 const PERIODS: { value: LeaderboardPeriod; label: string }[] = [
   { value: 'week', label: 'This week' },
@@ -16,10 +18,12 @@ export function LeaderboardPage() {
   const [params, setParams] = useSearchParams();
   const period = (PERIODS.find((option) => option.value === params.get('period'))?.value ?? 'week') as LeaderboardPeriod;
   const board = useQuery(leaderboardQueries.board(period));
+  const { isAuthenticated } = useAuth();
   useDocumentTitle('Leaderboard');
   return (
     <div>
       <h1>Leaderboard</h1>
+      {isAuthenticated ? <NameInvitation /> : null}
       <div className="segmented" role="group" aria-label="Period">
         {PERIODS.map((option) => (
           <button

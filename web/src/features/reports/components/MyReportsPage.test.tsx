@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { allauthConfig, mockFetch, signedInSession } from '@/test/fetchMock';
-import { progressSummary } from '@/test/fixtures';
+import { mockFetch } from '@/test/fetchMock';
+import { signedInPageRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const report = (id: number, fields: object) => ({
@@ -21,12 +21,7 @@ const report = (id: number, fields: object) => ({
 
 function routes(pages: Record<string, object>) {
   return mockFetch({
-    'GET /_allauth/browser/v1/config': allauthConfig,
-    'GET /api/v1/session': signedInSession(),
-    'GET /api/v1/me/progress': { body: progressSummary() },
-    'GET /api/v1/me/reviews/summary': { body: { due: 0, next_due_at: null } },
-    'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
-    'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+    ...signedInPageRoutes(),
     ...Object.fromEntries(Object.entries(pages).map(([url, body]) => [`GET ${url}`, { body }])),
   });
 }

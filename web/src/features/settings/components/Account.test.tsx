@@ -25,6 +25,20 @@ function routes(extra: Record<string, Handler | MockResponse> = {}) {
   });
 }
 
+/** What the home page reads, where a learner signed out lands. */
+const HOME = {
+  'GET /api/v1/quests/': { body: { count: 0, next: null, previous: null, results: [] } },
+  'GET /api/v1/levels/': { body: { levels: [], xp_per_lesson: 10 } },
+};
+
+/** Another tab of the app: what it hears on the sign-out channel. */
+function anotherTab() {
+  const channel = new BroadcastChannel(SIGN_OUT_CHANNEL);
+  const heard: unknown[] = [];
+  channel.onmessage = (event) => heard.push(event.data);
+  return { heard, close: () => channel.close() };
+}
+
 async function account() {
   return screen.findByRole('region', { name: 'Account' });
 }
@@ -40,13 +54,44 @@ describe('Settings: account', () => {
     const user = userEvent.setup();
     renderApp('/settings');
     const form = within(await account()).getByRole('form', { name: 'Change password' });
-    expect(within(form).getByText(/signs out your other devices; this one stays signed in/)).toBeInTheDocument();
+    expect(within(form).getByText(/signs out your other devices/)).toBeInTheDocument();
+    expect(within(form).getByRole('checkbox', { name: 'Stay signed in on this device' })).toBeChecked();
     await user.type(within(form).getByLabelText('Current password'), 'old-secret-1');
     await user.type(within(form).getByLabelText('New password'), 'new-secret-22');
     await user.click(within(form).getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('Password changed')).toBeInTheDocument();
     expect(calls.find((call) => call.url.endsWith('/password/change'))?.body).toEqual({ current_password: 'old-secret-1', new_password: 'new-secret-22' });
     expect(within(form).getByLabelText('Current password')).toHaveValue('');
+    expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
+  });
+
+  it('signs this device out too when the learner does not stay signed in, here and in other tabs', async () => {
+    let signedIn = true;
+    const { calls } = routes({
+      'GET /api/v1/session': () => (signedIn ? signedInSession() : signedOutSession),
+      'POST /_allauth/browser/v1/account/password/change': { body: { status: 200, data: {}, meta: { is_authenticated: true } } },
+      // allauth answers a sign-out with 401: "no one is signed in now".
+      'DELETE /_allauth/browser/v1/auth/session': () => {
+        signedIn = false;
+        return { status: 401, body: { status: 401, data: { flows: [] }, meta: { is_authenticated: false } } };
+      },
+      ...HOME,
+    });
+    const otherTab = anotherTab();
+    const user = userEvent.setup();
+    const { router } = renderApp('/settings');
+    const form = within(await account()).getByRole('form', { name: 'Change password' });
+    await user.type(within(form).getByLabelText('Current password'), 'old-secret-1');
+    await user.type(within(form).getByLabelText('New password'), 'new-secret-22');
+    await user.click(within(form).getByRole('checkbox', { name: 'Stay signed in on this device' }));
+    await user.click(within(form).getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(screen.getByTestId('flash')).toHaveTextContent('Password changed. You are signed out on every device, this one too.'));
+    expect(router.state.location.pathname).toBe('/');
+    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
+    await waitFor(() => expect(otherTab.heard).toEqual(['signed-out']));
+    const order = calls.filter((call) => call.url.startsWith('/_allauth') && call.method !== 'GET').map((call) => `${call.method} ${call.url}`);
+    expect(order).toEqual(['POST /_allauth/browser/v1/account/password/change', 'DELETE /_allauth/browser/v1/auth/session']);
+    otherTab.close();
   });
 
   it('shows allauth’s refusal beside the current password', async () => {
@@ -140,12 +185,9 @@ describe('Settings: account', () => {
         return { status: 202, body: { requested_at: '2026-12-04T10:00:00Z', delete_after: '2026-12-11T10:00:00Z' } };
       },
       'GET /api/v1/me/deletion': { body: { grace_days: 10 } },
-      'GET /api/v1/quests/': { body: { count: 0, next: null, previous: null, results: [] } },
-      'GET /api/v1/levels/': { body: { levels: [], xp_per_lesson: 10 } },
+      ...HOME,
     });
-    const otherTab = new BroadcastChannel(SIGN_OUT_CHANNEL);
-    const heard: unknown[] = [];
-    otherTab.onmessage = (event) => heard.push(event.data);
+    const otherTab = anotherTab();
     const user = userEvent.setup();
     const { router } = renderApp('/settings');
     expect(await within(await account()).findByText('Deleted after 10 days; signing in before then cancels it.')).toBeInTheDocument();
@@ -173,7 +215,7 @@ describe('Settings: account', () => {
     await waitFor(() => expect(screen.getByTestId('flash')).toHaveTextContent(/You are signed out\. Your account will be deleted on .*11.*; signing in before then cancels it\./));
     expect(router.state.location.pathname).toBe('/');
     expect(await screen.findByRole('link', { name: 'Sign in' })).toBeInTheDocument();
-    await waitFor(() => expect(heard).toEqual(['signed-out']));
+    await waitFor(() => expect(otherTab.heard).toEqual(['signed-out']));
     expect(calls.filter((call) => call.method === 'POST' && call.url === '/api/v1/me/deletion').map((call) => call.body)).toEqual([{ password: 'wrong-one' }, { password: 'right-one' }]);
     otherTab.close();
   });

@@ -40,15 +40,20 @@ export function AccountSection() {
 function PasswordForm() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
-  const change = useChangePassword();
+  const [keepThisDevice, setKeepThisDevice] = useState(true);
+  const navigate = useNavigate();
+  const change = useChangePassword(() =>
+    navigate('/', { replace: true, state: flashState('Password changed. You are signed out on every device, this one too.') }),
+  );
   const toast = useToast();
   const id = useId();
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     change.mutate(
-      { current_password: current, new_password: next },
+      { current_password: current, new_password: next, keepThisDevice },
       {
         onSuccess: () => {
+          if (!keepThisDevice) return;
           setCurrent('');
           setNext('');
           toast.show({ title: 'Password changed', body: 'Your other devices were signed out; this one stays signed in.', tone: 'success' });
@@ -60,7 +65,7 @@ function PasswordForm() {
     <form className="form" onSubmit={onSubmit} aria-labelledby={`${id}-title`} noValidate>
       <h3 id={`${id}-title`}>Change password</h3>
       <p className="field-help muted" id={`${id}-help`}>
-        Changing it signs out your other devices; this one stays signed in. We e-mail you that it changed.
+        Changing it signs out your other devices. We e-mail you that it changed.
       </p>
       <label htmlFor={`${id}-current`}>Current password</label>
       <input
@@ -84,6 +89,10 @@ function PasswordForm() {
         required
       />
       <FieldError error={change.error} field="new_password" id={`${id}-new-error`} />
+      <div className="toggle">
+        <input id={`${id}-keep`} type="checkbox" checked={keepThisDevice} onChange={(event) => setKeepThisDevice(event.target.checked)} />
+        <label htmlFor={`${id}-keep`}>Stay signed in on this device</label>
+      </div>
       <FormError error={change.error} fields={['current_password', 'new_password']} />
       <div className="row">
         <button type="submit" className="button" disabled={change.isPending || !current || !next}>

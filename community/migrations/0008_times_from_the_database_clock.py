@@ -1,0 +1,31 @@
+"""Times stamped by learning_platform.clock (the database's clock): a change of Python-side
+defaults only, so the tables are left as they are (on SQLite an AlterField would rebuild them,
+and a rebuild drops the XP ledger's rollup trigger)."""
+
+import learning_platform.clock
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("community", "0007_report_answer"),
+    ]
+
+    operations = [
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name="comment",
+                    name="created_at",
+                    field=models.DateTimeField(
+                        db_index=True, default=learning_platform.clock.now, editable=False
+                    ),
+                ),
+                migrations.AlterField(
+                    model_name="issuereport",
+                    name="created_at",
+                    field=models.DateTimeField(default=learning_platform.clock.now, editable=False),
+                ),
+            ],
+        ),
+    ]

@@ -1,0 +1,31 @@
+// The signed-in learner's profile (GET/PATCH /api/v1/me/): Settings edits it, the leaderboard's
+// invitation to choose a name reads and edits it too, so its key and writes live here.
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from './api';
+import { leaderboardQueries } from './queries';
+import { sessionQuery } from './session';
+import type { Profile, ProfileInput } from './types';
+
+export const profileQuery = () => queryOptions({ queryKey: ['me'], queryFn: () => api<Profile>('me/') });
+
+export function useUpdateProfile() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ProfileInput) => api<Profile>('me/', { method: 'PATCH', body: input }),
+    onSuccess: (profile) => {
+      client.setQueryData(profileQuery().queryKey, profile);
+      // Every time on screen follows the learner's zone at once.
+      client.setQueryData(sessionQuery.queryKey, (state) => (state ? { ...state, timeZone: profile.time_zone } : state));
+      void client.invalidateQueries({ queryKey: leaderboardQueries.all });
+    },
+  });
+}
+
+/** Records on the account that the invitation to choose a name was shown (idempotent). */
+export function useMarkNameInvitation() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<Profile>('me/name-invitation', { method: 'POST' }),
+    onSuccess: (profile) => client.setQueryData(profileQuery().queryKey, profile),
+  });
+}

@@ -1,0 +1,24 @@
+"""Times stamped by learning_platform.clock (the database's clock): a change of Python-side
+defaults only, so the tables are left as they are (on SQLite an AlterField would rebuild them,
+and a rebuild drops the XP ledger's rollup trigger)."""
+
+import learning_platform.clock
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("xapi", "0001_initial"),
+    ]
+
+    operations = [
+        migrations.SeparateDatabaseAndState(
+            state_operations=[
+                migrations.AlterField(
+                    model_name="statement",
+                    name="created_at",
+                    field=models.DateTimeField(default=learning_platform.clock.now, editable=False),
+                ),
+            ],
+        ),
+    ]
