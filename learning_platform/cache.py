@@ -43,6 +43,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
+from learning_platform.breaker import Breaker, breaker_for
 from learning_platform.metrics import CACHE_OPERATION_DURATION
 
 logger = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ class ReusedClient(django_redis.RedisCacheClient):
 class Reach:
     """What this process knows of reaching one Redis, shared by its threads' backends."""
 
-    paused_until: float = 0.0
+    breaker: Breaker
     failures: int = 0  # calls that found Redis unreachable, ever
     settled: int = 0  # `failures` when Redis last answered after them (all settled then)
     lost: set[str] = field(default_factory=set)  # keys (as stored) of writes that missed it
@@ -100,9 +101,11 @@ _reaches: dict[str, Reach] = {}
 _reaches_lock = threading.Lock()
 
 
-def reach_of(server: str) -> Reach:
+def reach_of(server: str, *, retry_after: float) -> Reach:
     with _reaches_lock:
-        return _reaches.setdefault(server, Reach())
+        if server not in _reaches:
+            _reaches[server] = Reach(breaker_for(f"cache {server}", reset_after=retry_after))
+        return _reaches[server]
 
 
 class RedisCache(django_redis.RedisCache):
@@ -117,7 +120,8 @@ class RedisCache(django_redis.RedisCache):
         options.setdefault("retry", Retry(NoBackoff(), 0))
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = ReusedClient  # Django's hook for a custom client class
-        self.reach = reach_of(server)
+        self.reach = reach_of(server, retry_after=self.retry_after)
+        self.breaker = self.reach.breaker
         # Values fetched by `read_ahead`, each served once, until the request ends.
         self._ahead: dict[str, Any] = {}
         # Shared by the threads of a process (LocMemCache locks): one limit per process.
@@ -136,6 +140,7 @@ class RedisCache(django_redis.RedisCache):
                 if self.reach.failures != self.reach.settled:
                     self._settle()
                 answer: T = getattr(super(), operation)(*args)
+                self.breaker.succeeded()
                 return answer
             except UNREACHABLE:
                 self._pause()
@@ -148,26 +153,17 @@ class RedisCache(django_redis.RedisCache):
             self._lose(operation, args)
         return down
 
-    @property
-    def paused_until(self) -> float:
-        return self.reach.paused_until
-
-    @paused_until.setter
-    def paused_until(self, value: float) -> None:
-        self.reach.paused_until = value
-
     def is_paused(self) -> bool:
-        return self.reach.paused_until > time.monotonic()
+        return self.breaker.is_open()
 
     def _pause(self) -> None:
-        if not self.is_paused():
-            logger.warning(
-                "Cache unreachable; serving without it for %.0f s", self.retry_after, exc_info=True
-            )
         with self.reach.lock:
             self.reach.failures += 1
             self.reach.recorded.clear()  # recorded again after each failure: see _lose
-        self.paused_until = time.monotonic() + self.retry_after
+        if self.breaker.failed():
+            logger.warning(
+                "Cache unreachable; serving without it for %.0f s", self.retry_after, exc_info=True
+            )
 
     def _lose(self, operation: str, args: tuple[Any, ...]) -> None:
         """A write that missed Redis: keep its keys (as stored) until they are deleted there,
@@ -218,19 +214,22 @@ class RedisCache(django_redis.RedisCache):
         except UNREACHABLE:
             self._pause()
             return False
+        self.breaker.succeeded()
         return True
 
     def ping(self) -> bool:
         """Whether Redis answers now (ignores, then updates, the pause). A process that saw
         Redis fail settles what it missed first (a load balancer's probe brings it back)."""
-        self.paused_until = 0.0
+        self.breaker.reset()
         try:
             if self.reach.failures != self.reach.settled:
                 self._settle()
-            return bool(self._cache.get_client(write=True).ping())
+            answered = bool(self._cache.get_client(write=True).ping())
         except UNREACHABLE:
             self._pause()
             return False
+        self.breaker.succeeded()
+        return answered
 
     def read_ahead(self, keys: list[str]) -> None:
         """Fetch `keys` in one round trip for the `get`s this request is about to make.

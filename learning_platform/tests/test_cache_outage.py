@@ -114,7 +114,7 @@ def test_the_cache_tries_redis_again_once_its_pause_is_over(caplog):
     with dead_cache(RETRY_AFTER=30):
         cache.get("k")
         assert cache.is_paused()
-        cache.paused_until = 0.0  # as when the pause is over
+        cache.breaker.reset()  # as when the pause is over
         caplog.clear()
 
         cache.get("k")
