@@ -34,7 +34,7 @@ def test_get_many_answers_what_was_stored_and_leaves_out_what_was_not(redis_cach
 def test_operations_reuse_one_redis_client(redis_cache):
     redis_cache.set("number", 1)
 
-    assert redis_cache._cache.get_client() is redis_cache._cache.get_client()
+    assert redis_cache.client.get_client() is redis_cache.client.get_client()
 
 
 @needs_redis
