@@ -31,6 +31,7 @@ import os
 import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -106,6 +107,25 @@ class Reach:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+# Keys read together, by what read them (RedisCache.read_ahead's `then`), the most recent
+# _LEARNED_MAX: per process, shared by its threads' backends.
+_learned: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+_learned_lock = threading.Lock()
+_LEARNED_MAX = 10_000
+
+
+def _learned_keys(name: str | None) -> tuple[str, ...]:
+    return _learned.get(name, ()) if name is not None else ()
+
+
+def _learn(name: str, keys: list[Any]) -> None:
+    with _learned_lock:
+        _learned[name] = tuple(str(key) for key in keys)
+        _learned.move_to_end(name)
+        if len(_learned) > _LEARNED_MAX:
+            _learned.popitem(last=False)
+
+
 _reaches: dict[str, Reach] = {}
 _reaches_lock = threading.Lock()
 
@@ -139,6 +159,8 @@ class RedisCache(BaseCache):
         self.breaker = self.reach.breaker
         # Values fetched by `read_ahead`, each served once, until the request ends.
         self._ahead: dict[str, Any] = {}
+        # What the read ahead was for: the next `get_many`'s keys are learned under it.
+        self._learning: str | None = None
         # Shared by the threads of a process (LocMemCache locks): one limit per process.
         self.fallback: BaseCache = LocMemCache(
             f"fallback:{server}:{params.get('KEY_PREFIX', '')}", {"OPTIONS": {"MAX_ENTRIES": 10000}}
@@ -246,18 +268,26 @@ class RedisCache(BaseCache):
         self.breaker.succeeded()
         return answered
 
-    def read_ahead(self, keys: list[str]) -> None:
-        """Fetch `keys` in one round trip for the `get`s this request is about to make.
+    def read_ahead(self, keys: list[str], *, then: str | None = None) -> None:
+        """Fetch `keys` in one round trip for the reads this request is about to make.
 
-        A signed-in request reads its session, then its user: two round trips where one does
-        (accounts.session_tokens). Each value is served once, and all are forgotten on any
-        write and when the request ends (Django closes its caches then).
+        A signed-in request reads its session, then its user, then (a cached page) the
+        versions and the value of what it shows: three round trips where one does
+        (accounts.session_tokens). `then` names what the request reads next (its user and
+        path): the keys its first `get_many` asked for the last time under that name, in this
+        process, are fetched too, and the keys it asks for now are learned for the next time.
+        Each value is served once, and all are forgotten on any write and when the request
+        ends (Django closes its caches then). A key learned in vain (a page's key of
+        yesterday) costs a few bytes of the round trip; the next read learns anew.
         """
-        found = self.get_many(keys)
-        self._ahead = {key: found.get(key) for key in keys} if found else {}
+        fetch = list(dict.fromkeys([*keys, *_learned_keys(then)]))
+        self._ahead, self._learning = {}, None
+        found = self.get_many(fetch)
+        self._ahead = {key: found.get(key) for key in fetch} if found else {}
+        self._learning = then
 
     def close(self, **kwargs: Any) -> None:
-        self._ahead = {}
+        self._ahead, self._learning = {}, None
         super().close(**kwargs)
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
@@ -267,6 +297,13 @@ class RedisCache(BaseCache):
         return self._call("get", default, key, default, version)
 
     def get_many(self, keys: Iterable[Any], version: int | None = None) -> dict[Any, Any]:
+        keys = list(keys)
+        if self._learning is not None:
+            _learn(self._learning, keys)
+            self._learning = None
+        if version is None and keys and self._ahead and all(key in self._ahead for key in keys):
+            ahead = [(key, self._ahead.pop(key)) for key in keys]
+            return {key: value for key, value in ahead if value is not None}
         return self._call("get_many", {}, keys, version)
 
     def has_key(self, key: Any, version: int | None = None) -> bool:
