@@ -1,27 +1,27 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { api } from '@/lib/api';
+import { api, data } from '@/lib/api';
 import * as allauth from '@/lib/allauth';
 import { endSessions, listSessions } from '@/lib/allauth';
 import { leaderboardQueries } from '@/lib/queries';
 import { AUTH_ROOT, sessionQuery } from '@/lib/session';
 import { signedOutHere } from '@/lib/signOut';
-import type { AccountDeletion, DeletionInput, DeletionTerms, Profile, ProfileInput } from '@/lib/types';
+import type { AccountDeletion, DeletionInput, ProfileInput } from '@/lib/types';
 
 export const settingsQueries = {
-  profile: () => queryOptions({ queryKey: ['me'], queryFn: () => api<Profile>('me/') }),
+  profile: () => queryOptions({ queryKey: ['me'], queryFn: () => data(api.GET('/api/v1/me/')) }),
   /** The learner's signed-in devices (allauth's sessions). */
   sessions: () => queryOptions({ queryKey: [AUTH_ROOT, 'sessions'], queryFn: listSessions }),
   /** The account's e-mail addresses: its own (primary) and one waiting for confirmation. */
   emails: () => queryOptions({ queryKey: ['account', 'emails'], queryFn: allauth.listEmailAddresses }),
   /** What deleting the account means (the grace period), said before asking. */
-  deletionTerms: () => queryOptions({ queryKey: ['account', 'deletion'], queryFn: () => api<DeletionTerms>('me/deletion'), staleTime: Infinity }),
+  deletionTerms: () => queryOptions({ queryKey: ['account', 'deletion'], queryFn: () => data(api.GET('/api/v1/me/deletion')), staleTime: Infinity }),
 };
 
 export function useUpdateProfile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: ProfileInput) => api<Profile>('me/', { method: 'PATCH', body: input }),
+    mutationFn: (input: ProfileInput) => data(api.PATCH('/api/v1/me/', { body: input })),
     onSuccess: (profile) => {
       client.setQueryData(settingsQueries.profile().queryKey, profile);
       // Every time on screen follows the learner's zone at once.
@@ -79,9 +79,9 @@ export const useSwitchEmail = () =>
 export function useDownloadData() {
   return useMutation({
     mutationFn: async () => {
-      const data = await api<unknown>('me/data');
+      const answer = await data(api.GET('/api/v1/me/data'));
       const day = new Date().toISOString().slice(0, 10);
-      saveFile(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), `learning-platform-data-${day}.json`);
+      saveFile(new Blob([JSON.stringify(answer, null, 2)], { type: 'application/json' }), `learning-platform-data-${day}.json`);
     },
   });
 }
@@ -113,7 +113,7 @@ export function useDeleteAccount(leave: (answer: AccountDeletion) => void) {
     [client],
   );
   return useMutation({
-    mutationFn: (input: DeletionInput) => api<AccountDeletion>('me/deletion', { method: 'POST', body: input }),
+    mutationFn: (input: DeletionInput) => data(api.POST('/api/v1/me/deletion', { body: input })),
     onSuccess: (answer) => {
       deleted.current = true;
       leave(answer);

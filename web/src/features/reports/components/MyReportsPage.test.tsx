@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { allauthConfig, mockFetch, signedInSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession } from '@/test/mockApi';
 import { progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -20,7 +20,7 @@ const report = (id: number, fields: object) => ({
 });
 
 function routes(pages: Record<string, object>) {
-  return mockFetch({
+  return mockApi({
     'GET /_allauth/browser/v1/config': allauthConfig,
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/progress': { body: progressSummary() },
