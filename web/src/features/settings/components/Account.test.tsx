@@ -89,6 +89,9 @@ describe('Settings: account', () => {
     expect(within(form).getByText(/Waiting for confirmation/)).toHaveTextContent('until then you sign in with ada@example.com');
     await user.click(within(form).getByRole('button', { name: 'Send the link again' }));
     await waitFor(() => expect(calls.filter((call) => call.method === 'PUT').map((call) => call.body)).toEqual([{ email: 'ada@new.example' }]));
+    // allauth answers a resend with no list: the addresses on screen stay (read again), not emptied.
+    await waitFor(() => expect(calls.filter((call) => call.url.endsWith('/account/email') && call.method === 'GET')).toHaveLength(2));
+    expect(within(form).getByText(/Waiting for confirmation/)).toHaveTextContent('ada@new.example');
   });
 
   it('makes a confirmed address the account’s own and removes the old one', async () => {
