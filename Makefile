@@ -73,7 +73,7 @@ lighthouse: venv web  ## Lighthouse (mobile) on the lesson and quest outline, pr
 web-lint: venv  ## lint (ESLint) and type-check (tsc --noEmit) the web app
 	@rc=0; scripts/web.sh lint || rc=$$?; scripts/web.sh typecheck || rc=$$?; exit $$rc
 
-web-types-check: venv  ## fail when web/src/lib/api-schema.d.ts differs from the API's OpenAPI schema
+web-types-check: venv  ## fail when web/src/lib/api-schema.d.ts or allauth-schema.d.ts differs from its OpenAPI schema
 	@scripts/web.sh types-check
 
 lint: venv  ## ruff lint and format check, the apps' import graph (lint-imports), the repository's checks

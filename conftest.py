@@ -284,14 +284,9 @@ class LiveWorker:
 
     def wait_for(self, condition, timeout: float = 30.0) -> None:
         """Return once `condition()` is true; fail with the worker's log after `timeout` s."""
-        import time
+        from learning_platform.tests.waiting import wait_until
 
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if condition():
-                return
-            time.sleep(0.2)
-        raise AssertionError(f"timed out; worker log:\n{self.log()}")
+        wait_until(condition, timeout=timeout, failure=lambda: f"worker log:\n{self.log()}")
 
     def waiting(self, queue: str) -> int:
         """How many messages wait in `queue` on the worker's broker."""
@@ -337,18 +332,23 @@ def _database_url(db: dict) -> str:
 def _wait_for_worker(celery_app, queue: str, process, log_path, timeout: float = 40.0) -> None:
     import time
 
+    from learning_platform.tests.waiting import wait_until
+
     node = f"{queue}@{_hostname()}"
-    deadline, next_ping = time.monotonic() + timeout, time.monotonic() + 1.0
-    while time.monotonic() < deadline:
+    next_ping = time.monotonic() + 1.0
+
+    def answers() -> bool:
+        nonlocal next_ping
         if process.poll() is not None:
             raise RuntimeError(f"celery worker exited early:\n{log_path.read_text()}")
         # "<node> ready." in its log, confirmed by a ping; else a ping a second (each costs 0.5 s).
         if f"{node} ready." in log_path.read_text() or time.monotonic() >= next_ping:
             if celery_app.control.ping(destination=[node], timeout=0.5):
-                return
+                return True
             next_ping = time.monotonic() + 1.0
-        time.sleep(0.05)
-    raise RuntimeError(f"celery worker did not start in {timeout}s:\n{log_path.read_text()}")
+        return False
+
+    wait_until(answers, timeout=timeout, failure=lambda: f"celery worker:\n{log_path.read_text()}")
 
 
 def _hostname() -> str:

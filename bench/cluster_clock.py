@@ -4,8 +4,8 @@ Web node B runs with its wall clock minutes ahead of the database's (bench/wallc
 wall clock moves; monotonic time and sleeps do not). The rehearsal picks the learners' time
 zone whose midnight comes first, at least LEAD seconds away (the nodes must start before it),
 and sets B's clock PAST_MIDNIGHT seconds beyond it: while the database says it is still today
-where the learners are, B thinks it is tomorrow. Then, through B, before that midnight, a few
-learners complete a lesson by its checks, and at the end:
+where the learners are, B thinks it is tomorrow. Then, before that midnight, a few learners
+complete a lesson by its checks, half through B and half through A, and at the end:
 
 - the day each completion counts on equals the database's (their activity days, the local
   date of the database's clock around the answer);
@@ -93,10 +93,11 @@ class ClockCheck:
 
     def run(self) -> None:
         slug, checks = next(iter(self.rehearsal.checkable.items()))
-        for user_id, token in self.learners:
+        for index, (user_id, token) in enumerate(self.learners):
+            node = ("web-b", "web-a")[index % 2]
             before = database_now()
             statuses = [
-                self.rehearsal.fetch("web-b", "POST", f"/api/v1/checks/{check_id}/answers",
+                self.rehearsal.fetch(node, "POST", f"/api/v1/checks/{check_id}/answers",
                                      token, body={"answer": answer})[0]
                 for check_id, answer in checks
             ]  # fmt: skip
@@ -113,7 +114,7 @@ class ClockCheck:
             _, _, ready = self.rehearsal.fetch(node, "GET", "/readyz", "")
             self.ready[node] = ready["checks"]["clock"]
         left = (self.plan.midnight - database_now()).total_seconds()
-        print(f"  clock: {len(self.learners)} learners answered through web-b ({slug}), "
+        print(f"  clock: {len(self.learners)} learners answered through web-b and web-a ({slug}), "
               f"{left:.0f}s before midnight in {self.plan.zone}; /readyz clock: "
               f"web-a {self.ready['web-a']}, web-b {self.ready['web-b']}")  # fmt: skip
 

@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -37,12 +39,13 @@ from typing import Any, TypeVar, cast
 from django.core.cache.backends import redis as django_redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.locmem import LocMemCache
-from redis import Redis
+from redis import ConnectionPool, Redis
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.retry import Retry
 
+from learning_platform.breaker import Breaker, breaker_for
 from learning_platform.metrics import CACHE_OPERATION_DURATION
 
 logger = logging.getLogger(__name__)
@@ -61,34 +64,42 @@ Version = int | None
 
 
 class ReusedClient(django_redis.RedisCacheClient):
-    """Django's client, keeping one redis-py client per pool, on one connection of its own.
+    """Django's Redis cache client, keeping the redis-py client it makes, on one connection.
 
     Django builds a new redis-py client for every operation, and with redis-py 8 that
-    constructor costs more than a GET; taking a connection from the pool and giving it back
-    costs a third of one. Django keeps a cache backend per thread, so a connection of its own
-    is never shared between threads; a forked process makes new ones.
+    constructor costs more than a GET (120 µs against 80 µs here); taking a connection from the
+    pool and giving it back costs a third of one. Django keeps a cache backend per thread, so a
+    connection of its own is never shared between threads; a forked process makes new ones.
+    Only public methods are overridden or called: Django's `get_client` and redis-py's
+    `connection_pool`.
     """
 
     def __init__(self, servers: list[str], **options: Any) -> None:
         super().__init__(servers, **options)
-        self._clients: dict[bool, Redis] = {}
+        self._reused: dict[bool, Redis] = {}
         self._pid = os.getpid()
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Redis:
         if self._pid != os.getpid():
-            self._clients, self._pid = {}, os.getpid()
-        if write not in self._clients:
-            # Django's own pool for `write` (one per server, made on first use).
-            pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
-            self._clients[write] = Redis(connection_pool=pool, single_connection_client=True)
-        return self._clients[write]
+            self._reused, self._pid = {}, os.getpid()
+        if write not in self._reused:
+            # Connects now: raises the connection's error when Redis is unreachable.
+            self._reused[write] = Redis(
+                connection_pool=self.pool(write=write), single_connection_client=True
+            )
+        return self._reused[write]
+
+    def pool(self, *, write: bool = False) -> ConnectionPool:
+        """Django's connection pool for `write` (one per server, made on first use)."""
+        pool: ConnectionPool = super().get_client(write=write).connection_pool
+        return pool
 
 
 @dataclass
 class Reach:
     """What this process knows of reaching one Redis, shared by its threads' backends."""
 
-    paused_until: float = 0.0
+    breaker: Breaker
     failures: int = 0  # calls that found Redis unreachable, ever
     settled: int = 0  # `failures` when Redis last answered after them (all settled then)
     lost: set[str] = field(default_factory=set)  # keys (as stored) of writes that missed it
@@ -96,17 +107,43 @@ class Reach:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+# Keys read together, by what read them (RedisCache.read_ahead's `then`), the most recent
+# _LEARNED_MAX: per process, shared by its threads' backends.
+_learned: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+_learned_lock = threading.Lock()
+_LEARNED_MAX = 10_000
+
+
+def _learned_keys(name: str | None) -> tuple[str, ...]:
+    return _learned.get(name, ()) if name is not None else ()
+
+
+def _learn(name: str, keys: list[Any]) -> None:
+    with _learned_lock:
+        _learned[name] = tuple(str(key) for key in keys)
+        _learned.move_to_end(name)
+        if len(_learned) > _LEARNED_MAX:
+            _learned.popitem(last=False)
+
+
 _reaches: dict[str, Reach] = {}
 _reaches_lock = threading.Lock()
 
 
-def reach_of(server: str) -> Reach:
+def reach_of(server: str, *, retry_after: float) -> Reach:
     with _reaches_lock:
-        return _reaches.setdefault(server, Reach())
+        if server not in _reaches:
+            _reaches[server] = Reach(breaker_for(f"cache {server}", reset_after=retry_after))
+        return _reaches[server]
 
 
-class RedisCache(django_redis.RedisCache):
-    def __init__(self, server: str, params: dict[str, Any]) -> None:
+class RedisCache(BaseCache):
+    """Django's RedisCache, on Django's own client (`ReusedClient`), with Redis unreachable a
+    miss. Composed rather than inherited: Django's backend chooses its client class through a
+    private attribute, so its thin methods (make the key, call the client) are repeated here."""
+
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
+        super().__init__(params)
         options = dict(params.get("OPTIONS", {}))
         self.retry_after = float(options.pop("RETRY_AFTER", 5))
         self.fallback_prefixes = tuple(options.pop("FALLBACK_KEY_PREFIXES", ()))
@@ -115,11 +152,15 @@ class RedisCache(django_redis.RedisCache):
         options.setdefault("socket_timeout", timeout)
         # redis-py retries a failed connect three times by default; one try, then the pause.
         options.setdefault("retry", Retry(NoBackoff(), 0))
-        super().__init__(server, {**params, "OPTIONS": options})
-        self._class = ReusedClient  # Django's hook for a custom client class
-        self.reach = reach_of(server)
+        servers = re.split("[;,]", server) if isinstance(server, str) else server
+        self.client = ReusedClient(servers, **options)
+        server = servers[0]  # writes go there: its reach is the cache's
+        self.reach = reach_of(server, retry_after=self.retry_after)
+        self.breaker = self.reach.breaker
         # Values fetched by `read_ahead`, each served once, until the request ends.
         self._ahead: dict[str, Any] = {}
+        # What the read ahead was for: the next `get_many`'s keys are learned under it.
+        self._learning: str | None = None
         # Shared by the threads of a process (LocMemCache locks): one limit per process.
         self.fallback: BaseCache = LocMemCache(
             f"fallback:{server}:{params.get('KEY_PREFIX', '')}", {"OPTIONS": {"MAX_ENTRIES": 10000}}
@@ -135,7 +176,8 @@ class RedisCache(django_redis.RedisCache):
             try:
                 if self.reach.failures != self.reach.settled:
                     self._settle()
-                answer: T = getattr(super(), operation)(*args)
+                answer: T = getattr(self, f"_redis_{operation}")(*args)
+                self.breaker.succeeded()
                 return answer
             except UNREACHABLE:
                 self._pause()
@@ -148,26 +190,17 @@ class RedisCache(django_redis.RedisCache):
             self._lose(operation, args)
         return down
 
-    @property
-    def paused_until(self) -> float:
-        return self.reach.paused_until
-
-    @paused_until.setter
-    def paused_until(self, value: float) -> None:
-        self.reach.paused_until = value
-
     def is_paused(self) -> bool:
-        return self.reach.paused_until > time.monotonic()
+        return self.breaker.is_open()
 
     def _pause(self) -> None:
-        if not self.is_paused():
-            logger.warning(
-                "Cache unreachable; serving without it for %.0f s", self.retry_after, exc_info=True
-            )
         with self.reach.lock:
             self.reach.failures += 1
             self.reach.recorded.clear()  # recorded again after each failure: see _lose
-        self.paused_until = time.monotonic() + self.retry_after
+        if self.breaker.failed():
+            logger.warning(
+                "Cache unreachable; serving without it for %.0f s", self.retry_after, exc_info=True
+            )
 
     def _lose(self, operation: str, args: tuple[Any, ...]) -> None:
         """A write that missed Redis: keep its keys (as stored) until they are deleted there,
@@ -201,7 +234,7 @@ class RedisCache(django_redis.RedisCache):
         logger.info("Cache reachable again; %s keys of missed writes deleted", len(keys))
 
     def _delete_stored(self, keys: Collection[str]) -> None:
-        client = self._cache.get_client(write=True)
+        client = self.client.get_client(write=True)
         ordered = sorted(keys)
         for start in range(0, len(ordered), _DELETE_CHUNK):
             client.delete(*ordered[start : start + _DELETE_CHUNK])
@@ -218,32 +251,43 @@ class RedisCache(django_redis.RedisCache):
         except UNREACHABLE:
             self._pause()
             return False
+        self.breaker.succeeded()
         return True
 
     def ping(self) -> bool:
         """Whether Redis answers now (ignores, then updates, the pause). A process that saw
         Redis fail settles what it missed first (a load balancer's probe brings it back)."""
-        self.paused_until = 0.0
+        self.breaker.reset()
         try:
             if self.reach.failures != self.reach.settled:
                 self._settle()
-            return bool(self._cache.get_client(write=True).ping())
+            answered = bool(self.client.get_client(write=True).ping())
         except UNREACHABLE:
             self._pause()
             return False
+        self.breaker.succeeded()
+        return answered
 
-    def read_ahead(self, keys: list[str]) -> None:
-        """Fetch `keys` in one round trip for the `get`s this request is about to make.
+    def read_ahead(self, keys: list[str], *, then: str | None = None) -> None:
+        """Fetch `keys` in one round trip for the reads this request is about to make.
 
-        A signed-in request reads its session, then its user: two round trips where one does
-        (accounts.session_tokens). Each value is served once, and all are forgotten on any
-        write and when the request ends (Django closes its caches then).
+        A signed-in request reads its session, then its user, then (a cached page) the
+        versions and the value of what it shows: three round trips where one does
+        (accounts.session_tokens). `then` names what the request reads next (its user and
+        path): the keys its first `get_many` asked for the last time under that name, in this
+        process, are fetched too, and the keys it asks for now are learned for the next time.
+        Each value is served once, and all are forgotten on any write and when the request
+        ends (Django closes its caches then). A key learned in vain (a page's key of
+        yesterday) costs a few bytes of the round trip; the next read learns anew.
         """
-        found = self.get_many(keys)
-        self._ahead = {key: found.get(key) for key in keys} if found else {}
+        fetch = list(dict.fromkeys([*keys, *_learned_keys(then)]))
+        self._ahead, self._learning = {}, None
+        found = self.get_many(fetch)
+        self._ahead = {key: found.get(key) for key in fetch} if found else {}
+        self._learning = then
 
     def close(self, **kwargs: Any) -> None:
-        self._ahead = {}
+        self._ahead, self._learning = {}, None
         super().close(**kwargs)
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
@@ -253,6 +297,13 @@ class RedisCache(django_redis.RedisCache):
         return self._call("get", default, key, default, version)
 
     def get_many(self, keys: Iterable[Any], version: int | None = None) -> dict[Any, Any]:
+        keys = list(keys)
+        if self._learning is not None:
+            _learn(self._learning, keys)
+            self._learning = None
+        if version is None and keys and self._ahead and all(key in self._ahead for key in keys):
+            ahead = [(key, self._ahead.pop(key)) for key in keys]
+            return {key: value for key, value in ahead if value is not None}
         return self._call("get_many", {}, keys, version)
 
     def has_key(self, key: Any, version: int | None = None) -> bool:
@@ -291,3 +342,58 @@ class RedisCache(django_redis.RedisCache):
 
     def clear(self) -> None:
         self._call("clear", None)
+
+    # --- Django's RedisCache, on the client above --------------------------------------------
+
+    def get_backend_timeout(self, timeout: Timeout = DEFAULT_TIMEOUT) -> int | None:
+        if timeout == DEFAULT_TIMEOUT:
+            timeout = self.default_timeout
+        # None: kept until evicted; 0 or less: deleted at once (Redis's EX refuses them).
+        return None if timeout is None else max(0, int(timeout))
+
+    def _key(self, key: Any, version: Version) -> str:
+        return self.make_and_validate_key(key, version=version)
+
+    def _redis_get(self, key: Any, default: Any, version: Version) -> Any:
+        return self.client.get(self._key(key, version), default)
+
+    def _redis_get_many(self, keys: Iterable[Any], version: Version) -> dict[Any, Any]:
+        key_map: dict[Any, Any] = {self._key(key, version): key for key in keys}
+        return {key_map[k]: v for k, v in self.client.get_many(list(key_map)).items()}
+
+    def _redis_has_key(self, key: Any, version: Version) -> bool:
+        return bool(self.client.has_key(self._key(key, version)))
+
+    def _redis_set(self, key: Any, value: Any, timeout: Timeout, version: Version) -> None:
+        self.client.set(self._key(key, version), value, self.get_backend_timeout(timeout))
+
+    def _redis_add(self, key: Any, value: Any, timeout: Timeout, version: Version) -> bool:
+        return bool(
+            self.client.add(self._key(key, version), value, self.get_backend_timeout(timeout))
+        )
+
+    def _redis_set_many(
+        self, data: dict[Any, Any], timeout: Timeout, version: Version
+    ) -> list[Any]:
+        if data:
+            stored: dict[Any, Any] = {self._key(k, version): v for k, v in data.items()}
+            # django-stubs want an expiry; Django's client takes None too (no expiry).
+            self.client.set_many(stored, self.get_backend_timeout(timeout))  # type: ignore[arg-type]
+        return []
+
+    def _redis_touch(self, key: Any, timeout: Timeout, version: Version) -> bool:
+        expiry = self.get_backend_timeout(timeout)  # None: persist (django-stubs say otherwise)
+        return bool(self.client.touch(self._key(key, version), expiry))  # type: ignore[arg-type]
+
+    def _redis_delete(self, key: Any, version: Version) -> bool:
+        return bool(self.client.delete(self._key(key, version)))
+
+    def _redis_delete_many(self, keys: list[Any], version: Version) -> None:
+        if keys:
+            self.client.delete_many([self._key(key, version) for key in keys])
+
+    def _redis_incr(self, key: Any, delta: int, version: Version) -> int:
+        return int(self.client.incr(self._key(key, version), delta))
+
+    def _redis_clear(self) -> bool:
+        return bool(self.client.clear())

@@ -136,7 +136,9 @@ def update_rows(
         for row in rows
     ]
     params: list[Any] = []
-    if connection.vendor == "postgresql" and len(rows) > 1:
+    # PostgreSQL: many rows as arrays; one row, typed (a NULL alone in its column is text).
+    as_arrays, typed_values = for_vendor(postgresql=(len(rows) > 1, True), sqlite=(False, False))
+    if as_arrays:
         arrays = []
         for field, column in zip(every_field, zip(*prepared, strict=True), strict=True):
             array, param = _postgres_array(field, list(column))
@@ -146,7 +148,7 @@ def update_rows(
         source = f"unnest({', '.join(arrays)}) AS v ({names})"
     else:
         prepared = [[_with_json_text(value) for value in row] for row in prepared]
-        if connection.vendor == "postgresql":  # typed: a NULL alone in its column is text
+        if typed_values:
             typed = [f"CAST(%s AS {field.db_type(connection)})" for field in every_field]
         else:
             typed = ["%s"] * len(every_field)
@@ -167,9 +169,9 @@ def update_rows(
 
 
 def for_vendor(*, postgresql: _T, sqlite: _T, using: str = "default") -> _T:
-    """The PostgreSQL or the SQLite variant of a statement or fragment, for the database in
-    use: apps write both where the two speak differently, and only this module asks which one
-    it is talking to."""
+    """The PostgreSQL or the SQLite variant of a statement, fragment or choice, for the
+    database in use: apps and this module write both where the two differ, and only this
+    function asks which one it is talking to (the one vendor branch of the project's code)."""
     return postgresql if connections[using].vendor == "postgresql" else sqlite
 
 
@@ -183,7 +185,7 @@ def estimated_row_count(model: type[models.Model], *, using: str = "default") ->
     """The planner's estimate of the table's rows (PostgreSQL's `pg_class.reltuples`, kept by
     ANALYZE and autovacuum): no scan, whatever the size. 0 where there is no estimate."""
     connection = connections[using]
-    if connection.vendor != "postgresql":
+    if not for_vendor(postgresql=True, sqlite=False, using=using):
         return 0
     with connection.cursor() as cursor:
         cursor.execute(
@@ -197,11 +199,11 @@ def estimated_row_count(model: type[models.Model], *, using: str = "default") ->
 def lock_against_writes(model: type[models.Model]) -> None:
     """Until the transaction ends, others may read the model's table but not write it
     (PostgreSQL's SHARE lock; on SQLite the open write transaction holds the database)."""
-    if connection.vendor == "postgresql":
+    table = connection.ops.quote_name(model._meta.db_table)
+    statement = for_vendor(postgresql=f"LOCK TABLE {table} IN SHARE MODE", sqlite="")
+    if statement:
         with connection.cursor() as cursor:
-            cursor.execute(
-                f"LOCK TABLE {connection.ops.quote_name(model._meta.db_table)} IN SHARE MODE"
-            )
+            cursor.execute(statement)
 
 
 def asynchronous_commit_column() -> str:
@@ -215,9 +217,7 @@ def asynchronous_commit_column() -> str:
     than the grading itself. The setting rides in the statement (local to its transaction),
     so it costs no round trip and never outlives the transaction.
     """
-    if connection.vendor != "postgresql":
-        return ""
-    return ", set_config('synchronous_commit', 'off', true)"
+    return for_vendor(postgresql=", set_config('synchronous_commit', 'off', true)", sqlite="")
 
 
 if TYPE_CHECKING:

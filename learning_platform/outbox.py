@@ -24,7 +24,6 @@ written; the task runs at commit.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
@@ -38,6 +37,7 @@ from kombu.exceptions import OperationalError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from learning_platform import clock
+from learning_platform.breaker import Breaker
 from learning_platform.models import UnsentTask
 from learning_platform.observe import current_request_id
 from learning_platform.observe_tasks import REQUEST_ID_HEADER
@@ -71,7 +71,8 @@ HEADER = "outbox_id"
 # A failed task is due again after this delay, doubled on each attempt, at most MAX_BACKOFF.
 MAX_BACKOFF = timedelta(hours=6)
 
-_paused_until = 0.0
+# Open after a publish found the broker unreachable: rows wait for the sweep meanwhile.
+BREAKER = Breaker("broker", reset_after=lambda: float(settings.BROKER_RETRY_AFTER))
 
 
 class BrokerError(Exception):
@@ -132,8 +133,7 @@ def send_unsent_tasks(*, batch_size: int = SWEEP_BATCH_SIZE) -> int:
     Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED, so two sweeps never publish the
     same row. Returns how many were published.
     """
-    global _paused_until
-    _paused_until = 0.0  # the sweep always tries the broker
+    BREAKER.reset()  # the sweep always tries the broker
     published = 0
     with transaction.atomic():
         rows = list(
@@ -199,7 +199,7 @@ def _publish(row: UnsentTask) -> datetime | None:
         task.apply_async(args=tuple(row.args), kwargs=row.kwargs, **options)
         UnsentTask.objects.filter(pk=row.pk).delete()
         return None
-    if _paused_until > time.monotonic():
+    if BREAKER.is_open():
         raise BrokerError("broker unreachable (paused)")
     # Invalid options fail here, before any connection: they are the row's error.
     due_at = _redeliver_at(options)
@@ -217,9 +217,10 @@ def _publish(row: UnsentTask) -> datetime | None:
             **options,
         )
     except _broker_errors() as exc:
-        _pause()
+        BREAKER.failed()
         logger.warning("Could not publish %s; kept for the sweep.", row.task, exc_info=True)
         raise BrokerError(f"{type(exc).__name__}: {exc}"[:500]) from exc
+    BREAKER.succeeded()
     return due_at
 
 
@@ -247,11 +248,6 @@ def _redeliver_at(options: dict[str, Any]) -> datetime:
     if eta is not None:
         start = max(start, datetime.fromisoformat(str(eta)))
     return start + timedelta(seconds=settings.OUTBOX_REDELIVER_AFTER)
-
-
-def _pause() -> None:
-    global _paused_until
-    _paused_until = time.monotonic() + settings.BROKER_RETRY_AFTER
 
 
 def _broker_errors() -> tuple[type[BaseException], ...]:

@@ -1,12 +1,20 @@
-"""Periodic jobs without beat, for the embedded default.
+"""Periodic jobs without `celery beat`, for the embedded default: Celery's own beat, in a thread.
 
 With no broker (`make run`: tasks run in-process) nobody runs `celery beat`, so the jobs of
 CELERY_BEAT_SCHEDULE (reply digests, the outbox sweep, the submission sweep, the boards) would
-never run. The development server starts one thread per serving process
-(`learning_platform/devserver`: its `runserver`) that runs each entry of that same schedule
-in-process when it is due: first within a minute of the server's start (after its interval, if
-shorter), so a reload of the development server holds nothing back for long, then every
-interval, as beat would publish it.
+never run. The development server starts, in each serving process
+(`learning_platform/devserver`: its `runserver`), the thread `celery worker -B` embeds:
+`celery.beat.EmbeddedService`, on the same schedule, crontab entries included. Beat publishes a
+due task as usual; with no broker every task is eager (CELERY_TASK_ALWAYS_EAGER), so it runs
+there and then, in that thread, between fresh database connections.
+
+Beat keeps each entry's last run in its shelve file (`SCHEDULE_FILE`, beside `db.sqlite3`,
+ignored by git), so a reload of the development server neither runs every job again nor pushes
+a daily job back by a day.
+
+It replaced a loop of ours (intervals only, every job first due within a minute of each start);
+APScheduler was weighed before and left out: it would be a second scheduler reading Celery's
+schedule format, where beat is already installed and reads it natively.
 
 Off under tests and whenever a broker is configured: then `make beat` runs the schedule,
 exactly one per deployment. `EMBEDDED_SCHEDULER` turns it on or off explicitly.
@@ -16,12 +24,9 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
+from celery.beat import EmbeddedService, PersistentScheduler
 from django.conf import settings
 from django.db import close_old_connections
 
@@ -29,103 +34,28 @@ from learning_platform.celery import app, import_task_modules
 
 logger = logging.getLogger(__name__)
 
-
-@dataclass
-class Job:
-    """One entry of the beat schedule and when it is next due (on the scheduler's clock)."""
-
-    name: str
-    task: str
-    every: float
-    due_at: float
-    args: tuple[Any, ...] = ()
-    kwargs: dict[str, Any] = field(default_factory=dict)
+SCHEDULE_FILE = settings.BASE_DIR / "celerybeat-schedule-embedded"
 
 
-# The longest a job waits for its first run: runserver restarts on every code change, and a
-# daily job first due a day after each restart would never run.
-FIRST_RUN_WITHIN = 60.0
+class InProcessScheduler(PersistentScheduler):
+    """Beat's scheduler, whose due tasks run in this thread (eager): each between fresh
+    database connections, as a worker's would be (a connection the database dropped while the
+    thread slept is not reused)."""
 
-
-def jobs_from(schedule: Mapping[str, Mapping[str, Any]], *, now: float) -> list[Job]:
-    """The beat schedule's entries as jobs, each first due one interval after `now`, or
-    FIRST_RUN_WITHIN seconds when that is sooner. Intervals only: a crontab entry would need
-    beat's own scheduler."""
-    jobs = []
-    for name, entry in schedule.items():
-        every = entry["schedule"]
-        if isinstance(every, timedelta):
-            every = every.total_seconds()
-        if not isinstance(every, int | float) or every <= 0:
-            raise TypeError(f"Periodic entry {name}: the embedded scheduler runs intervals only.")
-        jobs.append(
-            Job(
-                name=name,
-                task=entry["task"],
-                every=float(every),
-                due_at=now + min(every, FIRST_RUN_WITHIN),
-                args=tuple(entry.get("args", ())),
-                kwargs=dict(entry.get("kwargs", {})),
-            )
-        )
-    return jobs
-
-
-def run_in_process(job: Job) -> None:
-    """Run the job's task here and now, as an eager task: its own failure is logged, never
-    raised (the next run tries again, as a worker's would)."""
-    close_old_connections()
-    try:
-        result = app.tasks[job.task].apply(args=job.args, kwargs=job.kwargs)
-        if result.failed():
-            logger.error("Periodic job %s failed: %r", job.name, result.result)
-    except Exception:
-        logger.exception("Periodic job %s failed", job.name)
-    finally:
+    def apply_async(self, *args: Any, **kwargs: Any) -> Any:
         close_old_connections()
-
-
-class EmbeddedScheduler(threading.Thread):
-    """A daemon thread running due jobs one after the other; `stop()` ends it."""
-
-    def __init__(
-        self,
-        schedule: Mapping[str, Mapping[str, Any]],
-        *,
-        run_job: Callable[[Job], None] = run_in_process,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        super().__init__(name="embedded-scheduler", daemon=True)
-        self._run_job = run_job
-        self._clock = clock
-        self._stopped = threading.Event()
-        self.jobs = jobs_from(schedule, now=clock())
-
-    def run_due(self) -> float:
-        """Run every job that is due; return the seconds until the next one is."""
-        for job in self.jobs:
-            if job.due_at <= self._clock():
-                # The next run counts from now: a slow job is not run again at once.
-                job.due_at = self._clock() + job.every
-                self._run_job(job)
-        if not self.jobs:
-            return 60.0
-        return max(0.0, min(job.due_at for job in self.jobs) - self._clock())
-
-    def run(self) -> None:
-        while not self._stopped.wait(self.run_due()):
-            pass
-
-    def stop(self) -> None:
-        self._stopped.set()
+        try:
+            return super().apply_async(*args, **kwargs)
+        finally:
+            close_old_connections()
 
 
 _lock = threading.Lock()
-_started: EmbeddedScheduler | None = None
+_started: Any = None  # the EmbeddedService thread (celery-types type it loosely)
 
 
-def start_embedded_scheduler() -> EmbeddedScheduler | None:
-    """Start this process's scheduler when EMBEDDED_SCHEDULER is on (the embedded default:
+def start_embedded_scheduler() -> Any:
+    """Start this process's beat thread when EMBEDDED_SCHEDULER is on (the embedded default:
     no broker, not under tests); a second call answers the same thread. None when off."""
     global _started
     if not settings.EMBEDDED_SCHEDULER:
@@ -133,11 +63,17 @@ def start_embedded_scheduler() -> EmbeddedScheduler | None:
     with _lock:
         if _started is None:
             import_task_modules()
-            _started = EmbeddedScheduler(settings.CELERY_BEAT_SCHEDULE)
+            _started = EmbeddedService(
+                # celery-types type the app by Celery's Task class; ours is a subclass of it.
+                app,  # type: ignore[arg-type]
+                thread=True,
+                scheduler_cls=InProcessScheduler,
+                schedule_filename=str(SCHEDULE_FILE),
+            )
             _started.start()
             logger.info(
                 "No broker: this process runs the %d periodic jobs itself (%s).",
-                len(_started.jobs),
-                ", ".join(job.name for job in _started.jobs),
+                len(settings.CELERY_BEAT_SCHEDULE),
+                ", ".join(settings.CELERY_BEAT_SCHEDULE),
             )
         return _started

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import time
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from learning_platform import clock
+from learning_platform.breaker import Breaker, breaker_for, reset_all
 from learning_platform.errors import Unavailable
 
 logger = logging.getLogger(__name__)
@@ -96,7 +96,10 @@ def _end_of(day: date, *, days_after: int = 0) -> int:
 
 # --- the connection, with a pause after a failure ----------------------------------------------
 
-_failed_at: dict[str, float] = {}
+
+def _breaker() -> Breaker:
+    # One per URL (tests point the boards at a dead Redis): a dead one pauses only itself.
+    return breaker_for(f"boards {settings.LEADERBOARD_REDIS_URL}", reset_after=PAUSE_AFTER_FAILURE)
 
 
 @functools.cache
@@ -111,13 +114,13 @@ def _client(*, maintenance: bool = False) -> redis.Redis:
     A client of its own rather than the cache's: the boards may live in another Redis
     (LEADERBOARD_REDIS_URL), and the cache gives up after 0.5 s, before a rebuild's union ends."""
     url = settings.LEADERBOARD_REDIS_URL
-    if time.monotonic() - _failed_at.get(url, -PAUSE_AFTER_FAILURE) < PAUSE_AFTER_FAILURE:
+    if _breaker().is_open():
         raise BoardUnavailable("Redis failed moments ago")
     return _connect(url, MAINTENANCE_TIMEOUT if maintenance else 2)
 
 
 def _failed(error: Exception) -> BoardUnavailable:
-    _failed_at[settings.LEADERBOARD_REDIS_URL] = time.monotonic()
+    _breaker().failed()
     logger.warning("Leaderboard Redis unavailable: %s", error)
     return BoardUnavailable(str(error))
 
@@ -155,9 +158,7 @@ def last_rebuilt_at() -> datetime | None:
 
 def rebuild_age_samples(_: object) -> list[tuple[tuple[()], float]]:
     """lp_leaderboard_rebuild_age_seconds, read at scrape time (none without the boards)."""
-    if not enabled():
-        return []
-    rebuilt_at = last_rebuilt_at()
+    rebuilt_at = last_rebuilt_at() if enabled() else None
     if rebuilt_at is None:
         return []
     return [((), clock.elapsed((clock.now() - rebuilt_at).total_seconds(), measure="board_age"))]
@@ -165,7 +166,7 @@ def rebuild_age_samples(_: object) -> list[tuple[tuple[()], float]]:
 
 def forget_failures() -> None:
     """Try Redis again at once (tests; an operator after a repair)."""
-    _failed_at.clear()
+    reset_all(prefix="boards ")
 
 
 # --- updates Redis missed ------------------------------------------------------------------
@@ -190,6 +191,7 @@ def _note_missed(learners: int) -> None:
 def _answered() -> None:
     """Redis answered this process: a rebuild for what it missed, if it did."""
     global _missed_here
+    _breaker().succeeded()
     if _missed_here:
         _missed_here = False
         queue_rebuild()
@@ -250,11 +252,8 @@ def record_awards_of_learners(*, xp_by_learner: dict[int, dict[date, int]]) -> N
         for user_id, xp_by_day in xp_by_learner.items():
             for day, amount in sorted(xp_by_day.items()):
                 keys = [_key("hidden"), _key("all"), day_key(day), *_boards_counting(day, today)]
-                args: list[str | int] = [
-                    member(user_id),
-                    amount,
-                    _end_of(day, days_after=DAY_KEY_DAYS),
-                ]
+                expires = _end_of(day, days_after=DAY_KEY_DAYS)
+                args: list[str | int] = [member(user_id), amount, expires]
                 script(keys=keys, args=args, client=pipe)
         pipe.execute()
     except (redis.RedisError, BoardUnavailable) as error:

@@ -6,8 +6,9 @@
 #   scripts/web.sh build | test | lint | typecheck | e2e [args...]
 #   scripts/web.sh install          only the dependencies
 #   scripts/web.sh types            regenerate src/lib/api-schema.d.ts from the API's OpenAPI
-#                                   schema (openapi-typescript); `build` does it first
-#   scripts/web.sh types-check      fail when the committed api-schema.d.ts differs from the schema
+#                                   schema and src/lib/allauth-schema.d.ts from allauth's
+#                                   (openapi-typescript); `build` does it first
+#   scripts/web.sh types-check      fail when either committed file differs from its schema
 #   scripts/web.sh compress         write web/dist's compressed copies; `build` does it last
 #   WEB_DIR=/elsewhere/web scripts/web.sh build     another copy of the app
 set -euo pipefail
@@ -57,15 +58,33 @@ if [ "$script" = "build" ] || [ "$script" = "types" ] || [ "$script" = "types-ch
     tmp="$(mktemp -d)"
     trap 'rm -rf "$tmp"' EXIT
     (cd "$root" && DEBUG=1 "${PY:-$root/.venv/bin/python}" manage.py spectacular --file "$tmp/openapi.yaml")
-    generate=("$node_env" npx --no-install openapi-typescript "$tmp/openapi.yaml" -o src/lib/api-schema.d.ts)
+    # allauth's headless API has its own spec, the one it serves at /_allauth/openapi.json (it
+    # depends on the settings: clients, sign-up fields, phone), asked of Django's test client.
+    (cd "$root" && SPEC_FILE="$tmp/allauth.json" DEBUG=1 "${PY:-$root/.venv/bin/python}" manage.py shell --no-imports -c '
+import os
+from django.test import Client
+from django.test.utils import setup_test_environment
+from django.urls import reverse
+setup_test_environment()
+answer = Client().get(reverse("headless:openapi_json"))
+assert answer.status_code == 200, answer.status_code
+with open(os.environ["SPEC_FILE"], "wb") as spec:
+    spec.write(answer.content)
+' >/dev/null)
+    for pair in "$tmp/openapi.yaml:src/lib/api-schema.d.ts" "$tmp/allauth.json:src/lib/allauth-schema.d.ts"; do
+        generate=("$node_env" npx --no-install openapi-typescript "${pair%%:*}" -o "${pair#*:}")
+        if [ "$script" = "types-check" ]; then
+            "${generate[@]}" --check || {
+                echo "web: ${pair#*:} is out of date with its OpenAPI schema; run scripts/web.sh types" >&2
+                exit 1
+            }
+        else
+            "${generate[@]}"
+        fi
+    done
     if [ "$script" = "types-check" ]; then
-        "${generate[@]}" --check || {
-            echo "web: src/lib/api-schema.d.ts is out of date with the API schema; run scripts/web.sh types" >&2
-            exit 1
-        }
         exit 0
     fi
-    "${generate[@]}"
     if [ "$script" = "types" ]; then
         exit 0
     fi

@@ -38,6 +38,20 @@ export default tseslint.config(
   },
   ...boundaries,
   {
+    // The API's types come from its schema through the typed client (src/lib/api.ts): a type
+    // picked by hand at a call (`api<Lesson>(...)`, `data<Lesson>(...)`) would override it.
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[typeArguments]:matches([callee.name='api'], [callee.name='data'], [callee.object.name='api'])",
+          message: 'No hand-picked API types: the typed client (src/lib/api.ts) takes them from the schema.',
+        },
+      ],
+    },
+  },
+  {
     // Playwright fixtures call `use`, which is not React's.
     files: ['e2e/**/*.ts'],
     rules: { 'react-hooks/rules-of-hooks': 'off' },

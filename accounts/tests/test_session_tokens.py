@@ -11,6 +11,7 @@ from redis.client import Redis
 
 from accounts.tests.factories import UserFactory
 from accounts.tests.test_api import PASSWORD, app_login
+from lessons.tests.factories import LessonFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -66,3 +67,22 @@ def test_a_signed_in_read_fetches_session_and_user_in_one_round_trip():
     assert response.status_code == 200
     reads = [call.args[1] for call in sent.call_args_list if call.args[1] in ("GET", "MGET")]
     assert reads == ["MGET"]
+
+
+@needs_redis
+def test_a_warm_signed_in_read_of_a_cached_page_makes_one_round_trip():
+    user = UserFactory(password=PASSWORD)
+    token = app_login(Client(), user.email)
+    path = f"/api/v1/lessons/{LessonFactory().slug}/"
+    reader = Client()
+    reader.get(path, HTTP_X_SESSION_TOKEN=token)  # caches the user and the page
+    reader.get(path, HTTP_X_SESSION_TOKEN=token)  # learns what the page reads from the cache
+    cache.close()
+
+    with mock.patch.object(
+        Redis, "execute_command", autospec=True, side_effect=Redis.execute_command
+    ) as sent:
+        response = reader.get(path, HTTP_X_SESSION_TOKEN=token)
+
+    assert response.status_code == 200
+    assert [call.args[1] for call in sent.call_args_list] == ["MGET"]

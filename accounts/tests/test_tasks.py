@@ -29,13 +29,9 @@ def test_queue_email_sends_only_after_the_transaction_commits(
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
 def test_queued_email_is_sent_by_a_real_worker(live_worker):
-    import time
-
     services.queue_email(subject="From the worker", body="Body", to=["c@example.com"])
 
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not live_worker.sent_mail():
-        time.sleep(0.2)
+    live_worker.wait_for(live_worker.sent_mail)
     sent = live_worker.sent_mail()
     assert len(sent) == 1, live_worker.log()
     assert "Subject: From the worker" in sent[0]

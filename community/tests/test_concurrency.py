@@ -1,7 +1,6 @@
 """A reply and the deletion of its thread's first comment, at the same time."""
 
 import threading
-import time
 
 import pytest
 from django.db import connection, transaction
@@ -10,6 +9,7 @@ from accounts.tests.factories import UserFactory
 from community import services
 from community.models import Comment
 from community.tests.factories import CommentFactory, LessonSubscriptionFactory, ReplyFactory
+from learning_platform.tests.waiting import another_connection_awaits_a_lock, wait_until
 from notifications.models import Notification
 
 
@@ -24,7 +24,7 @@ def test_a_reply_racing_the_deletion_of_its_thread_survives_under_a_stub(monkeyp
     def create_slowly(**kwargs):
         # The reply has locked the thread's head; the delete starts now and must wait.
         reply_holds_the_lock.set()
-        time.sleep(0.5)
+        wait_until(another_connection_awaits_a_lock, timeout=10)
         return original_create(**kwargs)
 
     monkeypatch.setattr(Comment.objects, "create", create_slowly)
@@ -128,7 +128,8 @@ def test_a_comment_hidden_while_its_notifications_are_made_leaves_none():
             with transaction.atomic():
                 services.hide_comment(comment=Comment.objects.get(pk=head.pk), reason="spam")
                 hidden.set()
-                time.sleep(0.5)
+                # Committed only once the fan-out waits for this transaction's locks.
+                wait_until(another_connection_awaits_a_lock, timeout=10)
         except Exception as error:  # surfaced by the assertion below
             errors.append(error)
         finally:

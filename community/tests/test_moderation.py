@@ -95,10 +95,11 @@ def test_hiding_a_comment_mid_digest_takes_it_out_of_the_unsent_e_mail(
     with (
         mock.patch(
             "django.core.mail.EmailMultiAlternatives.send", side_effect=SMTPServerDisconnected
-        ),
+        ) as send,
         pytest.raises(SMTPServerDisconnected),
     ):
         notification_services.send_notification_emails(user_id=follower.id)
+    send.assert_called_once()
     waiting = EmailDelivery.objects.get(recipient=follower, sent_at__isnull=True)
     assert SPAM in waiting.text_body
 
@@ -117,10 +118,11 @@ def test_hiding_a_thread_withdraws_its_replies_and_an_e_mail_left_empty_is_not_s
     with (
         mock.patch(
             "django.core.mail.EmailMultiAlternatives.send", side_effect=SMTPServerDisconnected
-        ),
+        ) as send,
         pytest.raises(SMTPServerDisconnected),
     ):
         notification_services.send_notification_emails(user_id=follower.id)
+    send.assert_called_once()
 
     _hide(moderator_client, head)
 

@@ -21,7 +21,8 @@ def test_the_catalogue_is_checked_again_after_a_few_seconds(catalogue, django_as
         grading_cache.current_catalogue()
 
     with (
-        mock.patch.object(time, "monotonic", return_value=time.monotonic() + 6),
+        mock.patch.object(time, "monotonic", return_value=time.monotonic() + 6) as clock,
         django_assert_num_queries(1),
     ):
         grading_cache.current_catalogue()
+    clock.assert_called()

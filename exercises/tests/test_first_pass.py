@@ -100,10 +100,13 @@ def test_a_failure_after_the_bonus_undoes_both_the_pass_and_the_bonus(user, exer
     submission = SubmissionFactory(user=user, exercise=exercise, content=GOOD_CSV)
 
     with (
-        mock.patch.object(pipeline, "_write_result", side_effect=RuntimeError("disk full")),
+        mock.patch.object(
+            pipeline, "_write_result", side_effect=RuntimeError("disk full")
+        ) as write,
         pytest.raises(RuntimeError),
     ):
         pipeline.grade_submission(submission_id=submission.id)
+    write.assert_called_once()  # the failure came after the bonus, as the test says
 
     assert not XPAward.objects.filter(user=user).exists()
     assert not AchievementUnlock.objects.filter(user=user).exists()

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from exercises.models import Submission
 from exercises.tests.conftest import GOOD_CSV, post_table
+from learning_platform.tests.waiting import wait_until
 from progress.models import LearnerStats
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -21,16 +22,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 # The fixture's worker runs with CELERY_VISIBILITY_TIMEOUT=10, hence a grading time limit of 5 s
 # (queueing.grading_time_limit) and kombu restoring unacked messages every 10 s.
 WORKER_VISIBILITY_TIMEOUT = 10
-
-
-def wait_for(predicate, *, timeout: float, interval: float = 0.1):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise AssertionError(f"not true within {timeout} s")
 
 
 def submit(client, exercise) -> int:
@@ -49,7 +40,7 @@ def test_a_real_worker_grades_a_submission_and_the_api_shows_the_feedback(
         body = user_client.get(reverse("submission-detail", args=[submission_id])).json()
         return body if body["status"] == "graded" else None
 
-    body = wait_for(graded, timeout=30, interval=0.2)
+    body = wait_until(graded, timeout=30)
 
     assert body["passed"] is True
     assert body["score"] == 1.0
@@ -98,10 +89,9 @@ def test_a_worker_killed_while_grading_is_replaced_and_the_submission_still_grad
 ):
     # given a worker in the middle of grading (waiting for the learner's lock)
     submission_id = submit(user_client, exercise)
-    wait_for(
+    wait_until(
         lambda: Submission.objects.filter(pk=submission_id, status="grading").exists(),
         timeout=20,
-        interval=0.05,
     )
     # when it is killed with SIGKILL (no chance to ack, reject or clean up)
     os.killpg(live_worker.process.pid, signal.SIGKILL)
@@ -112,10 +102,9 @@ def test_a_worker_killed_while_grading_is_replaced_and_the_submission_still_grad
     learner_locked.set()
     live_worker.start_again()
     # then the unacked message comes back after the visibility timeout and is graded
-    submission = wait_for(
+    submission = wait_until(
         lambda: Submission.objects.filter(pk=submission_id, status="graded").first(),
         timeout=WORKER_VISIBILITY_TIMEOUT * 4,
-        interval=0.2,
     )
     assert submission.passed
     assert submission.attempts == 2
@@ -149,15 +138,14 @@ def test_a_burst_is_graded_in_batches_through_a_real_worker_each_submission_once
         assert queueing.enqueue_grading(submission_id=submission.id, enqueued_at=waited_since)
 
     # then every one is graded once, the first task grading the others as a batch
-    wait_for(
+    wait_until(
         lambda: not Submission.objects.exclude(status="graded").exists(),
         timeout=30,
-        interval=0.2,
     )
     assert set(Submission.objects.values_list("attempts", flat=True)) == {1}
     assert [xp_total(user_id=learner.id) for learner in learners] == [exercise.xp] * 3
     # and the others' own messages are dropped unrun (revoked) or, had one run first, skip
-    log = wait_for(
+    log = wait_until(
         lambda: (
             (text := live_worker.log()).count("Discarding revoked task") + text.count("'skipped'")
             == 11

@@ -166,11 +166,12 @@ def test_a_grader_crash_puts_the_submission_back_in_the_queue(exercise):
     submission = SubmissionFactory(exercise=exercise, content=GOOD_CSV)
 
     with (
-        mock.patch("exercises.grading.grade", side_effect=RuntimeError("bug")),
+        mock.patch("exercises.grading.grade", side_effect=RuntimeError("bug")) as grade,
         pytest.raises(pipeline.GraderCrashed),
     ):
         pipeline.grade_submission(submission_id=submission.id)
 
+    grade.assert_called_once()  # the crash is the grader's, not something before it
     submission.refresh_from_db()
     assert (submission.status, submission.attempts) == ("queued", 1)
 

@@ -80,8 +80,9 @@ def test_enqueue_grading_when_the_broker_is_unreachable_logs_and_returns_false(c
 
     with mock.patch.object(
         grade_submission, "apply_async", side_effect=OperationalError("Connection refused")
-    ):
+    ) as apply_async:
         assert queueing.enqueue_grading(submission_id=123) is False
+    apply_async.assert_called_once()
     assert "Could not enqueue grading of submission 123" in caplog.text
 
 

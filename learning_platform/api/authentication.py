@@ -1,3 +1,4 @@
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from allauth.headless.contrib.rest_framework.authentication import XSessionTokenAuthentication
@@ -16,6 +17,12 @@ if TYPE_CHECKING:
     from drf_spectacular.openapi import AutoSchema
 
 
+# The path (with its query) of the request whose session token is being looked up: allauth's
+# token strategy is given the token alone, and reads ahead for that path
+# (accounts.session_tokens).
+authenticating_path: ContextVar[str | None] = ContextVar("authenticating_path", default=None)
+
+
 # allauth ships no type information: its class is Any to mypy.
 class SessionTokenAuthentication(XSessionTokenAuthentication):  # type: ignore[misc]
     """allauth's `app` client: the `X-Session-Token` header, one session per device.
@@ -30,10 +37,13 @@ class SessionTokenAuthentication(XSessionTokenAuthentication):  # type: ignore[m
     allow_invalid_session_tokens = False
 
     def authenticate(self, request: Request) -> tuple[Any, SessionBase] | None:
+        reading = authenticating_path.set(request._request.get_full_path())
         try:
             authenticated = super().authenticate(request)
         except AuthenticationFailed:
             raise AuthenticationFailed("The session token is invalid or has expired.") from None
+        finally:
+            authenticating_path.reset(reading)
         if authenticated is None:
             return None  # no token: another authentication (or none) decides
         user, session = authenticated

@@ -30,7 +30,7 @@ class Broker:
     def _forget_connections(self) -> None:
         from learning_platform import outbox
 
-        outbox._paused_until = 0.0
+        outbox.BREAKER.reset()
         # The app caches its connection and producer pools; the next publish opens new ones
         # for the current URL.
         self.app._pool = None

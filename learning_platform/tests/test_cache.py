@@ -2,9 +2,11 @@
 Redis a miss that pauses the backend."""
 
 import uuid
+from unittest import mock
 
 import pytest
 from django.conf import settings
+from redis.client import Redis
 
 from learning_platform.cache import RedisCache
 
@@ -17,7 +19,7 @@ needs_redis = pytest.mark.skipif(
 def redis_cache():
     backend = RedisCache(settings.REDIS_URL, {"KEY_PREFIX": f"test-cache-{uuid.uuid4().hex}"})
     yield backend
-    backend.delete_many(["number", "mapping", "text", "zero", "missing"])
+    backend.delete_many(["number", "mapping", "text", "zero", "missing", "session", "page"])
 
 
 @needs_redis
@@ -34,7 +36,7 @@ def test_get_many_answers_what_was_stored_and_leaves_out_what_was_not(redis_cach
 def test_operations_reuse_one_redis_client(redis_cache):
     redis_cache.set("number", 1)
 
-    assert redis_cache._cache.get_client() is redis_cache._cache.get_client()
+    assert redis_cache.client.get_client() is redis_cache.client.get_client()
 
 
 @needs_redis
@@ -59,3 +61,41 @@ def test_an_unreachable_redis_is_an_empty_cache_that_keeps_nothing():
     with pytest.raises(ValueError, match="unavailable"):
         dead.incr("anything")
     assert dead.ping() is False
+
+
+def _round_trips():
+    return mock.patch.object(
+        Redis, "execute_command", autospec=True, side_effect=Redis.execute_command
+    )
+
+
+def _read_ahead_as_before(cache) -> None:
+    """A request reads its session ahead, as one for the same user and path did before it,
+    which then read the page."""
+    cache.set_many({"session": "s", "page": "p"})
+    then = f"1 /lessons/{uuid.uuid4().hex}"
+    cache.read_ahead(["session"], then=then)
+    cache.get_many(["page"])
+    cache.close()  # that request ends
+    cache.read_ahead(["session"], then=then)
+
+
+@needs_redis
+def test_a_read_ahead_fetches_what_the_same_read_asked_for_last_time(redis_cache):
+    _read_ahead_as_before(redis_cache)
+
+    with _round_trips() as sent:
+        found = redis_cache.get_many(["page"])
+
+    assert found == {"page": "p"}
+    assert sent.call_count == 0
+
+
+@needs_redis
+def test_a_write_after_a_read_ahead_sends_the_next_read_to_redis(redis_cache):
+    _read_ahead_as_before(redis_cache)
+
+    redis_cache.set("page", "new")
+    found = redis_cache.get_many(["page"])
+
+    assert found == {"page": "new"}

@@ -5,8 +5,12 @@ is refused, as with a Redis that is down. Settings are overridden around the req
 the autouse cache fixture cleans the real cache at teardown.
 """
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from django.test import Client, override_settings
+from django.utils import timezone
 
 from exercises.models import Submission
 from exercises.services.catalogue import load_reference_catalogue
@@ -100,7 +104,7 @@ def test_after_one_refused_connection_the_cache_skips_redis_for_a_while():
 
     with dead_cache(RETRY_AFTER=30):
         assert cache.get("k", "fallback") == "fallback"
-        pool = cache._cache._get_connection_pool(write=False)
+        pool = cache.client.pool(write=False)
         created_before = pool._created_connections
         for _ in range(20):
             cache.set("k", 1)
@@ -111,10 +115,10 @@ def test_after_one_refused_connection_the_cache_skips_redis_for_a_while():
 def test_the_cache_tries_redis_again_once_its_pause_is_over(caplog):
     from django.core.cache import cache
 
-    with dead_cache(RETRY_AFTER=30):
+    with dead_cache(RETRY_AFTER=30), time_machine.travel(timezone.now(), tick=False) as clock:
         cache.get("k")
         assert cache.is_paused()
-        cache.paused_until = 0.0  # as when the pause is over
+        clock.shift(timedelta(seconds=31))
         caplog.clear()
 
         cache.get("k")

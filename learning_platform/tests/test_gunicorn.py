@@ -6,11 +6,12 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from learning_platform.tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,16 +65,12 @@ def gunicorn_port(gunicorn_log) -> Iterator[int]:
     )
     try:
         # Ready when a worker has loaded the app and answers (slow on a busy CI machine).
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if send(port, HEALTHZ)[0] == 200:
-                    break
-            except OSError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"gunicorn did not start: {(folder / 'gunicorn.log').read_text()}")
-            time.sleep(0.3)
+        wait_until(
+            lambda: serving(server, port, gunicorn_log),
+            timeout=90,
+            not_yet=(OSError,),
+            failure=lambda: f"gunicorn did not start: {gunicorn_log.read_text()}",
+        )
         yield port
     finally:
         server.terminate()
@@ -82,6 +79,13 @@ def gunicorn_port(gunicorn_log) -> Iterator[int]:
 
 
 HEALTHZ = b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+
+
+def serving(server: subprocess.Popen[bytes], port: int, log: Path) -> bool:
+    """Whether gunicorn answers /healthz (OSError while it does not listen yet)."""
+    if server.poll() is not None:
+        pytest.fail(f"gunicorn exited: {log.read_text()}")
+    return send(port, HEALTHZ)[0] == 200
 
 
 def send(port: int, raw: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -149,10 +153,9 @@ def test_the_access_log_keeps_no_key_of_an_e_mailed_link(gunicorn_port, gunicorn
             f"Referer: http://127.0.0.1/account/verify-email/{verify_key}\r\n\r\n".encode(),
         )
 
-    deadline = time.monotonic() + 10
-    while "/api/v1/unsubscribe/" not in gunicorn_log.read_text() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    written = gunicorn_log.read_text()
+    written = wait_until(
+        lambda: "/api/v1/unsubscribe/" in (text := gunicorn_log.read_text()) and text, timeout=10
+    )
     assert 'GET /account/password/reset/key/<redacted> HTTP/1.1" ' in written  # gunicorn's
     assert '"http://127.0.0.1/account/verify-email/<redacted>"' in written  # its Referer
     for secret in (reset_key, verify_key, "eyJ1Ijox"):

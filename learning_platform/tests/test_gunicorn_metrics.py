@@ -5,13 +5,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from learning_platform.tests.test_gunicorn import HEALTHZ, ROOT, _free_port, send
+from learning_platform.tests.test_gunicorn import HEALTHZ, ROOT, _free_port, send, serving
+from learning_platform.tests.waiting import wait_until
 
 TOKEN = "gunicorn-metrics-test-token"
 
@@ -55,23 +54,21 @@ def _workers(master: int) -> set[int]:
 
 def _wait_until_gone(pids: set[int]) -> None:
     """Until these processes have exited (the master reaps its old workers)."""
-    deadline = time.monotonic() + 60
-    while pids & {int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()}:
-        if time.monotonic() > deadline:
-            pytest.fail(f"the old workers {sorted(pids)} did not exit after the HUP")
-        time.sleep(0.05)
+    wait_until(
+        lambda: not pids & {int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit()},
+        timeout=60,
+        failure=lambda: f"the old workers {sorted(pids)} did not exit after the HUP",
+    )
 
 
 def _wait_for_a_worker(port: int) -> None:
     """Until a worker answers (on /readyz, whose count this test does not read)."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            send(port, HEALTHZ.replace(b"/healthz", b"/readyz"))
-            return
-        except OSError:
-            time.sleep(0.5)
-    pytest.fail("no worker answered after the HUP")
+    wait_until(
+        lambda: send(port, HEALTHZ.replace(b"/healthz", b"/readyz")),
+        timeout=120,
+        not_yet=(OSError,),
+        failure=lambda: "no worker answered after the HUP",
+    )
 
 
 def test_one_scrape_counts_the_requests_of_every_worker(tmp_path):
@@ -94,14 +91,12 @@ def test_one_scrape_counts_the_requests_of_every_worker(tmp_path):
     ]  # fmt: skip
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        answered, deadline = 0, time.monotonic() + 90
-        while answered == 0:
-            try:
-                answered += send(port, HEALTHZ)[0] == 200
-            except OSError:
-                time.sleep(0.3)
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"gunicorn did not start: {(tmp_path / 'gunicorn.log').read_text()}")
+        wait_until(
+            lambda: serving(server, port, tmp_path / "gunicorn.log"),
+            timeout=90,
+            not_yet=(OSError,),
+            failure=lambda: f"gunicorn did not start: {(tmp_path / 'gunicorn.log').read_text()}",
+        )
         before = _healthz_count(port)
         written_before = _pids_written(tmp_path / "metrics")
 

@@ -42,9 +42,9 @@ def back(proxy) -> None:
     each of the backend's two (reads, writes) is used once first."""
     proxy.restore()
     for use in (lambda: cache.get("-"), lambda: cache.touch("-")):
-        cache.paused_until = 0.0
+        cache.breaker.reset()
         use()
-    cache.paused_until = 0.0
+    cache.breaker.reset()
 
 
 def recorded() -> list[str]:
@@ -82,7 +82,7 @@ def test_the_sweep_deletes_what_no_returning_process_deleted(proxy):
     params = {k: v for k, v in settings.CACHES["default"].items() if k != "LOCATION"}
     other = RedisCache(settings.REDIS_URL, params)
     assert other.get("greeting") == "old"
-    cache.paused_until = 0.0  # the sweep's process: its pause is over
+    cache.breaker.reset()  # the sweep's process: its pause is over
 
     assert settle_cache() == 1
 
@@ -103,7 +103,7 @@ def test_a_key_is_recorded_once_between_two_failures(proxy):
     proxy.cut()
     for n in range(5):
         cache.set("counter", n)  # the first fails, the rest skip Redis (paused)
-    cache.paused_until = 0.0
+    cache.breaker.reset()
     cache.set("counter", 5)  # tries Redis again, and fails again
 
     assert recorded() == [cache.make_key("counter")] * 2

@@ -17,7 +17,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -25,6 +24,8 @@ from typing import Any
 
 import pytest
 from rest_framework.utils import json
+
+from learning_platform.tests.waiting import wait_until
 
 pytestmark = pytest.mark.served
 
@@ -106,16 +107,13 @@ class Server:
             return error.code, error.read()
 
     def wait_until_up(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        def serving() -> bool:
             assert self.process.poll() is None, f"run.sh exited:\n{self.output()[-3000:]}"
-            try:
-                if self.request("GET", "/healthz")[0] == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.5)
-        raise AssertionError(f"not serving within {timeout} s:\n{self.output()[-3000:]}")
+            return self.request("GET", "/healthz")[0] == 200
+
+        wait_until(
+            serving, timeout=timeout, not_yet=(OSError,), failure=lambda: self.output()[-3000:]
+        )
 
 
 @pytest.fixture
@@ -174,20 +172,18 @@ def test_a_reply_email_goes_out_within_two_minutes_with_links_on_the_served_port
         "POST", comments, {"body": "It is 12 heads of 64.", "parent": comment_id}, token=replier
     )
     assert status == 201, body
-    replied_at = time.monotonic()
-
-    reply_email = None
-    while reply_email is None and time.monotonic() - replied_at < 120:
-        time.sleep(1)
-        reply_email = next(
+    reply_email = wait_until(
+        lambda: next(
             (
                 m
                 for m in console_emails(server.output())
                 if m["To"] == "author@example.com" and m["List-Unsubscribe"]
             ),
             None,
-        )
-    assert reply_email is not None, f"no reply e-mail in 120 s:\n{server.output()[-3000:]}"
+        ),
+        timeout=120,
+        failure=lambda: f"no reply e-mail:\n{server.output()[-3000:]}",
+    )
 
     every_link = [link for m in console_emails(server.output()) for link in links_in(m)]
     assert [link for link in every_link if not link.startswith(f"{server.origin}/")] == []

@@ -10,6 +10,7 @@ from learning_platform import celery as celery_module
 from learning_platform import tasks
 from learning_platform.cache import RedisCache
 from learning_platform.models import UnsentTask
+from learning_platform.tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db
 
@@ -154,7 +155,6 @@ def test_leaderboard_rebuild_age_is_read_from_the_boards(scrape):
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
 def test_a_worker_serves_the_metrics_of_the_tasks_it_ran(live_worker):
-    import time
     import urllib.request
 
     from prometheus_client.parser import text_string_to_metric_families
@@ -170,12 +170,12 @@ def test_a_worker_serves_the_metrics_of_the_tasks_it_ran(live_worker):
 
     name = "learning_platform.send_unsent_tasks"
     tasks.send_unsent_tasks.delay()
-    deadline, samples = time.monotonic() + 30, {}
-    while time.monotonic() < deadline:
-        samples = worker_samples()
-        if samples.get(("lp_celery_task_duration_seconds_count", name, "SUCCESS")):
-            break
-        time.sleep(0.3)
+    key = ("lp_celery_task_duration_seconds_count", name, "SUCCESS")
+    samples = wait_until(
+        lambda: (found := worker_samples()).get(key) and found,
+        timeout=30,
+        failure=live_worker.log,
+    )
 
     assert samples.get(("lp_celery_task_duration_seconds_count", name, "SUCCESS")) == 1, (
         live_worker.log()

@@ -16,7 +16,6 @@ import secrets
 import socket
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +25,8 @@ from typing import Any
 
 import bcrypt
 import requests
+
+from learning_platform.tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 USERNAME = "learning-platform"
@@ -157,15 +158,15 @@ def running_ralph(directory: Path) -> Iterator[RalphLrs]:
 
 
 def _wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
+    def answers() -> bool:
         if server.poll() is not None:
             raise RuntimeError(f"Ralph's LRS exited ({server.returncode}):\n{log.read_text()}")
         # The socket listens from the start: until uvicorn serves, a request waits unread.
-        try:
-            if requests.get(f"{url}/__lbheartbeat__", timeout=2).ok:
-                return
-        except requests.RequestException:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"Ralph's LRS did not answer within {STARTUP_SECONDS} s:\n{log.read_text()}")
+        return requests.get(f"{url}/__lbheartbeat__", timeout=2).ok
+
+    wait_until(
+        answers,
+        timeout=STARTUP_SECONDS,
+        not_yet=(requests.RequestException,),
+        failure=lambda: f"Ralph's LRS did not answer:\n{log.read_text()}",
+    )

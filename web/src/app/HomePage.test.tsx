@@ -2,14 +2,14 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { recordAnswer, recordCompletion } from '@/lib/progressStore';
 import type { AchievementList, ProgressSummary } from '@/lib/types';
-import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession, signedOutSession } from '@/test/mockApi';
 import { achievements, levels, progressSummary, quest } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const questList = { body: { count: 1, next: null, previous: null, results: [{ slug: quest.slug, title: quest.title, description: quest.description }] } };
 
 function homeRoutes(extra: Record<string, unknown> = {}) {
-  return mockFetch({
+  return mockApi({
     'GET /_allauth/browser/v1/config': allauthConfig,
     'GET /api/v1/session': signedOutSession,
     'GET /api/v1/quests/': questList,

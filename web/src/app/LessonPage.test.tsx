@@ -3,18 +3,18 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readEvents, recordCompletion } from '@/lib/progressStore';
-import { allauthConfig, mockFetch, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedOutSession } from '@/test/mockApi';
 import { lesson, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
-const signedOutRoutes = () => mockFetch(signedOutLessonRoutes());
+const signedOutRoutes = () => mockApi(signedOutLessonRoutes());
 
 describe('lesson page, signed out', () => {
   afterEach(() => onlineManager.setOnline(true));
 
   it('offline, a lesson never opened on this device says so at once, and opens when the network is back', async () => {
     let reachable = false;
-    mockFetch({
+    mockApi({
       ...signedOutLessonRoutes(),
       'GET /api/v1/lessons/embedding-dimension/': () => {
         if (!reachable) throw new TypeError('Failed to fetch');
@@ -33,7 +33,7 @@ describe('lesson page, signed out', () => {
 
   it('ends on the new address when the old slug of a renamed lesson answers', async () => {
     // fetch follows the API's 301 from the old slug: the answer is the lesson under its new one.
-    mockFetch({ ...signedOutLessonRoutes(), 'GET /api/v1/lessons/d-model/': { body: lesson } });
+    mockApi({ ...signedOutLessonRoutes(), 'GET /api/v1/lessons/d-model/': { body: lesson } });
     const { router } = renderApp('/lessons/d-model');
     expect(await screen.findByRole('heading', { level: 1, name: 'Embedding dimension (d_model)' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/lessons/embedding-dimension');
@@ -118,7 +118,7 @@ describe('lesson page, signed out', () => {
   });
 
   it('shows a not-found page with the way home, and no retry, for an unknown lesson', async () => {
-    mockFetch({
+    mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedOutSession,
       'GET /api/v1/lessons/nope/': {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readReviews } from '@/features/reviews/store';
 import type { ReviewCard, ReviewQueue, ReviewResult } from '@/lib/types';
 import { choiceCheck, numericCheck, orderingCheck } from '@/test/checks';
-import { allauthConfig, mockFetch, signedInSession, type Handler, type MockResponse } from '@/test/fetchMock';
+import { allauthConfig, failNextRequest, mockApi, signedInSession, type Handler, type MockResponse } from '@/test/mockApi';
 import { achievements, levels, progressSummary, quest } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -36,7 +36,7 @@ function result(overrides: Partial<ReviewResult>): ReviewResult {
 }
 
 function routes(body: ReviewQueue, answer: Handler, due = body.due, extra: Record<string, Handler | MockResponse> = {}) {
-  return mockFetch({
+  return mockApi({
     'GET /_allauth/browser/v1/config': allauthConfig,
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
@@ -138,14 +138,12 @@ describe('the Review page', () => {
 
   it('keeps an answer given offline on the device and syncs it when the network is back', async () => {
     let synced: unknown = null;
-    const { fetchMock } = routes(queue([card(numericCheck)]), () => ({ body: result({}) }));
+    routes(queue([card(numericCheck)]), () => ({ body: result({}) }));
     const user = userEvent.setup();
     renderApp('/review');
     const region = await screen.findByRole('region', { name: 'Card 1 of 1' });
 
-    fetchMock.mockImplementationOnce(async () => {
-      throw new TypeError('Failed to fetch');
-    });
+    failNextRequest();
     await user.type(within(region).getByRole('textbox', { name: 'Your answer' }), '64');
     await user.click(within(region).getByRole('button', { name: 'Check answer' }));
     expect(await within(region).findByText('Saved on this device.')).toBeInTheDocument();
@@ -154,7 +152,7 @@ describe('the Review page', () => {
     expect(kept[0]).toMatchObject({ check: numericCheck.id, answer: { value: '64' } });
 
     routes(queue([]), () => ({ body: result({}) }));
-    const { fetchMock: after } = mockFetch({
+    const { calls: after } = mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedInSession(),
       'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
@@ -170,7 +168,7 @@ describe('the Review page', () => {
     onlineManager.setOnline(true);
     await waitFor(() => expect(readReviews(1)).toEqual([]));
     expect(synced).toMatchObject({ answers: [{ id: kept[0].id, check: numericCheck.id, answer: { value: '64' }, answered_at: kept[0].answered_at }] });
-    expect(after).toHaveBeenCalled();
+    expect(after.length).toBeGreaterThan(0);
   });
 });
 

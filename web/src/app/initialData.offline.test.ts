@@ -1,6 +1,6 @@
 import { afterEach, expect, it, vi } from 'vitest';
 import { API_CACHE, PERSONAL_CACHE } from '@/lib/offline';
-import { allauthConfig, mockFetch, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedOutSession } from '@/test/mockApi';
 import { achievements, lesson, levels, quest } from '@/test/fixtures';
 import { INITIAL_DATA_ID, seedInitialData } from './initialData';
 import { createQueryClient } from './providers';
@@ -9,7 +9,7 @@ import { createQueryClient } from './providers';
 afterEach(() => vi.unstubAllGlobals());
 
 it("keeps each answer a page was served with for offline reading, the learner's own in the personal cache", async () => {
-  mockFetch({ 'GET /_allauth/browser/v1/config': allauthConfig });
+  mockApi({ 'GET /_allauth/browser/v1/config': allauthConfig });
   const kept = new Map<string, string[]>();
   const open = async (name: string) => ({ put: async (url: string) => void kept.set(name, [...(kept.get(name) ?? []), url]) });
   vi.stubGlobal('caches', { open });

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allauthConfig, mockFetch, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedOutSession } from '@/test/mockApi';
 import { achievements, lesson, levels, quest } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { INITIAL_DATA_ID, seedInitialData } from './initialData';
@@ -19,7 +19,7 @@ afterEach(() => document.getElementById(INITIAL_DATA_ID)?.remove());
 
 describe('the data a page was served with', () => {
   it('renders the lesson on the first render without fetching it', () => {
-    const { calls } = mockFetch({
+    const { calls } = mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedOutSession,
       'GET /api/v1/levels/': { body: levels },
@@ -39,7 +39,7 @@ describe('the data a page was served with', () => {
   });
 
   it('renders the signed-out header on the first render from the reads served with the page', () => {
-    const { calls } = mockFetch({
+    const { calls } = mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       [`GET /api/v1/lessons/${lesson.slug}/comments/`]: { body: { count: 0, results: [] } },
     });
@@ -59,7 +59,7 @@ describe('the data a page was served with', () => {
   });
 
   it('renders the quest outline, with the marks it was served with, without fetching it', () => {
-    const { calls } = mockFetch({
+    const { calls } = mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedOutSession,
     });

@@ -1,12 +1,12 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession, signedOutSession } from '@/test/mockApi';
 import { renderApp } from '@/test/render';
 
 describe('a session that ends', () => {
   it('switches the app to signed out when the API answers 401', async () => {
     let sessionChecks = 0;
-    mockFetch({
+    mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       // Signed in at first; the session then ends elsewhere.
       'GET /api/v1/session': () => (sessionChecks++ === 0 ? signedInSession() : signedOutSession),

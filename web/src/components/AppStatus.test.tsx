@@ -2,7 +2,7 @@ import { onlineManager } from '@tanstack/react-query';
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { announceUpdate } from '@/lib/serviceWorker';
-import { mockFetch } from '@/test/fetchMock';
+import { mockApi } from '@/test/mockApi';
 import { signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -13,7 +13,7 @@ describe('the app status line', () => {
   });
 
   it('says the page is the copy saved on the device while offline', async () => {
-    mockFetch(signedOutLessonRoutes());
+    mockApi(signedOutLessonRoutes());
     renderApp('/lessons/embedding-dimension');
     await screen.findByRole('heading', { level: 1 });
     expect(screen.getByTestId('app-status')).toBeEmptyDOMElement();
@@ -27,7 +27,7 @@ describe('the app status line', () => {
   });
 
   it('announces a new version and takes it on the next page, not before', async () => {
-    mockFetch({ ...signedOutLessonRoutes(), 'GET /api/v1/quests/': { body: { count: 0, next: null, previous: null, results: [] } } });
+    mockApi({ ...signedOutLessonRoutes(), 'GET /api/v1/quests/': { body: { count: 0, next: null, previous: null, results: [] } } });
     const apply = vi.fn(() => Promise.resolve());
     // The layout scrolls to the top on a new page; jsdom has no scrolling.
     vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);

@@ -1,6 +1,9 @@
-// The one HTTP layer: JSON in and out, the session cookie, the CSRF header, and the API's
-// error shape turned into ApiError (401 → sign in, 429 → try again in N s).
+// The one HTTP layer: a client typed by the API's schema (openapi-fetch), the session cookie,
+// the CSRF header, and the API's error shape turned into ApiError (401 → sign in, 429 → try
+// again in N s).
 
+import createClient, { type ClientOptions, type Middleware } from 'openapi-fetch';
+import type { paths } from './api-schema';
 import type { ApiErrorBody } from './types';
 
 export class ApiError extends Error {
@@ -63,43 +66,6 @@ export function parseRetryAfter(value: string | null): number | null {
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-export interface RequestOptions {
-  method?: string;
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-}
-
-/** Sends a request with the session cookie and, for unsafe methods, the CSRF token. */
-export async function rawRequest(path: string, options: RequestOptions = {}): Promise<Response> {
-  const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  if (UNSAFE.has(method)) {
-    // Read on every request: Django rotates the token when a learner signs in.
-    const token = readCookie('csrftoken');
-    if (token) headers['X-CSRFToken'] = token;
-  }
-  try {
-    return await fetch(path, {
-      method,
-      headers,
-      credentials: 'same-origin',
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError({
-      type: 'network_error',
-      title: 'Network error.',
-      status: 0,
-      detail: 'The server could not be reached. Check your connection and try again.',
-      errors: {},
-    });
-  }
-}
-
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return null;
@@ -134,19 +100,63 @@ export async function errorFrom(response: Response): Promise<ApiError> {
   );
 }
 
-/** A request to the platform API; resolves with the parsed body, rejects with ApiError. */
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await rawRequest(path.startsWith('/') ? path : `/api/v1/${path}`, options);
-  if (!response.ok) throw await errorFrom(response);
-  return (await readJson(response)) as T;
+/** The session cookie and, for unsafe methods, the CSRF token; an unreachable server as ApiError. */
+export const sessionMiddleware: Middleware = {
+  onRequest({ request }) {
+    request.headers.set('Accept', 'application/json');
+    if (UNSAFE.has(request.method)) {
+      // Read on every request: Django rotates the token when a learner signs in.
+      const token = readCookie('csrftoken');
+      if (token) request.headers.set('X-CSRFToken', token);
+    }
+    return request;
+  },
+  onError({ error }) {
+    if (error instanceof DOMException && error.name === 'AbortError') return error;
+    return new ApiError({
+      type: 'network_error',
+      title: 'Network error.',
+      status: 0,
+      detail: 'The server could not be reached. Check your connection and try again.',
+      errors: {},
+    });
+  },
+};
+
+/**
+ * The options both typed clients share: absolute URLs (a Request needs one outside a browser),
+ * the session cookie, and fetch looked up at each call rather than kept from the start, so what
+ * replaces it later (a test's Mock Service Worker) is the one used.
+ */
+export const clientOptions = {
+  baseUrl: typeof location === 'undefined' ? '' : location.origin,
+  credentials: 'same-origin',
+  fetch: (request: Request) => globalThis.fetch(request),
+} satisfies ClientOptions;
+
+/**
+ * The platform API, typed by its OpenAPI schema (api-schema.d.ts): each path, its parameters,
+ * its body and its answer. Any non-2xx answer rejects with ApiError.
+ */
+export const api = createClient<paths>(clientOptions);
+api.use(sessionMiddleware, {
+  async onResponse({ response }) {
+    if (!response.ok) throw await errorFrom(response);
+    return undefined;
+  },
+});
+
+/**
+ * The answer's body, typed by the schema: `await data(api.GET('/api/v1/quests/'))`. The
+ * client has rejected every non-2xx answer already; an empty body (204) is undefined.
+ */
+export async function data<T>(pending: Promise<{ data?: T }>): Promise<T> {
+  return (await pending).data as T;
 }
 
-/** A same-origin path for an absolute URL the API hands out (replies_url, Location). */
-export function toPath(url: string): string {
-  try {
-    const parsed = new URL(url, window.location.origin);
-    return parsed.pathname + parsed.search;
-  } catch {
-    return url;
-  }
+/** The page number in a paginated answer's `next` link, for the next request's `page`. */
+export function nextPage(next: string | null | undefined): number | undefined {
+  if (!next) return undefined;
+  const page = Number(new URL(next, 'http://any').searchParams.get('page'));
+  return Number.isInteger(page) && page > 0 ? page : undefined;
 }

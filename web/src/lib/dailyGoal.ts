@@ -1,8 +1,7 @@
 // The learner's daily goal: set from Settings and from the prompt after a first completion.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from './api';
+import { api, data } from './api';
 import { progressQueries } from './queries';
-import type { DailyGoalInput } from './types';
 
 /** The goals the server accepts (PUT /me/daily-goal answers 400 to any other). */
 export const GOAL_CHOICES = [10, 20, 30, 50] as const;
@@ -11,7 +10,7 @@ export type GoalXp = (typeof GOAL_CHOICES)[number];
 export function useSetDailyGoal() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (xp: GoalXp | null) => api<DailyGoalInput>('me/daily-goal', { method: 'PUT', body: { xp } satisfies DailyGoalInput }),
+    mutationFn: (xp: GoalXp | null) => data(api.PUT('/api/v1/me/daily-goal', { body: { xp } })),
     onSuccess: () => client.invalidateQueries({ queryKey: progressQueries.all }),
   });
 }

@@ -1,17 +1,17 @@
 // The signed-in learner's profile (GET/PATCH /api/v1/me/): Settings edits it, the leaderboard's
 // invitation to choose a name reads and edits it too, so its key and writes live here.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from './api';
+import { api, data } from './api';
 import { leaderboardQueries } from './queries';
 import { sessionQuery } from './session';
-import type { Profile, ProfileInput } from './types';
+import type { ProfileInput } from './types';
 
-export const profileQuery = () => queryOptions({ queryKey: ['me'], queryFn: () => api<Profile>('me/') });
+export const profileQuery = () => queryOptions({ queryKey: ['me'], queryFn: () => data(api.GET('/api/v1/me/')) });
 
 export function useUpdateProfile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: ProfileInput) => api<Profile>('me/', { method: 'PATCH', body: input }),
+    mutationFn: (input: ProfileInput) => data(api.PATCH('/api/v1/me/', { body: input })),
     onSuccess: (profile) => {
       client.setQueryData(profileQuery().queryKey, profile);
       // Every time on screen follows the learner's zone at once.
@@ -25,7 +25,7 @@ export function useUpdateProfile() {
 export function useMarkNameInvitation() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api<Profile>('me/name-invitation', { method: 'POST' }),
+    mutationFn: () => data(api.POST('/api/v1/me/name-invitation')),
     onSuccess: (profile) => client.setQueryData(profileQuery().queryKey, profile),
   });
 }

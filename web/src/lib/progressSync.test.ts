@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { mockFetch } from '@/test/fetchMock';
+import { syncResult } from '@/test/fixtures';
+import { mockApi } from '@/test/mockApi';
 import { readAnswers, readEvents, recordAnswer, recordCompletion, recordReveal } from './progressStore';
 import { onSynced, syncLocalProgress } from './progressSync';
 
 const answersAnswer = (over: object = {}) => ({ body: { accepted: 2, duplicates: 0, rejected: [], xp_awarded: 34, lessons_completed: ['embedding-dimension'], new_achievements: [], ...over } });
-const eventsAnswer = { body: { rejected: [], cursor: 'c1', changes: [], new_achievements: [] } };
+const eventsAnswer = { body: syncResult() };
 
 describe('handing the device progress over', () => {
   it('answers null when the device keeps nothing', async () => {
-    const { calls } = mockFetch({});
+    const { calls } = mockApi({});
     expect(await syncLocalProgress()).toBeNull();
     expect(calls).toEqual([]);
   });
@@ -18,7 +19,7 @@ describe('handing the device progress over', () => {
     recordReveal(61);
     recordAnswer({ check: 61, lesson: 'embedding-dimension', answer: { value: '64' }, correct: true }, new Date('2026-11-29T21:01:00Z'));
     const kept = readAnswers();
-    const { calls } = mockFetch({ 'POST /api/v1/me/checks/sync': answersAnswer() });
+    const { calls } = mockApi({ 'POST /api/v1/me/checks/sync': answersAnswer() });
     expect(await syncLocalProgress()).toEqual({ synced: 1 });
     expect(calls.map((call) => call.url)).toEqual(['/api/v1/me/checks/sync']);
     expect(calls[0].body).toEqual({
@@ -33,7 +34,7 @@ describe('handing the device progress over', () => {
     recordAnswer({ check: 61, lesson: 'embedding-dimension', answer: { value: '64' }, correct: true });
     recordCompletion('embedding-dimension');
     const other = recordCompletion('token-embeddings');
-    const { calls } = mockFetch({ 'POST /api/v1/me/checks/sync': answersAnswer(), 'POST /api/v1/me/progress/sync': eventsAnswer });
+    const { calls } = mockApi({ 'POST /api/v1/me/checks/sync': answersAnswer(), 'POST /api/v1/me/progress/sync': eventsAnswer });
     expect(await syncLocalProgress()).toEqual({ synced: 2 });
     expect(calls.find((call) => call.url === '/api/v1/me/progress/sync')?.body).toMatchObject({ events: [other] });
     expect(readEvents()).toEqual([]);
@@ -42,7 +43,7 @@ describe('handing the device progress over', () => {
   it('clears rejected answers too: they are refused for good', async () => {
     recordAnswer({ check: 999, lesson: 'gone', answer: { value: '1' }, correct: true });
     const [kept] = readAnswers();
-    mockFetch({ 'POST /api/v1/me/checks/sync': answersAnswer({ accepted: 0, lessons_completed: [], rejected: [{ id: kept.id, reason: 'unknown_check', detail: 'No such check.' }] }) });
+    mockApi({ 'POST /api/v1/me/checks/sync': answersAnswer({ accepted: 0, lessons_completed: [], rejected: [{ id: kept.id, reason: 'unknown_check', detail: 'No such check.' }] }) });
     expect(await syncLocalProgress()).toEqual({ synced: 0 });
     expect(readAnswers()).toEqual([]);
   });
@@ -50,7 +51,7 @@ describe('handing the device progress over', () => {
   it('keeps the answers when the sync fails', async () => {
     recordAnswer({ check: 61, lesson: 'embedding-dimension', answer: { value: '64' }, correct: true });
     recordCompletion('embedding-dimension');
-    mockFetch({ 'POST /api/v1/me/checks/sync': { status: 503, body: { type: 'unavailable', title: 'Unavailable.', status: 503, detail: 'Later.', errors: {} } } });
+    mockApi({ 'POST /api/v1/me/checks/sync': { status: 503, body: { type: 'unavailable', title: 'Unavailable.', status: 503, detail: 'Later.', errors: {} } } });
     await expect(syncLocalProgress()).rejects.toMatchObject({ status: 503 });
     expect(readAnswers()).toHaveLength(1);
     expect(readEvents()).toHaveLength(1);
@@ -59,7 +60,7 @@ describe('handing the device progress over', () => {
   it('tells its listeners what the answers unlocked', async () => {
     recordAnswer({ check: 61, lesson: 'embedding-dimension', answer: { value: '64' }, correct: true });
     const unlocked = [{ slug: 'first-check', title: 'First check', xp_bonus: 5 }];
-    mockFetch({ 'POST /api/v1/me/checks/sync': answersAnswer({ new_achievements: unlocked }) });
+    mockApi({ 'POST /api/v1/me/checks/sync': answersAnswer({ new_achievements: unlocked }) });
     const heard: unknown[] = [];
     const stop = onSynced((result) => heard.push(result.new_achievements));
     await syncLocalProgress();

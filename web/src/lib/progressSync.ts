@@ -1,4 +1,4 @@
-import { api } from './api';
+import { api, data } from './api';
 import { deviceId, readAnswers, readEvents, removeAnswers, removeEvents } from './progressStore';
 import type { SyncAnswersInput, SyncAnswersResult, SyncInput, SyncResult } from './types';
 
@@ -55,7 +55,7 @@ async function run(): Promise<SyncOutcome | null> {
       device_id: deviceId(),
       answers: batch.map(({ id, check, answer, answered_at, revealed }) => ({ id, check, answer, answered_at, revealed })),
     };
-    const result = await api<SyncAnswersResult>('me/checks/sync', { method: 'POST', body });
+    const result = await data(api.POST('/api/v1/me/checks/sync', { body }));
     batch.forEach((answer) => answered.add(answer.lesson));
     synced += result.lessons_completed.length;
     removeAnswers(batch.map((answer) => answer.id));
@@ -67,7 +67,7 @@ async function run(): Promise<SyncOutcome | null> {
     const batch = events.slice(0, MAX_BATCH);
     // No cursor: the app refetches the whole state after a sync, so it needs no `changes`.
     const body: SyncInput = { device_id: deviceId(), events: batch };
-    const result = await api<SyncResult>('me/progress/sync', { method: 'POST', body });
+    const result = await data(api.POST('/api/v1/me/progress/sync', { body }));
     synced += batch.length - result.rejected.length;
     removeEvents(batch.map((event) => event.id));
     listeners.forEach((listener) => listener(result));

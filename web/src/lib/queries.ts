@@ -3,17 +3,17 @@
 // are also kept for offline use (lib/offline.ts): public ones in lp-api, the learner's own in
 // lp-personal (emptied on sign-out).
 import { queryOptions } from '@tanstack/react-query';
-import { api } from './api';
+import { api, data } from './api';
 import { offlineRead, PERSONAL_CACHE } from './offline';
-import type { AchievementList, LeaderboardOutput, LeaderboardPeriod, LevelCurve, ProgressSummary, QuestDetail, QuestPage, StartedLessons } from './types';
+import type { LeaderboardPeriod } from './types';
 
 export const questQueries = {
   all: ['quest'] as const,
-  list: () => queryOptions({ queryKey: ['quests'], ...offlineRead('/api/v1/quests/', api<QuestPage>) }),
+  list: () => queryOptions({ queryKey: ['quests'], ...offlineRead('/api/v1/quests/', () => data(api.GET('/api/v1/quests/'))) }),
   detail: (slug: string) =>
     queryOptions({
       queryKey: [...questQueries.all, slug],
-      ...offlineRead(`/api/v1/quests/${encodeURIComponent(slug)}/`, api<QuestDetail>),
+      ...offlineRead(`/api/v1/quests/${encodeURIComponent(slug)}/`, () => data(api.GET('/api/v1/quests/{slug}/', { params: { path: { slug } } }))),
     }),
 };
 
@@ -23,7 +23,7 @@ export const achievementQueries = {
     queryOptions({
       queryKey: achievementQueries.all,
       // Whether each is unlocked, signed in: the learner's own.
-      ...offlineRead('/api/v1/achievements/', api<AchievementList>, PERSONAL_CACHE),
+      ...offlineRead('/api/v1/achievements/', () => data(api.GET('/api/v1/achievements/')), PERSONAL_CACHE),
     }),
 };
 
@@ -33,11 +33,15 @@ export const progressQueries = {
   summary: (quest: string) =>
     queryOptions({
       queryKey: [...progressQueries.all, quest],
-      ...offlineRead(`/api/v1/me/progress${quest ? `?quest=${encodeURIComponent(quest)}` : ''}`, api<ProgressSummary>, PERSONAL_CACHE),
+      ...offlineRead(
+        `/api/v1/me/progress${quest ? `?quest=${encodeURIComponent(quest)}` : ''}`,
+        () => data(api.GET('/api/v1/me/progress', { params: { query: quest ? { quest } : {} } })),
+        PERSONAL_CACHE,
+      ),
     }),
-  levels: () => queryOptions({ queryKey: ['levels'], ...offlineRead('/api/v1/levels/', api<LevelCurve>), staleTime: 5 * 60_000 }),
+  levels: () => queryOptions({ queryKey: ['levels'], ...offlineRead('/api/v1/levels/', () => data(api.GET('/api/v1/levels/'))), staleTime: 5 * 60_000 }),
   /** The signed-in learner's lessons with a check answered (done or not): the outline's "started". */
-  started: () => queryOptions({ queryKey: [...progressQueries.all, 'me', 'started'], queryFn: () => api<StartedLessons>('me/lessons/started') }),
+  started: () => queryOptions({ queryKey: [...progressQueries.all, 'me', 'started'], queryFn: () => data(api.GET('/api/v1/me/lessons/started')) }),
 };
 
 export const leaderboardQueries = {
@@ -45,6 +49,6 @@ export const leaderboardQueries = {
   board: (period: LeaderboardPeriod) =>
     queryOptions({
       queryKey: [...leaderboardQueries.all, period],
-      queryFn: () => api<LeaderboardOutput>(`leaderboard?period=${period}`),
+      queryFn: () => data(api.GET('/api/v1/leaderboard', { params: { query: { period } } })),
     }),
 };

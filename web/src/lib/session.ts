@@ -1,9 +1,11 @@
 // Who is signed in: read by every feature, so it lives here rather than in features/auth.
 import { queryOptions, useQuery, type QueryClient, type QueryFunctionContext } from '@tanstack/react-query';
 import * as allauth from './allauth';
-import { api } from './api';
+import { api, data } from './api';
 import { keptForOffline, type OfflineCopy, PERSONAL_CACHE } from './offline';
 import type { SessionState } from './types';
+
+const readSession = () => data(api.GET('/api/v1/session'));
 
 /**
  * The root of the session's key and the auth flows' keys: queries under it are about signing in
@@ -33,7 +35,7 @@ export function ensureConfig(client: QueryClient): Promise<unknown> {
 async function loadSession({ client }: QueryFunctionContext): Promise<allauth.AuthState> {
   // Offline, the session comes from the service worker's copy and the config not at all (auth
   // is never kept): the page still knows who is signed in, and the CSRF cookie an earlier visit set stays.
-  const [state] = await Promise.all([keptForOffline(SESSION_COPY.url, api<SessionState>, SESSION_COPY.cacheName), ensureConfig(client).catch(() => undefined)]);
+  const [state] = await Promise.all([keptForOffline(SESSION_COPY.url, readSession, SESSION_COPY.cacheName), ensureConfig(client).catch(() => undefined)]);
   return toAuthState(state);
 }
 

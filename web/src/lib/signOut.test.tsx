@@ -1,13 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession, signedOutSession } from '@/test/mockApi';
 import { progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { SIGN_OUT_CHANNEL } from './signOut';
 
 function routes(session: { signedIn: boolean }) {
-  return mockFetch({
+  return mockApi({
     'GET /_allauth/browser/v1/config': allauthConfig,
     'DELETE /_allauth/browser/v1/auth/session': () => {
       session.signedIn = false;
@@ -20,7 +20,7 @@ function routes(session: { signedIn: boolean }) {
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
     'GET /api/v1/me/notifications/': { body: { count: 0, next: null, previous: null, results: [], unread_count: 0 } },
     'GET /api/v1/quests/': { body: { count: 0, next: null, previous: null, results: [] } },
-    'GET /api/v1/levels/': { body: { levels: [], xp_per_lesson: 10 } },
+    'GET /api/v1/levels/': { body: { count: 0, results: [] } },
   });
 }
 

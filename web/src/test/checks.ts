@@ -1,7 +1,7 @@
 // A lesson with one check of each type, and the check endpoints answering for it as the server
 // does (exercises/services/checks.py): graded at once, recorded and paid signed in, only graded
 // signed out.
-import type { Handler, MockResponse } from './fetchMock';
+import type { Handler, MockResponse } from './mockApi';
 import { lesson } from './fixtures';
 import type { CheckBlock, CheckResult, CheckStanding, LessonDetail } from '@/lib/types';
 

@@ -1,5 +1,5 @@
-import { allauthConfig, signedInSession, signedOutSession } from './fetchMock';
-import type { AchievementList, Calendar, LessonDetail, LevelCurve, Profile, ProgressSummary, QuestDetail } from '@/lib/types';
+import { allauthConfig, signedInSession, signedOutSession } from './mockApi';
+import type { AchievementList, Calendar, LessonDetail, LevelCurve, ProgressSummary, QuestDetail, SyncResult } from '@/lib/types';
 
 export const levels: LevelCurve = {
   count: 3,
@@ -107,20 +107,12 @@ export const calendar: Calendar = {
   ],
 };
 
-/** GET /api/v1/me/ for the learner signedInSession() names. */
-export const profile: Profile = {
-  id: 1,
-  email: 'ada@example.com',
-  display_name: 'Ada',
-  public_name: 'Ada',
-  time_zone: 'UTC',
-  reply_notifications: true,
-  email_notifications: true,
-  show_on_leaderboard: true,
-  date_joined: '2026-11-01T00:00:00Z',
-  deletion_requested_at: null,
-  name_invited_at: null,
-};
+export { profile } from './mockApi';
+
+/** POST /api/v1/me/progress/sync's answer: the header after the sync, and what it did. */
+export function syncResult(overrides: Partial<SyncResult> = {}): SyncResult {
+  return { ...progressSummary(), rejected: [], cursor: 'c1', changes: [], new_achievements: [], ...overrides };
+}
 
 /** The requests every page makes for a signed-in learner around its own (top bar, game bar, badges). */
 export function signedInPageRoutes() {

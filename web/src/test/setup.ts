@@ -1,7 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { resetCelebrations } from '@/lib/celebrations';
+import { server } from './server';
 
 // findBy*/waitFor give up after 1 s by default; a whole-app render on a loaded 2-core machine
 // took 1.2 s. A pass must not depend on the machine's load.
@@ -17,8 +18,13 @@ if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.sho
   };
 }
 
+// A request no test route answers fails (the app sees a network error) and MSW names it.
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+
 afterEach(() => {
   cleanup();
+  server.resetHandlers();
   resetCelebrations();
   localStorage.clear();
   document.cookie.split(';').forEach((cookie) => {

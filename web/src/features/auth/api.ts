@@ -6,6 +6,7 @@ import { syncLocalProgress } from '@/lib/progressSync';
 import { adoptAuthState, signedOutHere } from '@/lib/signOut';
 import { AUTH_ROOT, ensureConfig, isAuthQuery, sessionQuery } from '@/lib/session';
 import { browserZone } from '@/lib/timeZones';
+import type { ProfileInput } from '@/lib/types';
 
 export const authQueries = {
   /** The e-mail a verification link is for (config first: the CSRF cookie). */
@@ -58,8 +59,9 @@ async function signUpInBrowserZone(input: { email: string; password: string }): 
   if (state.isAuthenticated && state.user) adoptDeviceRecord(ownerOf(state.user.id));
   const zone = browserZone();
   if (state.isAuthenticated && zone !== 'UTC') {
-    // A zone the server does not know leaves UTC, which Settings can change.
-    await api('me/', { method: 'PATCH', body: { time_zone: zone } }).catch(() => undefined);
+    // The browser may name a zone the schema does not list: the server refuses it (400) and the
+    // account stays in UTC, which Settings can change.
+    await api.PATCH('/api/v1/me/', { body: { time_zone: zone as ProfileInput['time_zone'] } }).catch(() => undefined);
   }
   return state;
 }

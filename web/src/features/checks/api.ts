@@ -1,10 +1,10 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { api, data } from '@/lib/api';
 import { claim, noteCompletion, ownerOf, withDescriptions } from '@/lib/celebrations';
 import { readChecks, recordAnswer, recordCompletion, recordReveal, useLocalChecks, type CheckAnswer, type LocalChecks } from '@/lib/progressStore';
 import { achievementQueries, progressQueries, questQueries } from '@/lib/queries';
 import { useAuth } from '@/lib/session';
-import type { CheckBlock, CheckResult, CheckReveal, CheckStanding, LessonCheckStandings, LessonDetail } from '@/lib/types';
+import type { CheckBlock, CheckResult, CheckStanding, LessonDetail } from '@/lib/types';
 
 export const checkQueries = {
   all: ['checks'] as const,
@@ -12,7 +12,7 @@ export const checkQueries = {
   standings: (slug: string) =>
     queryOptions({
       queryKey: [...checkQueries.all, slug],
-      queryFn: () => api<LessonCheckStandings>(`me/lessons/${encodeURIComponent(slug)}/checks`),
+      queryFn: () => data(api.GET('/api/v1/me/lessons/{slug}/checks', { params: { path: { slug } } })),
     }),
 };
 
@@ -71,7 +71,7 @@ export function useAnswerCheck(lesson: Pick<LessonDetail, 'slug' | 'exercise'>, 
   const { isAuthenticated, user } = useAuth();
   return useMutation({
     mutationFn: async (answer: CheckAnswer): Promise<Answered> => {
-      const result = await api<CheckResult>(`checks/${checkId}/answers`, { method: 'POST', body: { answer } });
+      const result = await data(api.POST('/api/v1/checks/{check_id}/answers', { params: { path: { check_id: checkId } }, body: { answer } }));
       if (isAuthenticated) {
         return { result, completedNow: Boolean(result.lesson?.completed_now) };
       }
@@ -126,7 +126,7 @@ export function useRevealCheck(slug: string, checkId: number) {
   const { isAuthenticated } = useAuth();
   return useMutation({
     mutationFn: async () => {
-      const reveal = await api<CheckReveal>(`checks/${checkId}/reveal`, { method: 'POST' });
+      const reveal = await data(api.POST('/api/v1/checks/{check_id}/reveal', { params: { path: { check_id: checkId } } }));
       if (!isAuthenticated) recordReveal(checkId);
       return reveal;
     },

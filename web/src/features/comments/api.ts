@@ -1,16 +1,17 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, toPath } from '@/lib/api';
-import type { Comment, CommentInput, CommentPage, Subscription, Thread, ThreadPage } from '@/lib/types';
+import { api, data, nextPage } from '@/lib/api';
+import type { Comment, CommentInput, Thread } from '@/lib/types';
 
-const lessonPath = (lesson: string) => `lessons/${encodeURIComponent(lesson)}`;
+const onLesson = (lesson: string) => ({ params: { path: { slug: lesson } } });
 
 export const commentQueries = {
   threads: (lesson: string) =>
     infiniteQueryOptions({
       queryKey: ['comments', lesson],
-      queryFn: ({ pageParam }) => api<ThreadPage>(pageParam),
-      initialPageParam: `/api/v1/${lessonPath(lesson)}/comments/`, // the default order (oldest first): the server caches this page
-      getNextPageParam: (page) => (page.next ? toPath(page.next) : undefined),
+      queryFn: ({ pageParam }) => data(api.GET('/api/v1/lessons/{slug}/comments/', { params: { path: { slug: lesson }, query: { page: pageParam } } })),
+      // No page number at first, the default order (oldest first): the server caches that page.
+      initialPageParam: undefined as number | undefined,
+      getNextPageParam: (page) => nextPage(page.next),
     }),
   replies: {
     all: ['replies'] as const,
@@ -20,18 +21,17 @@ export const commentQueries = {
         queryKey: [...commentQueries.replies.all, thread.id, thread.reply_count],
         queryFn: async () => {
           const replies: Comment[] = [];
-          let next: string | null | undefined = `${toPath(thread.replies_url)}${thread.replies_url.includes('?') ? '&' : '?'}page_size=100`;
-          while (next) {
-            const page: CommentPage = await api<CommentPage>(next);
-            replies.push(...page.results);
-            next = page.next ? toPath(page.next) : null;
+          for (let page: number | undefined = 1; page !== undefined; ) {
+            const answer = await data(api.GET('/api/v1/comments/{id}/replies/', { params: { path: { id: thread.id }, query: { page, page_size: 100 } } }));
+            replies.push(...answer.results);
+            page = nextPage(answer.next);
           }
           return replies;
         },
       }),
   },
   subscription: (lesson: string) =>
-    queryOptions({ queryKey: ['subscription', lesson], queryFn: () => api<Subscription>(`${lessonPath(lesson)}/subscription`) }),
+    queryOptions({ queryKey: ['subscription', lesson], queryFn: () => data(api.GET('/api/v1/lessons/{slug}/subscription', onLesson(lesson))) }),
 };
 
 function useRefreshComments(lesson: string) {
@@ -46,7 +46,7 @@ function useRefreshComments(lesson: string) {
 export function usePostComment(lesson: string) {
   const refresh = useRefreshComments(lesson);
   return useMutation({
-    mutationFn: (input: CommentInput) => api<Comment>(`${lessonPath(lesson)}/comments/`, { method: 'POST', body: input }),
+    mutationFn: (input: CommentInput) => data(api.POST('/api/v1/lessons/{slug}/comments/', { ...onLesson(lesson), body: input })),
     onSuccess: refresh,
   });
 }
@@ -54,7 +54,8 @@ export function usePostComment(lesson: string) {
 export function useEditComment(lesson: string) {
   const refresh = useRefreshComments(lesson);
   return useMutation({
-    mutationFn: (input: { id: number } & CommentInput) => api<Comment>(`comments/${input.id}/`, { method: 'PATCH', body: { body: input.body } }),
+    mutationFn: (input: { id: number } & CommentInput) =>
+      data(api.PATCH('/api/v1/comments/{id}/', { params: { path: { id: input.id } }, body: { body: input.body } })),
     onSuccess: refresh,
   });
 }
@@ -62,7 +63,7 @@ export function useEditComment(lesson: string) {
 export function useDeleteComment(lesson: string) {
   const refresh = useRefreshComments(lesson);
   return useMutation({
-    mutationFn: (id: number) => api<null>(`comments/${id}/`, { method: 'DELETE' }),
+    mutationFn: (id: number) => data(api.DELETE('/api/v1/comments/{id}/', { params: { path: { id } } })),
     onSuccess: refresh,
   });
 }
@@ -71,7 +72,7 @@ export function useSetSubscription(lesson: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (following: boolean) =>
-      api<Subscription | null>(`${lessonPath(lesson)}/subscription`, { method: following ? 'PUT' : 'DELETE' }),
+      data(following ? api.PUT('/api/v1/lessons/{slug}/subscription', onLesson(lesson)) : api.DELETE('/api/v1/lessons/{slug}/subscription', onLesson(lesson))),
     onSuccess: () => client.invalidateQueries({ queryKey: commentQueries.subscription(lesson).queryKey }),
   });
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { api, data } from '@/lib/api';
 import { progressQueries } from '@/lib/queries';
-import type { ExerciseDetail, SubmissionAccepted, SubmissionDetail, SubmissionInput, SubmissionPage } from '@/lib/types';
+import type { SubmissionDetail, SubmissionInput } from '@/lib/types';
 
 /** How many of the learner's attempts the history shows (newest first). */
 export const ATTEMPTS_SHOWN = 20;
@@ -10,12 +10,13 @@ const submissionKey = (id: number) => ['submission', id] as const;
 
 export const exerciseQueries = {
   all: ['exercise'] as const,
-  detail: (id: number) => queryOptions({ queryKey: [...exerciseQueries.all, id], queryFn: () => api<ExerciseDetail>(`exercises/${id}/`) }),
+  detail: (id: number) => queryOptions({ queryKey: [...exerciseQueries.all, id], queryFn: () => data(api.GET('/api/v1/exercises/{exercise_id}/', { params: { path: { exercise_id: id } } })) }),
   /** The learner's attempts, newest first, each with its feedback once graded. */
   attempts: (id: number) =>
     queryOptions({
       queryKey: [...exerciseQueries.all, id, 'attempts'],
-      queryFn: () => api<SubmissionPage>(`exercises/${id}/submissions/?page_size=${ATTEMPTS_SHOWN}`),
+      queryFn: () =>
+        data(api.GET('/api/v1/exercises/{exercise_id}/submissions/', { params: { path: { exercise_id: id }, query: { page_size: ATTEMPTS_SHOWN } } })),
     }),
   /** One attempt with its content and feedback; polled while the worker grades it, then `onGraded`. */
   submission: (id: number, onGraded: () => void) =>
@@ -23,7 +24,7 @@ export const exerciseQueries = {
       queryKey: submissionKey(id),
       queryFn: async ({ client, queryKey }) => {
         const before = client.getQueryData<SubmissionDetail>(queryKey);
-        const submission = await api<SubmissionDetail>(`submissions/${id}/`);
+        const submission = await data(api.GET('/api/v1/submissions/{submission_id}/', { params: { path: { submission_id: id } } }));
         if (before && isPending(before) && !isPending(submission)) onGraded();
         return submission;
       },
@@ -35,7 +36,8 @@ export const exerciseQueries = {
 export function useSubmitTable(exerciseId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: SubmissionInput) => api<SubmissionAccepted>(`exercises/${exerciseId}/submissions/`, { method: 'POST', body: input }),
+    mutationFn: (input: SubmissionInput) =>
+      data(api.POST('/api/v1/exercises/{exercise_id}/submissions/', { params: { path: { exercise_id: exerciseId } }, body: input })),
     onSuccess: (accepted, input) => {
       // Known as queued from the start, so its grading is noticed however fast the worker is.
       const queued = { ...accepted, ...input, status: 'queued', score: null, feedback: null } as unknown as SubmissionDetail;

@@ -1,19 +1,18 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api';
-import type { NotificationPage, ReadAll } from '@/lib/types';
+import { api, data } from '@/lib/api';
 
 export const notificationQueries = {
   all: ['notifications'] as const,
   page: (page: number) =>
     queryOptions({
       queryKey: [...notificationQueries.all, 'list', page],
-      queryFn: () => api<NotificationPage>(`me/notifications/?page=${page}`),
+      queryFn: () => data(api.GET('/api/v1/me/notifications/', { params: { query: { page } } })),
     }),
   /** The top bar's unread count, refreshed every minute and on focus. */
   unreadCount: () =>
     queryOptions({
       queryKey: [...notificationQueries.all, 'unread'],
-      queryFn: async () => (await api<NotificationPage>('me/notifications/?unread=true&page_size=1')).unread_count,
+      queryFn: async () => (await data(api.GET('/api/v1/me/notifications/', { params: { query: { unread: true, page_size: 1 } } }))).unread_count,
       refetchInterval: 60_000,
     }),
 };
@@ -21,7 +20,7 @@ export const notificationQueries = {
 export function useMarkRead() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => api<unknown>(`me/notifications/${id}/read`, { method: 'POST' }),
+    mutationFn: (id: number) => data(api.POST('/api/v1/me/notifications/{id}/read', { params: { path: { id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: notificationQueries.all }),
   });
 }
@@ -29,7 +28,7 @@ export function useMarkRead() {
 export function useMarkAllRead() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: () => api<ReadAll>('me/notifications/read-all', { method: 'POST' }),
+    mutationFn: () => data(api.POST('/api/v1/me/notifications/read-all')),
     onSuccess: () => client.invalidateQueries({ queryKey: notificationQueries.all }),
   });
 }

@@ -1,18 +1,18 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, ApiError } from '@/lib/api';
+import { api, ApiError, data } from '@/lib/api';
 import { claim, noteCompletion, ownerOf, withDescriptions } from '@/lib/celebrations';
 import { computeLocalDay, computeLocalHeader, levelFor } from '@/lib/header';
 import { recordCompletion, snapshot, useLocalEvents } from '@/lib/progressStore';
 import { achievementQueries, progressQueries, questQueries } from '@/lib/queries';
 import { useAuth } from '@/lib/session';
-import type { Calendar, CompletionOutput, DailyGoal, Level, NextLevel, QuestDetail, Streak } from '@/lib/types';
+import type { CompletionOutput, DailyGoal, Level, NextLevel, QuestDetail, Streak } from '@/lib/types';
 
 /** The signed-in learner's own progress page. Under progressQueries.all: a completion refreshes them. */
 export const myProgressQueries = {
   /** Streak and daily goal (the same for every quest): the top bar's summary off a quest page. */
   overview: () => progressQueries.summary(''),
   /** The last 12 weeks of activity, days in the learner's time zone. */
-  calendar: () => queryOptions({ queryKey: [...progressQueries.all, 'me', 'calendar'], queryFn: () => api<Calendar>('me/calendar') }),
+  calendar: () => queryOptions({ queryKey: [...progressQueries.all, 'me', 'calendar'], queryFn: () => data(api.GET('/api/v1/me/calendar')) }),
 };
 
 /** The header's data: the server's when signed in, else computed from this device's events. */
@@ -148,7 +148,7 @@ export function useCompleteLesson(lessonSlug: string, lessonXp: number, questSlu
       if (isAuthenticated) {
         let answer: CompletionOutput;
         try {
-          answer = await api<CompletionOutput>(`lessons/${encodeURIComponent(lessonSlug)}/complete`, { method: 'POST' });
+          answer = await data(api.POST('/api/v1/lessons/{slug}/complete', { params: { path: { slug: lessonSlug } } }));
         } catch (error) {
           if (!(error instanceof ApiError && error.status === 0)) throw error;
           // No network: the completion waits on the device as a sync event (the same the

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, toPath } from '@/lib/api';
-import type { ReportInput, ReportKind, ReportPage, ReportStatus } from '@/lib/types';
+import { api, data, nextPage } from '@/lib/api';
+import type { ReportInput, ReportKind, ReportStatus } from '@/lib/types';
 
 export const KINDS: { value: ReportKind; label: string }[] = [
   { value: 'typo', label: 'Typo' },
@@ -23,16 +23,16 @@ export const reportQueries = {
   mine: () =>
     infiniteQueryOptions({
       queryKey: ['reports', 'mine'],
-      queryFn: ({ pageParam }) => api<ReportPage>(pageParam),
-      initialPageParam: '/api/v1/me/reports/',
-      getNextPageParam: (page) => (page.next ? toPath(page.next) : undefined),
+      queryFn: ({ pageParam }) => data(api.GET('/api/v1/me/reports/', { params: { query: { page: pageParam } } })),
+      initialPageParam: undefined as number | undefined,
+      getNextPageParam: (page) => nextPage(page.next),
     }),
 };
 
 export function useReportIssue(lesson: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: ReportInput) => api<unknown>(`lessons/${encodeURIComponent(lesson)}/reports/`, { method: 'POST', body: input }),
+    mutationFn: (input: ReportInput) => data(api.POST('/api/v1/lessons/{slug}/reports/', { params: { path: { slug: lesson } }, body: input })),
     onSuccess: () => client.invalidateQueries({ queryKey: reportQueries.mine().queryKey }),
   });
 }

@@ -1,11 +1,11 @@
 import { onlineManager, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api, ApiError } from '@/lib/api';
+import { api, ApiError, data } from '@/lib/api';
 import { offlineRead, PERSONAL_CACHE } from '@/lib/offline';
 import { newId, type CheckAnswer } from '@/lib/progressStore';
 import { progressQueries } from '@/lib/queries';
 import { useAuth } from '@/lib/session';
-import type { ReviewAnswerInput, ReviewQueue, ReviewResult, ReviewSummary } from '@/lib/types';
+import type { ReviewAnswerInput, ReviewResult } from '@/lib/types';
 import { readReviews, recordReview, syncLocalReviews } from './store';
 
 export const reviewQueries = {
@@ -14,13 +14,13 @@ export const reviewQueries = {
   queue: () =>
     queryOptions({
       queryKey: [...reviewQueries.all, 'queue'],
-      ...offlineRead('/api/v1/me/reviews', api<ReviewQueue>, PERSONAL_CACHE),
+      ...offlineRead('/api/v1/me/reviews', () => data(api.GET('/api/v1/me/reviews')), PERSONAL_CACHE),
     }),
   /** How many cards are due: the top bar's "5 to review" (one query on the server). */
   summary: () =>
     queryOptions({
       queryKey: [...reviewQueries.all, 'summary'],
-      queryFn: () => api<ReviewSummary>('me/reviews/summary'),
+      queryFn: () => data(api.GET('/api/v1/me/reviews/summary')),
       // Cards come due as time passes, not only when the learner does something.
       refetchInterval: 10 * 60_000,
     }),
@@ -42,7 +42,8 @@ export function useAnswerReview() {
     mutationFn: async ({ check, answer, durationMs }: { check: number; answer: CheckAnswer; durationMs: number }): Promise<ReviewAnswered> => {
       const body: ReviewAnswerInput = { answer, id: newId(), duration_ms: Math.round(durationMs) };
       try {
-        return { pending: false, result: await api<ReviewResult>(`me/reviews/${check}/answers`, { method: 'POST', body }) };
+        const result = await data(api.POST('/api/v1/me/reviews/{check_id}/answers', { params: { path: { check_id: check } }, body }));
+        return { pending: false, result };
       } catch (error) {
         if (!(error instanceof ApiError && error.status === 0) || !user) throw error;
         recordReview(user.id, { check, answer, duration_ms: body.duration_ms ?? null, id: body.id });

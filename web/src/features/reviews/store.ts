@@ -2,7 +2,7 @@
 // takes, kept per learner until the server has graded and scheduled them (as of when each was
 // given: an answer synced days late schedules as if it had arrived at once).
 import { useSyncExternalStore } from 'react';
-import { api } from '@/lib/api';
+import { api, data } from '@/lib/api';
 import { deviceId, newId, type CheckAnswer } from '@/lib/progressStore';
 import type { SyncReview, SyncReviewsInput, SyncReviewsResult } from '@/lib/types';
 
@@ -82,7 +82,7 @@ async function run(user: number): Promise<SyncReviewsResult | null> {
       device_id: deviceId(),
       answers: batch.map(({ id, check, answer, answered_at, duration_ms }) => ({ id, check, answer, answered_at, duration_ms })),
     };
-    const result = await api<SyncReviewsResult>('me/reviews/sync', { method: 'POST', body });
+    const result = await data(api.POST('/api/v1/me/reviews/sync', { body }));
     removeReviews(user, batch.map((review) => review.id));
     total = total
       ? {

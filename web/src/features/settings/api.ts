@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { api } from '@/lib/api';
+import { api, data } from '@/lib/api';
 import * as allauth from '@/lib/allauth';
 import { endSessions, listSessions } from '@/lib/allauth';
 import { profileQuery, useUpdateProfile } from '@/lib/profile';
 import { AUTH_ROOT, sessionQuery } from '@/lib/session';
 import { signedOutHere } from '@/lib/signOut';
-import type { AccountDeletion, DeletionInput, DeletionTerms } from '@/lib/types';
+import type { AccountDeletion, DeletionInput } from '@/lib/types';
 
 export const settingsQueries = {
   profile: profileQuery,
@@ -15,7 +15,7 @@ export const settingsQueries = {
   /** The account's e-mail addresses: its own (primary) and one waiting for confirmation. */
   emails: () => queryOptions({ queryKey: ['account', 'emails'], queryFn: allauth.listEmailAddresses }),
   /** What deleting the account means (the grace period), said before asking. */
-  deletionTerms: () => queryOptions({ queryKey: ['account', 'deletion'], queryFn: () => api<DeletionTerms>('me/deletion'), staleTime: Infinity }),
+  deletionTerms: () => queryOptions({ queryKey: ['account', 'deletion'], queryFn: () => data(api.GET('/api/v1/me/deletion')), staleTime: Infinity }),
 };
 
 export { useUpdateProfile };
@@ -108,9 +108,9 @@ export const useSwitchEmail = () =>
 export function useDownloadData() {
   return useMutation({
     mutationFn: async () => {
-      const data = await api<unknown>('me/data');
+      const answer = await data(api.GET('/api/v1/me/data'));
       const day = new Date().toISOString().slice(0, 10);
-      saveFile(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }), `learning-platform-data-${day}.json`);
+      saveFile(new Blob([JSON.stringify(answer, null, 2)], { type: 'application/json' }), `learning-platform-data-${day}.json`);
     },
   });
 }
@@ -131,7 +131,7 @@ function saveFile(blob: Blob, name: string): void {
 export function useDeleteAccount(leave: (answer: AccountDeletion) => void) {
   const signOutOnLeave = useSignOutOnLeave();
   return useMutation({
-    mutationFn: (input: DeletionInput) => api<AccountDeletion>('me/deletion', { method: 'POST', body: input }),
+    mutationFn: (input: DeletionInput) => data(api.POST('/api/v1/me/deletion', { body: input })),
     onSuccess: (answer) => {
       signOutOnLeave();
       leave(answer);

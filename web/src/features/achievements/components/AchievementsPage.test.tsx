@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { recordCompletion } from '@/lib/progressStore';
 import type { AchievementList } from '@/lib/types';
-import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession, signedOutSession } from '@/test/mockApi';
 import { quest } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -22,7 +22,7 @@ const achievement = (slug: string, rule: Partial<Rule>, progress: { current: num
 const tagged = { ...quest, lessons: quest.lessons.map((lesson, index) => (index < 4 ? { ...lesson, tags: ['tokenization'] } : lesson)) };
 
 function routes(signedIn: boolean, results: AchievementList['results']) {
-  return mockFetch({
+  return mockApi({
     'GET /_allauth/browser/v1/config': allauthConfig,
     'GET /api/v1/session': signedIn ? signedInSession() : signedOutSession,
     'GET /api/v1/achievements/': { body: { count: results.length, unlocked_count: 0, results } },

@@ -4,15 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { readAnswers, readEvents, recordAnswer, recordCompletion } from '@/lib/progressStore';
 import { sessionQuery } from '@/lib/session';
 import { fakeCaches } from '@/test/caches';
-import { allauthConfig, type MockResponse, mockFetch, signedInAnswer, signedInSession, signedOutSession } from '@/test/fetchMock';
-import { profile, progressSummary } from '@/test/fixtures';
+import { allauthConfig, type Answer, mockApi, signedInAnswer, signedInSession, signedOutSession } from '@/test/mockApi';
+import { profile, progressSummary, syncResult } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
-const syncAnswer = { body: { rejected: [], cursor: 'c1', changes: [], new_achievements: [] } };
+const syncAnswer = { body: syncResult() };
 
 describe('sign in', () => {
   it('shows allauth field errors next to the field', async () => {
-    mockFetch({
+    mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedOutSession,
       'POST /_allauth/browser/v1/auth/login': {
@@ -34,7 +34,7 @@ describe('sign in', () => {
     recordCompletion('token-embeddings');
     const sent = readEvents();
     let signedIn = false;
-    const { calls } = mockFetch({
+    const { calls } = mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': () => (signedIn ? signedInSession() : signedOutSession),
       'POST /_allauth/browser/v1/auth/login': () => {
@@ -57,7 +57,7 @@ describe('sign in', () => {
     expect(screen.getByTestId('flash')).toHaveTextContent('Signed in — 2 lessons synced from this device');
     const sync = calls.find((call) => call.url === '/api/v1/me/progress/sync');
     expect(sync?.body).toEqual({ device_id: expect.stringMatching(/^web-/), events: sent });
-    expect(sync?.headers['X-CSRFToken']).toBe('tok');
+    expect(sync?.headers.get('X-CSRFToken')).toBe('tok');
     expect(readEvents()).toEqual([]);
     expect(await screen.findByRole('button', { name: 'Sign out' })).toBeInTheDocument();
   });
@@ -68,7 +68,7 @@ describe('sign in', () => {
     recordCompletion('token-embeddings');
     const answers = readAnswers();
     let signedIn = false;
-    const { calls } = mockFetch({
+    const { calls } = mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': () => (signedIn ? signedInSession() : signedOutSession),
       'POST /_allauth/browser/v1/auth/login': () => {
@@ -104,7 +104,7 @@ describe('sign in', () => {
 
   it('keeps the device progress when the sync fails', async () => {
     recordCompletion('embedding-dimension');
-    mockFetch({
+    mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedOutSession,
       'POST /_allauth/browser/v1/auth/login': signedInAnswer(),
@@ -128,16 +128,16 @@ describe('sign in', () => {
 });
 
 /** A sign-up that signs in at once, then lands on an empty home page. */
-function signUpRoutes(extra: Parameters<typeof mockFetch>[0] = {}) {
+function signUpRoutes(extra: Parameters<typeof mockApi>[0] = {}) {
   let signedIn = false;
-  return mockFetch({
+  return mockApi({
     'GET /_allauth/browser/v1/config': allauthConfig,
     'GET /api/v1/session': () => (signedIn ? signedInSession() : signedOutSession),
     'POST /_allauth/browser/v1/auth/signup': () => {
       signedIn = true;
       return signedInAnswer('new@example.com');
     },
-    'PATCH /api/v1/me/': { body: {} },
+    'PATCH /api/v1/me/': { body: profile },
     'GET /api/v1/quests/': { body: { count: 0, results: [] } },
     'GET /api/v1/achievements/': { body: { count: 0, unlocked_count: 0, results: [] } },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
@@ -187,7 +187,7 @@ describe('sign up', () => {
   });
 
   it('says to check the inbox when allauth waits for the e-mail to be verified', async () => {
-    mockFetch({
+    mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedOutSession,
       'POST /_allauth/browser/v1/auth/signup': {
@@ -202,7 +202,7 @@ describe('sign up', () => {
   });
 
   it('shows a taken e-mail as an error on the e-mail field', async () => {
-    mockFetch({
+    mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedOutSession,
       'POST /_allauth/browser/v1/auth/signup': {
@@ -221,10 +221,10 @@ describe('sign up', () => {
 describe('verify e-mail', () => {
   it('shows the address from the key and confirms it', async () => {
     let verified = false;
-    const { calls } = mockFetch({
+    const { calls } = mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': () => (verified ? signedInSession() : signedOutSession),
-      'GET /_allauth/browser/v1/auth/email/verify': { body: { status: 200, data: { email: 'new@example.com', user: {} }, meta: { is_authenticating: false } } },
+      'GET /_allauth/browser/v1/auth/email/verify': { body: { status: 200, data: { email: 'new@example.com', user: { id: 2, display: 'new', email: 'new@example.com', has_usable_password: true } }, meta: { is_authenticating: false } } },
       'POST /_allauth/browser/v1/auth/email/verify': () => {
         verified = true;
         return signedInAnswer('new@example.com');
@@ -235,7 +235,7 @@ describe('verify e-mail', () => {
     const user = userEvent.setup();
     renderApp('/account/verify-email/key-123');
     expect(await screen.findByText('new@example.com')).toBeInTheDocument();
-    expect(calls.find((call) => call.method === 'GET' && call.url.endsWith('/email/verify'))?.headers['X-Email-Verification-Key']).toBe('key-123');
+    expect(calls.find((call) => call.method === 'GET' && call.url.endsWith('/email/verify'))?.headers.get('X-Email-Verification-Key')).toBe('key-123');
     await user.click(screen.getByRole('button', { name: 'Confirm' }));
     expect(await screen.findByRole('heading', { name: 'Quests' })).toBeInTheDocument();
     expect(screen.getByTestId('flash')).toHaveTextContent(/^E-mail confirmed$/);
@@ -243,10 +243,10 @@ describe('verify e-mail', () => {
   });
 
   it('sends a signed-in learner who confirms a new address to Settings, where it becomes theirs', async () => {
-    mockFetch({
+    mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': signedInSession('ada@example.com'),
-      'GET /_allauth/browser/v1/auth/email/verify': { body: { status: 200, data: { email: 'ada@new.example', user: {} }, meta: { is_authenticating: false } } },
+      'GET /_allauth/browser/v1/auth/email/verify': { body: { status: 200, data: { email: 'ada@new.example', user: { id: 1, display: 'ada', email: 'ada@example.com', has_usable_password: true } }, meta: { is_authenticating: false } } },
       'POST /_allauth/browser/v1/auth/email/verify': signedInAnswer('ada@example.com'),
       'GET /api/v1/me/': { body: profile },
       'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
@@ -272,13 +272,13 @@ describe('sign out', () => {
   it('stays signed out when a session check answered before it lands after it', async () => {
     let signedIn = true;
     let sessionChecks = 0;
-    let answerStaleCheck: (answer: MockResponse) => void = () => undefined;
-    mockFetch({
+    let answerStaleCheck: (answer: Answer<'GET /api/v1/session'>) => void = () => undefined;
+    mockApi({
       'GET /_allauth/browser/v1/config': allauthConfig,
       'GET /api/v1/session': () => {
         sessionChecks += 1;
         // The second check is the one the server read while still signed in.
-        if (sessionChecks === 2) return new Promise<MockResponse>((resolve) => (answerStaleCheck = resolve));
+        if (sessionChecks === 2) return new Promise<Answer<'GET /api/v1/session'>>((resolve) => (answerStaleCheck = resolve));
         return signedIn ? signedInSession() : signedOutSession;
       },
       'DELETE /_allauth/browser/v1/auth/session': () => {

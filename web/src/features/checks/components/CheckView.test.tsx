@@ -3,23 +3,23 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { readAnswers } from '@/lib/progressStore';
 import { checkRoutes, checksLesson, RIGHT_ORDER } from '@/test/checks';
-import { mockFetch, signedInSession } from '@/test/fetchMock';
+import { mockApi, signedInSession } from '@/test/mockApi';
 import { progressSummary, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const PAGE = `/lessons/${checksLesson.slug}`;
 
 function signedOut() {
-  return mockFetch({ ...signedOutLessonRoutes(checksLesson), ...checkRoutes({ signedIn: false }).routes });
+  return mockApi({ ...signedOutLessonRoutes(checksLesson), ...checkRoutes({ signedIn: false }).routes });
 }
 
 function signedIn() {
-  return mockFetch({
+  return mockApi({
     ...signedOutLessonRoutes(checksLesson),
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/progress?quest=transformers': { body: progressSummary() },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
-    [`GET /api/v1/lessons/${checksLesson.slug}/subscription`]: { body: { lesson: checksLesson.slug, following: false, explicit: null } },
+    [`GET /api/v1/lessons/${checksLesson.slug}/subscription`]: { body: { lesson: checksLesson.slug, following: false, explicit: null, commented: false, follows_on_comment: true } },
     ...checkRoutes({ signedIn: true }).routes,
   });
 }

@@ -3,7 +3,7 @@ import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readAnswers, readEvents } from '@/lib/progressStore';
 import { checkRoutes, checksLesson, RIGHT_ORDER } from '@/test/checks';
-import { mockFetch, signedInSession } from '@/test/fetchMock';
+import { mockApi, signedInSession } from '@/test/mockApi';
 import { progressSummary, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import type { ExerciseDetail, ProgressSummary } from '@/lib/types';
@@ -30,7 +30,7 @@ const exercise: ExerciseDetail = {
 };
 
 function signedOut() {
-  return mockFetch({ ...signedOutLessonRoutes(checksLesson), ...checkRoutes({ signedIn: false }).routes });
+  return mockApi({ ...signedOutLessonRoutes(checksLesson), ...checkRoutes({ signedIn: false }).routes });
 }
 
 /** A signed-in learner; once the lesson is complete the server's summary says so. */
@@ -48,12 +48,12 @@ function signedIn() {
         })
       : progressSummary({ daily_goal: { xp: 30, xp_today: 0, met: false, chosen: true } });
   };
-  return mockFetch({
+  return mockApi({
     ...signedOutLessonRoutes(checksLesson),
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/progress?quest=transformers': () => ({ body: summary() }),
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
-    [`GET /api/v1/lessons/${checksLesson.slug}/subscription`]: { body: { lesson: checksLesson.slug, following: false, explicit: null } },
+    [`GET /api/v1/lessons/${checksLesson.slug}/subscription`]: { body: { lesson: checksLesson.slug, following: false, explicit: null, commented: false, follows_on_comment: true } },
     ...server.routes,
   });
 }
@@ -217,7 +217,7 @@ describe('signed out', () => {
 
   it('leaves a lesson with a table exercise to the server: its checks alone do not complete it', async () => {
     const withExercise = { ...checksLesson, exercise: { id: 1, title: 'Read d_model from three configs', kind: 'table', xp: 60 } };
-    mockFetch({
+    mockApi({
       ...signedOutLessonRoutes(withExercise),
       ...checkRoutes({ signedIn: false }).routes,
       'GET /api/v1/exercises/1/': { body: exercise },

@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Subscription } from '@/lib/types';
-import { mockFetch, signedInSession } from '@/test/fetchMock';
+import { mockApi, signedInSession } from '@/test/mockApi';
 import { lesson, progressSummary, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -15,7 +15,7 @@ function routes(state: Subscription) {
     current = { ...current, following, explicit: following, follows_on_comment: false };
     return { body: current };
   };
-  return mockFetch({
+  return mockApi({
     ...signedOutLessonRoutes(),
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/progress?quest=transformers': { body: progressSummary() },

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ExerciseDetail, SubmissionDetail } from '@/lib/types';
-import { mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { mockApi, signedInSession, signedOutSession } from '@/test/mockApi';
 import { lesson, progressSummary, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -71,14 +71,14 @@ const page = (results: SubmissionDetail[]) => ({ body: { count: results.length, 
 function routes(signedIn: boolean, polls: SubmissionDetail[], lists: SubmissionDetail[][] = [[]], exerciseBody: ExerciseDetail = exercise) {
   let poll = 0;
   let list = 0;
-  return mockFetch({
+  return mockApi({
     'GET /api/v1/exercises/1/submissions/': () => page(lists[Math.min(list++, lists.length - 1)]),
     ...signedOutLessonRoutes(lessonWithExercise),
     'GET /api/v1/session': signedIn ? signedInSession() : signedOutSession,
     'GET /api/v1/exercises/1/': { body: exerciseBody },
     'GET /api/v1/me/progress?quest=transformers': { body: progressSummary() },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
-    'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null } },
+    'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null, commented: false, follows_on_comment: true } },
     'POST /api/v1/exercises/1/submissions/': {
       status: 202,
       body: { id: 5, exercise: 1, status: 'queued', created_at: '2026-11-30T10:00:00Z', url: 'http://localhost/api/v1/submissions/5/' },
@@ -196,14 +196,14 @@ describe('exercise panel', () => {
   });
 
   it('shows the reason a table was refused next to the box, and clears it when the table changes', async () => {
-    mockFetch({
+    mockApi({
       ...signedOutLessonRoutes(lessonWithExercise),
       'GET /api/v1/session': signedInSession(),
       'GET /api/v1/exercises/1/': { body: exercise },
       'GET /api/v1/exercises/1/submissions/': page([]),
       'GET /api/v1/me/progress?quest=transformers': { status: 503, body: { type: 'server_error', title: 'Unavailable.', status: 503, detail: 'Try later.', errors: {} } },
       'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
-      'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null } },
+      'GET /api/v1/lessons/embedding-dimension/subscription': { body: { lesson: 'embedding-dimension', following: false, explicit: null, commented: false, follows_on_comment: true } },
       'POST /api/v1/exercises/1/submissions/': {
         status: 400,
         body: { type: 'validation_error', title: 'Invalid input.', status: 400, detail: 'content: a formula', errors: { content: ['Line 2, cell 2 starts with "=" like a spreadsheet formula.'] } },

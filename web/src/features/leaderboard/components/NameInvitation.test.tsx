@@ -1,15 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { mockFetch, type Handler } from '@/test/fetchMock';
+import { mockApi, type Handler } from '@/test/mockApi';
 import { profile as adaProfile, signedInPageRoutes } from '@/test/fixtures';
+import type { Profile } from '@/lib/types';
 import { renderApp } from '@/test/render';
 
 const handleOnly = { ...adaProfile, display_name: '', public_name: 'Learner 380293' };
 const board = { period: 'week', since: null, entries: [], me: null };
 
-function routes(profile: object, more: Record<string, Handler | object> = {}) {
-  return mockFetch({
+function routes(profile: Profile, more: Record<string, Handler | object> = {}) {
+  return mockApi({
     ...signedInPageRoutes(),
     'GET /api/v1/leaderboard': { body: board },
     'GET /api/v1/me/': { body: profile },

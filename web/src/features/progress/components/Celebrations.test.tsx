@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { allauthConfig, mockFetch, signedInSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession, type Answer } from '@/test/mockApi';
 import { achievements, lesson, levels, progressSummary, quest } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import type { AchievementList, ProgressSummary } from '@/lib/types';
@@ -37,14 +37,15 @@ function achievementList(unlocked: (typeof FIRST_TOKEN)[]): AchievementList {
 }
 
 /** A signed-in learner whose server state is `state.now` (tests move it on). */
-function signedInRoutes(state: { progress: ProgressSummary; list: AchievementList }) {
+function signedInRoutes(state: { progress: ProgressSummary; list: AchievementList }, complete?: () => Answer<'POST /api/v1/lessons/{slug}/complete'>) {
   const progress = () => ({ body: state.progress });
-  return mockFetch({
+  return mockApi({
+    ...(complete && { [`POST /api/v1/lessons/${lesson.slug}/complete`]: complete }),
     'GET /_allauth/browser/v1/config': allauthConfig,
     'GET /api/v1/session': signedInSession(),
     [`GET /api/v1/lessons/${lesson.slug}/`]: { body: lesson },
     [`GET /api/v1/lessons/${lesson.slug}/comments/`]: { body: { count: 0, results: [] } },
-    [`GET /api/v1/lessons/${lesson.slug}/subscription`]: { body: { lesson: lesson.slug, following: false, explicit: null } },
+    [`GET /api/v1/lessons/${lesson.slug}/subscription`]: { body: { lesson: lesson.slug, following: false, explicit: null, commented: false, follows_on_comment: true } },
     'GET /api/v1/levels/': { body: levels },
     'GET /api/v1/quests/transformers/': { body: quest },
     'GET /api/v1/quests/': { body: { count: 1, next: null, previous: null, results: [{ slug: 'transformers', title: quest.title, description: quest.description }] } },
@@ -62,45 +63,33 @@ function signedInRoutes(state: { progress: ProgressSummary; list: AchievementLis
 
 /** signedInRoutes whose POST /complete answers +10 XP and no level or achievement. */
 function completingRoutes(state: { progress: ProgressSummary; list: AchievementList }) {
-  const mocked = signedInRoutes(state);
-  const routes = mocked.fetchMock.getMockImplementation()!;
-  mocked.fetchMock.mockImplementation(async (input, init) => {
-    if (!String(input).includes('/complete')) return routes(input, init);
+  return signedInRoutes(state, () => {
     state.progress = { ...state.progress, xp: 110, completed_lessons: [...state.progress.completed_lessons, lesson.slug] };
-    const answer = { lesson: lesson.slug, completed_at: '2026-12-01T10:00:00Z', xp_awarded: 10, xp: 110, level_before: { number: 0, name: 'Token' }, level_after: { number: 0, name: 'Token' }, level_up: false, new_achievements: [] };
-    return new Response(JSON.stringify(answer), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    return { body: { lesson: lesson.slug, completed_at: '2026-12-01T10:00:00Z', xp_awarded: 10, xp: 110, level_before: { number: 0, name: 'Token' }, level_after: { number: 0, name: 'Token' }, level_up: false, new_achievements: [] } };
   });
-  return mocked;
 }
 
 describe('celebrations', () => {
   it('a completion opens the level-up dialog and stacks a toast per achievement, then asks for a daily goal once', async () => {
     const state = { progress: summary(), list: achievementList([]) };
-    const { calls, fetchMock } = signedInRoutes(state);
-    fetchMock.mockName('api');
-    const routes = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (input, init) => {
-      if (String(input).includes('/complete')) {
-        state.progress = summary({ level: { number: 1, name: 'Embedding' }, xp: 185, xp_to_go: 95, achievements_unlocked: 2, lessons_completed: 3 });
-        state.list = achievementList([FIRST_TOKEN, TEN_LESSONS]);
-        return new Response(
-          JSON.stringify({
-            lesson: lesson.slug,
-            completed_at: '2026-12-01T10:00:00Z',
-            xp_awarded: 50,
-            xp: 185,
-            level_before: { number: 0, name: 'Token' },
-            level_after: { number: 1, name: 'Embedding' },
-            level_up: true,
-            new_achievements: [
-              { slug: 'first-token', title: 'First token', xp_bonus: 10 },
-              { slug: 'growing-context', title: 'Growing context window', xp_bonus: 25 },
-            ],
-          }),
-          { status: 200, headers: { 'Content-Type': 'application/json' } },
-        );
-      }
-      return routes(input, init);
+    const { calls } = signedInRoutes(state, () => {
+      state.progress = summary({ level: { number: 1, name: 'Embedding' }, xp: 185, xp_to_go: 95, achievements_unlocked: 2, lessons_completed: 3 });
+      state.list = achievementList([FIRST_TOKEN, TEN_LESSONS]);
+      return {
+        body: {
+          lesson: lesson.slug,
+          completed_at: '2026-12-01T10:00:00Z',
+          xp_awarded: 50,
+          xp: 185,
+          level_before: { number: 0, name: 'Token' },
+          level_after: { number: 1, name: 'Embedding' },
+          level_up: true,
+          new_achievements: [
+            { slug: 'first-token', title: 'First token', xp_bonus: 10 },
+            { slug: 'growing-context', title: 'Growing context window', xp_bonus: 25 },
+          ],
+        },
+      };
     });
     const user = userEvent.setup();
     renderApp(`/lessons/${lesson.slug}`);

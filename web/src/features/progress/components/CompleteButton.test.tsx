@@ -3,18 +3,18 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readEvents } from '@/lib/progressStore';
-import { mockFetch, signedInSession } from '@/test/fetchMock';
+import { mockApi, signedInSession } from '@/test/mockApi';
 import { lesson, progressSummary, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 /** A signed-in learner on the reference lesson whose completion POST finds no network. */
 function signedInWithoutNetwork() {
-  return mockFetch({
+  return mockApi({
     ...signedOutLessonRoutes(),
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/progress?quest=transformers': { body: progressSummary() },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
-    [`GET /api/v1/lessons/${lesson.slug}/subscription`]: { body: { lesson: lesson.slug, following: false, explicit: null } },
+    [`GET /api/v1/lessons/${lesson.slug}/subscription`]: { body: { lesson: lesson.slug, following: false, explicit: null, commented: false, follows_on_comment: true } },
     [`POST /api/v1/lessons/${lesson.slug}/complete`]: () => {
       throw new TypeError('Failed to fetch');
     },

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { recordCompletion } from '@/lib/progressStore';
-import { mockFetch } from '@/test/fetchMock';
+import { mockApi } from '@/test/mockApi';
 import { signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import type { GameState } from '../api';
@@ -59,7 +59,7 @@ describe('the game bar', () => {
   it('signed out, reads this device’s events and leaves the goal to an account', async () => {
     recordCompletion('lesson-1');
     recordCompletion('lesson-2');
-    mockFetch(signedOutLessonRoutes());
+    mockApi(signedOutLessonRoutes());
     renderApp('/lessons/embedding-dimension');
     const bar = await screen.findByRole('region', { name: 'Your game' });
     expect(await within(bar).findByText('100 XP')).toBeInTheDocument();

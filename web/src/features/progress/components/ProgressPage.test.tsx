@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { expect, it } from 'vitest';
 import type { ProgressSummary } from '@/lib/types';
-import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession, signedOutSession } from '@/test/mockApi';
 import { calendar, progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -16,7 +16,7 @@ function routes(body: ProgressSummary) {
 }
 
 it('shows the streak with the freezes held and how they work, the goal, and the calendar', async () => {
-  mockFetch(routes(progressSummary({ streak: { current: 7, best: 9, today: 'done', freezes: 1 }, daily_goal: { xp: 30, xp_today: 20, met: false, chosen: true } })));
+  mockApi(routes(progressSummary({ streak: { current: 7, best: 9, today: 'done', freezes: 1 }, daily_goal: { xp: 30, xp_today: 20, met: false, chosen: true } })));
   renderApp('/progress');
   const streak = await screen.findByRole('region', { name: 'Streak' });
   expect(streak).toHaveTextContent('7 days · best 9 days');
@@ -44,7 +44,7 @@ it('shows the streak with the freezes held and how they work, the goal, and the 
 });
 
 it('says a freeze will cover a missed day, and points to Settings when no goal is chosen', async () => {
-  mockFetch(routes(progressSummary({ streak: { current: 7, best: 7, today: 'frozen', freezes: 1 } })));
+  mockApi(routes(progressSummary({ streak: { current: 7, best: 7, today: 'frozen', freezes: 1 } })));
   renderApp('/progress');
   const streak = await screen.findByRole('region', { name: 'Streak' });
   expect(streak).toHaveTextContent('You missed a day, and a streak freeze covers it');
@@ -52,7 +52,7 @@ it('says a freeze will cover a missed day, and points to Settings when no goal i
 });
 
 it('sends a signed-out visitor to sign in, and back here after', async () => {
-  mockFetch({ 'GET /_allauth/browser/v1/config': allauthConfig, 'GET /api/v1/session': signedOutSession });
+  mockApi({ 'GET /_allauth/browser/v1/config': allauthConfig, 'GET /api/v1/session': signedOutSession });
   const { router } = renderApp('/progress');
   expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
   expect(router.state.location.pathname + router.state.location.search).toBe('/signin?next=%2Fprogress');

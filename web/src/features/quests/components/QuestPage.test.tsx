@@ -1,12 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { recordAnswer, recordCompletion } from '@/lib/progressStore';
-import { allauthConfig, mockFetch, signedInSession, signedOutSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession, signedOutSession, type Routes } from '@/test/mockApi';
 import { achievements, levels, progressSummary, quest } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
-function questRoutes(extra: Record<string, { body: unknown }> = {}) {
-  return mockFetch({
+function questRoutes(extra: Routes = {}) {
+  return mockApi({
     'GET /_allauth/browser/v1/config': allauthConfig,
     'GET /api/v1/session': signedOutSession,
     'GET /api/v1/quests/transformers/': { body: quest },

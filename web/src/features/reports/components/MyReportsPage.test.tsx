@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { mockFetch } from '@/test/fetchMock';
 import { signedInPageRoutes } from '@/test/fixtures';
+import { mockApi } from '@/test/mockApi';
 import { renderApp } from '@/test/render';
 
 const report = (id: number, fields: object) => ({
@@ -20,7 +20,7 @@ const report = (id: number, fields: object) => ({
 });
 
 function routes(pages: Record<string, object>) {
-  return mockFetch({
+  return mockApi({
     ...signedInPageRoutes(),
     ...Object.fromEntries(Object.entries(pages).map(([url, body]) => [`GET ${url}`, { body }])),
   });

@@ -1,18 +1,31 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { mockFetch } from '@/test/fetchMock';
+import { mockApi, type Answer } from '@/test/mockApi';
 import { lesson, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { reportPlaces } from './ReportDialog';
 
-function routes(report: { status: number; body: unknown; headers?: Record<string, string> }) {
-  return mockFetch({ ...signedOutLessonRoutes(), 'POST /api/v1/lessons/embedding-dimension/reports/': report });
+const report = {
+  id: 1,
+  lesson: 'embedding-dimension',
+  lesson_title: 'Embedding dimension',
+  kind: 'typo',
+  message: 'A typo.',
+  block: null,
+  status: 'new',
+  created_at: '2026-12-01T10:00:00Z',
+  resolved_at: null,
+  answer: '',
+} as const;
+
+function routes(answer: Answer<'POST /api/v1/lessons/{slug}/reports/'>) {
+  return mockApi({ ...signedOutLessonRoutes(), 'POST /api/v1/lessons/embedding-dimension/reports/': answer });
 }
 
 describe('report an issue', () => {
   it('sends the kind, the message and the chosen block, then closes with a thank-you', async () => {
-    const { calls } = routes({ status: 201, body: { id: 1 } });
+    const { calls } = routes({ status: 201, body: report });
     const user = userEvent.setup();
     renderApp('/lessons/embedding-dimension');
     await user.click(await screen.findByRole('button', { name: 'Report an issue' }));
@@ -49,7 +62,7 @@ describe('report an issue', () => {
   });
 
   it('closes on Escape', async () => {
-    routes({ status: 201, body: {} });
+    routes({ status: 201, body: report });
     const user = userEvent.setup();
     renderApp('/lessons/embedding-dimension');
     await user.click(await screen.findByRole('button', { name: 'Report an issue' }));
@@ -74,7 +87,7 @@ describe('report an issue', () => {
   });
 
   it('opens from a part\'s own Report action with that part chosen, and names a part that is not a block in the message', async () => {
-    const { calls } = routes({ status: 201, body: { id: 2 } });
+    const { calls } = routes({ status: 201, body: { ...report, id: 2 } });
     const user = userEvent.setup();
     renderApp('/lessons/embedding-dimension');
     await user.click(await screen.findByRole('button', { name: 'Report these links' }));

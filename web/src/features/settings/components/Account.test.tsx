@@ -2,16 +2,17 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SIGN_OUT_CHANNEL } from '@/lib/signOut';
-import { allauthConfig, mockFetch, signedInSession, signedOutSession, type Handler, type MockResponse } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession, signedOutSession, type Answer, type Handler, type MockResponse } from '@/test/mockApi';
+import type { EmailAddress } from '@/lib/allauth';
 import { profile, progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const EMAIL = 'GET /_allauth/browser/v1/account/email';
 const own = { email: 'ada@example.com', primary: true, verified: true };
-const emails = (...addresses: object[]) => ({ body: { status: 200, data: addresses } });
+const emails = (...addresses: EmailAddress[]): Answer<typeof EMAIL> => ({ body: { status: 200, data: addresses } });
 
 function routes(extra: Record<string, Handler | MockResponse> = {}) {
-  return mockFetch({
+  return mockApi({
     'GET /_allauth/browser/v1/config': allauthConfig,
     'GET /_allauth/browser/v1/auth/sessions': { body: { status: 200, data: [] } },
     [EMAIL]: emails(own),
@@ -120,7 +121,8 @@ describe('Settings: account', () => {
         addresses = [own, { email: (body as { email: string }).email, primary: false, verified: false }];
         return emails(...addresses);
       },
-      'PUT /_allauth/browser/v1/account/email': () => emails(...addresses),
+      // allauth answers a resend with no list: the app reads it again.
+      'PUT /_allauth/browser/v1/account/email': { body: { status: 200 } },
     });
     const user = userEvent.setup();
     renderApp('/settings');
@@ -132,6 +134,9 @@ describe('Settings: account', () => {
     expect(within(form).getByText(/Waiting for confirmation/)).toHaveTextContent('until then you sign in with ada@example.com');
     await user.click(within(form).getByRole('button', { name: 'Send the link again' }));
     await waitFor(() => expect(calls.filter((call) => call.method === 'PUT').map((call) => call.body)).toEqual([{ email: 'ada@new.example' }]));
+    // allauth answers a resend with no list: the addresses on screen stay (read again), not emptied.
+    await waitFor(() => expect(calls.filter((call) => call.url.endsWith('/account/email') && call.method === 'GET')).toHaveLength(2));
+    expect(within(form).getByText(/Waiting for confirmation/)).toHaveTextContent('ada@new.example');
   });
 
   it('makes a confirmed address the account’s own and removes the old one', async () => {

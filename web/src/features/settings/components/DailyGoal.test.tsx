@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { allauthConfig, mockFetch, signedInSession } from '@/test/fetchMock';
+import { allauthConfig, mockApi, signedInSession, type Answer } from '@/test/mockApi';
 import { profile, progressSummary } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 
-function routes(goal: { xp: number | null }, put: (xp: unknown) => { status?: number; body: unknown }) {
+function routes(goal: { xp: number | null }, put: (xp: unknown) => Answer<'PUT /api/v1/me/daily-goal'>) {
   const progress = () => ({
     body: progressSummary({
       xp: 10,
@@ -18,7 +18,7 @@ function routes(goal: { xp: number | null }, put: (xp: unknown) => { status?: nu
       completed_lessons: ['lesson-1'],
     }),
   });
-  return mockFetch({
+  return mockApi({
     'GET /_allauth/browser/v1/config': allauthConfig,
     'GET /_allauth/browser/v1/auth/sessions': { body: { status: 200, data: [] } },
     'GET /api/v1/session': signedInSession(),
@@ -37,7 +37,7 @@ describe('Settings: daily goal', () => {
     const goal = { xp: null as number | null };
     const { calls } = routes(goal, (xp) => {
       goal.xp = xp as number;
-      return { body: { xp } };
+      return { body: { xp: xp as 10 } };
     });
     const user = userEvent.setup();
     renderApp('/settings');
