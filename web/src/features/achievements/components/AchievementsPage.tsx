@@ -38,7 +38,7 @@ export function AchievementsPage() {
           return (
             <li key={achievement.slug} className={`card ${achievement.unlocked ? 'unlocked' : 'locked'}`}>
               <h2>
-                <Icon name={achievement.unlocked ? 'trophy' : 'lock'} size={20} className="inline-icon" /> {achievement.title}
+                <Icon name="trophy" size={20} className="inline-icon" /> {achievement.title}
               </h2>
               <p className="badge">{achievement.unlocked ? 'Unlocked' : 'Locked'}</p>
               <p>{achievement.description}</p>

@@ -4,7 +4,7 @@ import { heatmapLayout, WEEKDAYS, WEEKS, XP_LEVELS } from '../heatmap';
 import { Icon } from '@/components/Icon';
 
 // Drawn marks (components/Icon): they take the cell's colour, where an emoji keeps its own.
-const GOAL_MARK = <Icon name="check" size={12} />;
+const GOAL_MARK = '✓';
 const FROZEN_MARK = <Icon name="snowflake" size={12} />;
 
 /**
