@@ -3,7 +3,7 @@ import type { Calendar } from '@/lib/types';
 import { heatmapLayout, WEEKDAYS, WEEKS, XP_LEVELS } from '../heatmap';
 import { Icon } from '@/components/Icon';
 
-// Drawn marks (components/Icon): they take the cell's colour, where an emoji keeps its own.
+// The marks take the cell's colour: a text check mark, a drawn snowflake (an emoji would keep its own).
 const GOAL_MARK = '✓';
 const FROZEN_MARK = <Icon name="snowflake" size={12} />;
 
