@@ -11,6 +11,7 @@ import { useAuth, useTimeZone } from '@/lib/session';
 import { formatDate } from '@/lib/timeZones';
 import type { OutlineLesson, ProgressSummary, QuestDetail } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
+import { Icon } from '@/components/Icon';
 
 export function HomePage() {
   const quests = useQuery(questQueries.list());
@@ -226,7 +227,7 @@ function RecentAchievements({ signedIn }: { signedIn: boolean }) {
         <ul className="recent-achievements">
           {recent.map((achievement) => (
             <li key={achievement.slug}>
-              <span aria-hidden="true">🏆 </span>
+              <Icon name="trophy" className="inline-icon" /> 
               <strong>{achievement.title}</strong>{' '}
               <span className="muted">{formatDate(achievement.unlocked_at ?? '', zone)}</span>
             </li>

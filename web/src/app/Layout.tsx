@@ -3,6 +3,7 @@ import { Link, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { AppStatus } from '@/components/AppStatus';
 import { errorText } from '@/components/ErrorMessage';
 import { FlashBanner } from '@/components/Flash';
+import { Icon, type IconName } from '@/components/Icon';
 import { ThemeToggle } from '@/components/ThemeToggle';
 import { useToast } from '@/components/Toasts';
 import { useLogout } from '@/features/auth/api';
@@ -46,30 +47,23 @@ export function Layout() {
         <Link to="/" className="brand">
           Learning Platform
         </Link>
-        <nav aria-label="Main">
+        {/* On a phone (styles.css, max-width 480px) this is the bottom bar: the main places in
+            reach of a thumb, the others behind More; wider, the top bar's row of links. */}
+        <nav aria-label="Main" className="places">
           <ul>
-            <li>
-              <NavLink to="/achievements">Achievements</NavLink>
+            <li className="phone-only">
+              <NavLink to="/" end>
+                <Icon name="home" className="nav-icon" />
+                <span>Home</span>
+              </NavLink>
             </li>
-            <li>
-              <NavLink to="/leaderboard">Leaderboard</NavLink>
-            </li>
-            {auth.isAuthenticated ? <SignedInLinks /> : null}
-            {!auth.isPending && !auth.isAuthenticated ? (
-              <>
-                <li>
-                  <NavLink to="/signin">Sign in</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/signup">Sign up</NavLink>
-                </li>
-              </>
-            ) : null}
-            <li>
-              <ThemeToggle />
-            </li>
+            {auth.isAuthenticated ? <SignedInPlaces /> : <SignedOutPlaces pending={auth.isPending} />}
           </ul>
         </nav>
+        <div className="topbar-tools">
+          {auth.isAuthenticated ? <SignOutButton /> : null}
+          <ThemeToggle />
+        </div>
         <GameBar quest={inView.quest} ready={inView.ready} />
       </header>
       <main id="main" tabIndex={-1}>
@@ -82,44 +76,84 @@ export function Layout() {
   );
 }
 
-function SignedInLinks() {
+function Place({ to, icon, label }: { to: string; icon: IconName; label: string }) {
+  return (
+    <li>
+      <NavLink to={to}>
+        <Icon name={icon} className="nav-icon" />
+        <span>{label}</span>
+      </NavLink>
+    </li>
+  );
+}
+
+function SignedOutPlaces({ pending }: { pending: boolean }) {
+  return (
+    <>
+      <Place to="/achievements" icon="trophy" label="Achievements" />
+      <Place to="/leaderboard" icon="leaderboard" label="Leaderboard" />
+      {pending ? null : (
+        <>
+          <Place to="/signin" icon="person" label="Sign in" />
+          <Place to="/signup" icon="person" label="Sign up" />
+        </>
+      )}
+    </>
+  );
+}
+
+/** Review, the board and notifications in the bar; the rest behind More on a phone (a native popover), in the row wider. */
+function SignedInPlaces() {
   const unread = useQuery(notificationQueries.unreadCount());
-  const logout = useLogout();
-  const navigate = useNavigate();
-  const toast = useToast();
   const count = unread.data ?? 0;
+  const closeMore = () => document.getElementById('more-places')?.hidePopover?.();
   return (
     <>
       <li>
+        <ReviewLink icon={<Icon name="review" className="nav-icon" />} />
+      </li>
+      <Place to="/leaderboard" icon="leaderboard" label="Leaderboard" />
+      <li>
         <NavLink to="/notifications" aria-label={`Notifications, ${count} unread`}>
-          Notifications
-          {count > 0 ? (
-            <span className="count" data-testid="unread-count">
-              {count}
-            </span>
-          ) : null}
+          <Icon name="bell" className="nav-icon" />
+          <span>
+            Notifications
+            {count > 0 ? (
+              <span className="count" data-testid="unread-count">
+                {count}
+              </span>
+            ) : null}
+          </span>
         </NavLink>
       </li>
-      <li>
-        <NavLink to="/progress">Progress</NavLink>
-      </li>
-      <li>
-        <ReviewLink />
-      </li>
-      <li>
-        <NavLink to="/settings">Settings</NavLink>
-      </li>
-      <li>
-        <button type="button" className="link-button" disabled={logout.isPending} onClick={() =>
-            logout.mutate(undefined, {
-              onSuccess: () => navigate('/'),
-              onError: (error) => toast.show({ title: 'Could not sign out', body: errorText(error), tone: 'error' }),
-            })
-          }>
-          Sign out
+      <li className="more">
+        <button type="button" popoverTarget="more-places" className="more-button">
+          <Icon name="more" className="nav-icon" />
+          <span>More</span>
         </button>
+        <ul id="more-places" popover="auto" onClick={closeMore}>
+          <Place to="/achievements" icon="trophy" label="Achievements" />
+          <Place to="/progress" icon="progress" label="Progress" />
+          <Place to="/settings" icon="gear" label="Settings" />
+        </ul>
       </li>
     </>
+  );
+}
+
+function SignOutButton() {
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const toast = useToast();
+  return (
+    <button type="button" className="link-button" disabled={logout.isPending} onClick={() =>
+        logout.mutate(undefined, {
+          onSuccess: () => navigate('/'),
+          onError: (error) => toast.show({ title: 'Could not sign out', body: errorText(error), tone: 'error' }),
+        })
+      }>
+      Sign out
+    </button>
   );
 }
 

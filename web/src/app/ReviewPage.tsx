@@ -12,6 +12,7 @@ import { useAuth, useTimeZone } from '@/lib/session';
 import { formatDateTime } from '@/lib/timeZones';
 import type { ReviewCard } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
+import { Icon } from '@/components/Icon';
 
 /** What one card's answer did, for the end of the session. */
 interface Outcome {
@@ -249,8 +250,8 @@ function ReviewFeedback({ answered, check }: { answered: ReviewAnswered; check: 
   return (
     <div className="check-result right">
       <p className="check-verdict">
-        <span className="check-burst" aria-hidden="true">
-          🎉
+        <span className="check-burst">
+          <Icon name="celebrate" size={20} />
         </span>{' '}
         Right!{result.xp_awarded > 0 ? ` +${result.xp_awarded} XP` : ''}
       </p>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
+import { Icon, type IconName } from '@/components/Icon';
 import { setThemeChoice, THEME_CHOICES, useThemeChoice, type ThemeChoice } from '@/lib/theme';
 
 const LABELS: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
-const ICONS: Record<ThemeChoice, string> = { system: '◐', light: '☀', dark: '☾' };
+const ICONS: Record<ThemeChoice, IconName> = { system: 'system', light: 'sun', dark: 'moon' };
 
 /**
  * One button in the top bar, compact at 375 px: each press moves to the next of System, Light
@@ -25,7 +26,7 @@ export function ThemeToggle() {
           setAnnounced(`Theme: ${LABELS[next]}`);
         }}
       >
-        <span aria-hidden="true">{ICONS[choice]}</span>
+        <Icon name={ICONS[choice]} size={18} />
       </button>
       <span className="visually-hidden" role="status">
         {announced}

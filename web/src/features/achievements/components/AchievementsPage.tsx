@@ -9,6 +9,7 @@ import { achievementQueries, questQueries } from '@/lib/queries';
 import { useAuth, useTimeZone } from '@/lib/session';
 import { formatDate } from '@/lib/timeZones';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
+import { Icon } from '@/components/Icon';
 
 export function AchievementsPage() {
   const achievements = useQuery(achievementQueries.list());
@@ -37,7 +38,7 @@ export function AchievementsPage() {
           return (
             <li key={achievement.slug} className={`card ${achievement.unlocked ? 'unlocked' : 'locked'}`}>
               <h2>
-                <span aria-hidden="true">{achievement.unlocked ? '🏆' : '🔒'}</span> {achievement.title}
+                <Icon name="trophy" size={20} className="inline-icon" /> {achievement.title}
               </h2>
               <p className="badge">{achievement.unlocked ? 'Unlocked' : 'Locked'}</p>
               <p>{achievement.description}</p>

@@ -156,3 +156,27 @@ describe('ordering check', () => {
     expect(within(region).getByText(`${first} moved to position 3 of 4.`)).toBeInTheDocument();
   });
 });
+
+describe('an answer given before the app arrived', () => {
+  // index.html's inline script keeps what was answered on the server's page (index.html's own test runs it).
+  const answeredEarly = (answers: Record<string, unknown>) => {
+    (window as unknown as { lpEarlyAnswers: Record<string, unknown> }).lpEarlyAnswers = answers;
+  };
+
+  it('is sent as the app takes over, and shown in the control', async () => {
+    signedIn();
+    answeredEarly({ 61: '768' });
+    renderApp(PAGE);
+    const region = await check(1);
+    expect(await within(feedback(region)).findByText('Not quite.')).toBeInTheDocument();
+    expect(within(region).getByRole('textbox', { name: 'Your answer' })).toHaveValue('768');
+  });
+
+  it('says what is missing when the tap came with no answer', async () => {
+    signedOut();
+    answeredEarly({ 62: [] });
+    renderApp(PAGE);
+    const region = await check(2);
+    expect(await within(feedback(region)).findByText('Pick an option first.')).toBeInTheDocument();
+  });
+});

@@ -1,11 +1,13 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { ApiError } from '@/lib/api';
+import { takeEarlyAnswer } from '@/lib/earlyAnswers';
 import { deviceId } from '@/lib/progressStore';
 import type { CheckBlock, CheckReveal } from '@/lib/types';
 import { useAnswerCheck, useRevealCheck, type Answered } from '../api';
 import { CHECK_KINDS } from '../kinds';
 import { useChecks } from './ChecksSession';
+import { Icon } from '@/components/Icon';
 
 /** An answer the server could not read ("seven hundred"): said as a message, not counted as a try. */
 function unreadable(error: unknown): string | null {
@@ -20,7 +22,9 @@ export function CheckView({ block }: { block: CheckBlock }) {
   const idPrefix = `check-${block.id}`;
   // The same order on every visit from this device, another on the next device.
   const seed = useMemo(() => `${deviceId()}:${check.key}`, [check.key]);
-  const [draft, setDraft] = useState<unknown>(() => kind.initial(check, seed));
+  // An answer given on the server's page before the app arrived is this check's first draft, sent at once (below).
+  const [early] = useState(() => takeEarlyAnswer(block.id));
+  const [draft, setDraft] = useState<unknown>(() => (early ? early.draft : kind.initial(check, seed)));
   const [graded, setGraded] = useState<{ answered: Answered; draft: unknown } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [solution, setSolution] = useState<CheckReveal | null>(null);
@@ -36,13 +40,11 @@ export function CheckView({ block }: { block: CheckBlock }) {
     if (solution) solutionBox.current?.focus();
   }, [solution]);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const send = (sent: unknown) => {
     setGraded(null);
-    const missing = kind.missing(draft, check);
+    const missing = kind.missing(sent, check);
     setNotice(missing);
     if (missing) return;
-    const sent = draft;
     answer.mutate(kind.answer(sent), {
       onSuccess: (answered) => {
         setGraded({ answered, draft: sent });
@@ -51,6 +53,18 @@ export function CheckView({ block }: { block: CheckBlock }) {
       onError: (error) => setNotice(unreadable(error)),
     });
   };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    send(draft);
+  };
+  const earlySent = useRef(false);
+  useEffect(() => {
+    if (!early || earlySent.current) return;
+    earlySent.current = true;
+    send(early.draft);
+    // Once, on the first render: `send` is this render's, which is what the early answer needs.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [early]);
 
   const Input = kind.Input;
   const marks = graded && graded.draft === draft ? graded.answered.result.marks : null;
@@ -118,8 +132,8 @@ function Feedback({ answered }: { answered: Answered }) {
   return (
     <div className="check-result right">
       <p className="check-verdict">
-        <span className="check-burst" aria-hidden="true">
-          🎉
+        <span className="check-burst">
+          <Icon name="celebrate" size={20} />
         </span>{' '}
         Right!{result.xp_awarded > 0 ? ` +${result.xp_awarded} XP` : null}
       </p>

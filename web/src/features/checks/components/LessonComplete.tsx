@@ -2,6 +2,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useChecks } from './ChecksSession';
 import './LessonComplete.css';
+import { Icon } from '@/components/Icon';
 
 /** "2 min", "under a minute", "1 h 5 min". */
 export function spentTime(ms: number): string {
@@ -28,8 +29,8 @@ export function LessonComplete({ today }: { today: ReactNode }) {
   const firstTry = checks.filter((check) => standings.get(check.id)?.passed_first_try).length;
   return (
     <section ref={screen} id="lesson-complete" className="lesson-complete" tabIndex={-1} aria-labelledby="lesson-complete-title">
-      <p className="lesson-complete-burst" aria-hidden="true">
-        🎉
+      <p className="lesson-complete-burst">
+        <Icon name="celebrate" size={48} />
       </p>
       <h2 id="lesson-complete-title">Lesson complete!</h2>
       <dl className="lesson-complete-stats">

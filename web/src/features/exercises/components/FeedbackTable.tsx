@@ -1,3 +1,4 @@
+import { ScrollBox } from '@/components/ScrollBox';
 import type { CellFeedback, Feedback, SubmissionDetail, Verdict } from '@/lib/types';
 
 const VERDICT: Record<Verdict, { mark: string; label: string }> = {
@@ -36,7 +37,7 @@ export function FeedbackTable({ feedback }: { feedback: Feedback }) {
   }
   return (
     <>
-      <div className="table-wrap" tabIndex={0} role="region" aria-label="Feedback per cell">
+      <ScrollBox label="Feedback per cell">
         <table className="feedback-table">
           <caption>
             {feedback.correct} of {feedback.checked} checked cells correct · {feedback.models_recognised} model
@@ -83,7 +84,7 @@ export function FeedbackTable({ feedback }: { feedback: Feedback }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
       {hints.size ? (
         <ul className="hints" aria-label="Hints for the columns you missed">
           {[...hints].map(([column, hint]) => (

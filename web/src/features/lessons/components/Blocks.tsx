@@ -1,3 +1,4 @@
+import { ScrollBox } from '@/components/ScrollBox';
 import type { Block } from '@/lib/types';
 import { CodeBlockView } from './CodeBlockView';
 
@@ -17,7 +18,7 @@ export function BlockView({ block }: { block: Block }) {
       );
     case 'table':
       return (
-        <div className="table-wrap" id={`block-${block.id}`} tabIndex={0} role="region" aria-label={block.caption || 'Table'}>
+        <ScrollBox id={`block-${block.id}`} label={block.caption || 'Table'}>
           <table>
             {block.caption ? <caption>{block.caption}</caption> : null}
             <thead>
@@ -39,7 +40,7 @@ export function BlockView({ block }: { block: Block }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollBox>
       );
     case 'code':
       return (

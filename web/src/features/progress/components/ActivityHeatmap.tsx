@@ -1,10 +1,11 @@
 import { useId } from 'react';
 import type { Calendar } from '@/lib/types';
 import { heatmapLayout, WEEKDAYS, WEEKS, XP_LEVELS } from '../heatmap';
+import { Icon } from '@/components/Icon';
 
-// Text presentation (U+FE0E): the marks take the cell's colour instead of an emoji's.
+// The marks take the cell's colour: a text check mark, a drawn snowflake (an emoji would keep its own).
 const GOAL_MARK = '✓';
-const FROZEN_MARK = '❄\uFE0E';
+const FROZEN_MARK = <Icon name="snowflake" size={12} />;
 
 /**
  * The last 12 weeks as a table: a row per weekday, a column per week, each cell a day whose

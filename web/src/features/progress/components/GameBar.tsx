@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { Icon } from '@/components/Icon';
 import { ProgressBar } from '@/components/ProgressBar';
 import { levelLabel } from '@/lib/header';
 import type { Streak } from '@/lib/types';
@@ -42,7 +43,7 @@ export function GameBarView({ game }: { game: GameState }) {
       <span className="game-xp">{xp} XP</span>
       <span className={`game-streak streak-${streak.current === 0 ? 'none' : streak.today}`} title={streakLabel(streak)}>
         <span aria-hidden="true">
-          {frozen ? <SnowflakeIcon /> : <FlameIcon />}
+          <Icon name={frozen ? 'snowflake' : 'flame'} size={14} className="game-streak-icon" />
           {streak.current}
         </span>
         <span className="visually-hidden">{streakLabel(streak)}</span>
@@ -83,28 +84,5 @@ function GoalPart({ game }: { game: GameState }) {
       </span>
       <ProgressBar value={Math.min(goal.xp_today, goal.xp)} max={goal.xp} label="Today's goal" />
     </span>
-  );
-}
-
-// Drawn, not emoji: a system without a colour-emoji font shows a box for 🔥; these follow the theme.
-function FlameIcon() {
-  return (
-    <svg className="game-streak-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
-      <path fill="currentColor" d="M8 0c.5 2.6-1.2 4-2.5 5.6C4.3 7 3.5 8.4 3.5 10.2 3.5 13.4 5.6 16 8 16s4.5-2.4 4.5-5.6c0-2.2-1-3.6-2.1-4.8.1 1.5-.4 2.6-1.3 3.1C9.6 6 9.5 2.6 8 0Z" />
-    </svg>
-  );
-}
-
-function SnowflakeIcon() {
-  return (
-    <svg className="game-streak-icon" viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">
-      <path
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.6"
-        strokeLinecap="round"
-        d="M8 1v14M1.9 4.5l12.2 7M1.9 11.5l12.2-7M6 2.5 8 4l2-1.5M6 13.5 8 12l2 1.5"
-      />
-    </svg>
   );
 }

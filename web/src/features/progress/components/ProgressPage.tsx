@@ -8,7 +8,9 @@ import { zoneLabel } from '@/lib/timeZones';
 import type { DailyGoal, Streak } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 import { myProgressQueries } from '../api';
+import './ProgressPage.css';
 import { ActivityHeatmap } from './ActivityHeatmap';
+import { Icon } from '@/components/Icon';
 
 /** The streak rule's numbers (progress/streaks.py: FREEZE_EVERY, MAX_FREEZES), for the explanation. */
 export const FREEZE_EVERY = 7;
@@ -62,7 +64,9 @@ function StreakCard({ streak }: { streak: Streak }) {
       <p className={`streak-today streak-${streak.today}`}>{TODAY[streak.today]}</p>
       <p>
         <span aria-hidden="true" className="freeze-marks">
-          {'❄\uFE0E'.repeat(streak.freezes)}
+          {Array.from({ length: streak.freezes }, (_, index) => (
+            <Icon key={index} name="snowflake" size={14} />
+          ))}
         </span>{' '}
         {streak.freezes} of {MAX_FREEZES} streak freezes held
       </p>

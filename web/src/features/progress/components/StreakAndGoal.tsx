@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { ProgressBar } from '@/components/ProgressBar';
 import { useGameState } from '../api';
+import { Icon } from '@/components/Icon';
 
 /** The streak and today's goal, as the top bar counts them, in sentences: for the lesson-complete screen. */
 export function StreakAndGoal({ quest }: { quest: string }) {
@@ -11,7 +12,7 @@ export function StreakAndGoal({ quest }: { quest: string }) {
   return (
     <div className="streak-goal">
       <p>
-        <span aria-hidden="true">🔥 </span>
+        <Icon name="flame" className="inline-icon" /> 
         {streak.current > 0 ? `${streak.current}-day streak${where}` : `No streak yet${where}`}
         {streak.today === 'done' ? ' · today is done' : ''}
       </p>

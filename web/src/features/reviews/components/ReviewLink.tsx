@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, NavLink } from 'react-router';
 import { formatDateTime } from '@/lib/timeZones';
@@ -10,20 +11,21 @@ export function toReview(due: number): string | null {
 }
 
 /** The top bar's link to the Review page: "5 to review" when cards are due, else "Review". */
-export function ReviewLink() {
+export function ReviewLink({ icon }: { icon?: ReactNode }) {
   const summary = useQuery(reviewQueries.summary());
   const due = summary.data?.due ?? 0;
   return (
     <NavLink to="/review" data-testid="review-link">
+      {icon}
       {due > 0 ? (
-        <>
+        <span>
           <span className="count" data-testid="review-count">
             {due}
           </span>{' '}
           to review
-        </>
+        </span>
       ) : (
-        'Review'
+        <span>Review</span>
       )}
     </NavLink>
   );
