@@ -432,3 +432,15 @@ def scrape(client, settings):
         return scraped
 
     return read
+
+
+@pytest.fixture
+def database_clock(settings):
+    """Times from the database's clock (learning_platform/clock.py), measured afresh: off by
+    default under tests, which move the node's clock with time-machine."""
+    from learning_platform import clock
+
+    settings.CLOCK_FROM_DATABASE = True
+    clock.forget()
+    yield
+    clock.forget()

@@ -16,14 +16,6 @@ from learning_platform import clock
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def database_clock(settings):
-    settings.CLOCK_FROM_DATABASE = True
-    clock.forget()
-    yield
-    clock.forget()
-
-
 def _skew_durations(measure: str) -> float:
     return REGISTRY.get_sample_value("lp_clock_skew_durations_total", {"measure": measure}) or 0.0
 

@@ -163,18 +163,11 @@ def test_probes_answer_over_plain_http_when_https_is_enforced(settings):
 
 
 @pytest.mark.django_db
-def test_readyz_is_degraded_naming_the_clock_on_a_node_minutes_ahead(client, settings):
+def test_readyz_is_degraded_naming_the_clock_on_a_node_minutes_ahead(client, database_clock):
     import time_machine
 
-    from learning_platform import clock
-
-    settings.CLOCK_FROM_DATABASE = True
-    clock.forget()
-    try:
-        with time_machine.travel(datetime.now(UTC) + timedelta(minutes=10), tick=True):
-            response = client.get("/readyz")
-    finally:
-        clock.forget()
+    with time_machine.travel(datetime.now(UTC) + timedelta(minutes=10), tick=True):
+        response = client.get("/readyz")
 
     assert response.status_code == 200
     assert response.json()["status"] == "degraded"
@@ -183,14 +176,7 @@ def test_readyz_is_degraded_naming_the_clock_on_a_node_minutes_ahead(client, set
 
 
 @pytest.mark.django_db
-def test_readyz_says_the_clock_is_ok_when_the_node_agrees_with_the_database(client, settings):
-    from learning_platform import clock
-
-    settings.CLOCK_FROM_DATABASE = True
-    clock.forget()
-    try:
-        response = client.get("/readyz")
-    finally:
-        clock.forget()
+def test_readyz_says_the_clock_is_ok_when_the_node_agrees_with_the_database(client, database_clock):
+    response = client.get("/readyz")
 
     assert response.json()["checks"]["clock"] == "ok"

@@ -18,14 +18,6 @@ PROGRESS = "/api/v1/me/progress"
 
 
 @pytest.fixture
-def database_clock(settings):
-    settings.CLOCK_FROM_DATABASE = True
-    clock.forget()
-    yield
-    clock.forget()
-
-
-@pytest.fixture
 def learner_near_noon(user):
     """The learner in the zone where it is now 11:00-12:59, so that their midnight is hours
     away, whenever the suite runs: the node is set just past it."""
