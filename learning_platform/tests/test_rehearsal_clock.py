@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 
 from bench.cluster_clock import LEAD, PAST_MIDNIGHT, WALL_CLOCK_SHIM, node_b_env, plan
 
@@ -42,7 +43,9 @@ def test_the_shim_moves_the_wall_clock_only_and_loads_no_pytest():
     env = {**os.environ, **node_b_env(plan(datetime.now(UTC)))}
     env["LP_WALL_CLOCK_AHEAD"] = "600"
 
-    real = datetime.now(UTC).timestamp()
+    # The child runs on this machine's real clock (TEST_CLOCK moves only this process's).
+    hatch = time_machine.escape_hatch
+    real = hatch.time.time() if hatch.is_travelling() else datetime.now(UTC).timestamp()
     shown = json.loads(
         subprocess.run(
             [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True
