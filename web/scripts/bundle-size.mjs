@@ -7,8 +7,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** gzip kB: about 10 % above the build of 2 December 2026 (JS 128.0, CSS 4.4). */
-const BUDGET = { js: 140, css: 5 };
+/**
+ * gzip kB: about 10 % above the build of 2 December 2026 (JS 128.0, CSS 4.4); JS 141 since the app
+ * takes over the answers index.html grades before it arrives (140.1): a slow phone's first answer
+ * no longer waits for these bytes (docs/performance.md, "A slow phone").
+ */
+const BUDGET = { js: 141, css: 5 };
 
 const dist = new URL('../dist/', import.meta.url).pathname;
 const kb = (bytes) => (bytes / 1024).toFixed(1);

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, data } from '@/lib/api';
+import { api, data, errorFrom } from '@/lib/api';
 import { claim, noteCompletion, ownerOf, withDescriptions } from '@/lib/celebrations';
 import { readChecks, recordAnswer, recordCompletion, recordReveal, useLocalChecks, type CheckAnswer, type LocalChecks } from '@/lib/progressStore';
 import { achievementQueries, progressQueries, questQueries } from '@/lib/queries';
@@ -64,14 +64,16 @@ export interface Answered {
  * the device keeps the answer for the sign-in's sync and completes the lesson on the device once
  * all its checks are passed. A lesson with a table exercise is completed by the server only, as
  * the exercise is (it needs an account). An unreadable answer (400) is an error, not a try.
+ * `early`: the server's reply to this answer, sent by index.html before the app ran.
  */
 export function useAnswerCheck(lesson: Pick<LessonDetail, 'slug' | 'exercise'>, checks: CheckBlock[], checkId: number) {
   const { slug } = lesson;
   const client = useQueryClient();
   const { isAuthenticated, user } = useAuth();
   return useMutation({
-    mutationFn: async (answer: CheckAnswer): Promise<Answered> => {
-      const result = await data(api.POST('/api/v1/checks/{check_id}/answers', { params: { path: { check_id: checkId } }, body: { answer } }));
+    mutationFn: async ({ answer, early }: { answer: CheckAnswer; early?: Promise<Response> }): Promise<Answered> => {
+      const result =
+        (early && (await earlyResult(early))) ?? (await data(api.POST('/api/v1/checks/{check_id}/answers', { params: { path: { check_id: checkId } }, body: { answer } })));
       if (isAuthenticated) {
         return { result, completedNow: Boolean(result.lesson?.completed_now) };
       }
@@ -103,6 +105,17 @@ export function useAnswerCheck(lesson: Pick<LessonDetail, 'slug' | 'exercise'>, 
       if (result.new_achievements.length) await client.invalidateQueries({ queryKey: achievementQueries.all });
     },
   });
+}
+
+/**
+ * The reply to an answer index.html sent before the app ran: its result, its 400 as the same
+ * error, or null when the answer was not taken (no reply, CSRF refused, throttled, a server
+ * error) and the app sends it again.
+ */
+async function earlyResult(sent: Promise<Response>): Promise<CheckResult | null> {
+  const response = await sent.catch(() => null);
+  if (response?.status === 400) throw await errorFrom(response);
+  return response?.ok ? ((await response.json()) as CheckResult) : null;
 }
 
 function withResult(standings: CheckStanding[], checkId: number, result: CheckResult): CheckStanding[] {

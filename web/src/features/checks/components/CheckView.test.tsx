@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { EarlyAnswer } from '@/lib/earlyAnswers';
 import { readAnswers } from '@/lib/progressStore';
 import { checkRoutes, checksLesson, RIGHT_ORDER } from '@/test/checks';
-import { mockApi, signedInSession } from '@/test/mockApi';
+import { mockApi, signedInSession, type RecordedCall } from '@/test/mockApi';
 import { progressSummary, signedOutLessonRoutes } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -158,23 +159,56 @@ describe('ordering check', () => {
 });
 
 describe('an answer given before the app arrived', () => {
-  // index.html's inline script keeps what was answered on the server's page (index.html's own test runs it).
-  const answeredEarly = (answers: Record<string, unknown>) => {
-    (window as unknown as { lpEarlyAnswers: Record<string, unknown> }).lpEarlyAnswers = answers;
+  // index.html's inline script keeps what was answered on the server's page, and the reply to the
+  // answer it sent (earlyAnswers.test.ts runs that script).
+  const answeredEarly = (answers: Record<string, EarlyAnswer>) => {
+    (window as unknown as { lpEarlyAnswers: Record<string, EarlyAnswer> }).lpEarlyAnswers = answers;
   };
+  const reply = (status: number, body: unknown) => Promise.resolve(new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } }));
+  const answerCalls = (calls: RecordedCall[]) => calls.filter((call) => call.method === 'POST' && call.url.endsWith('/answers'));
 
-  it('is sent as the app takes over, and shown in the control', async () => {
-    signedIn();
-    answeredEarly({ 61: '768' });
+  it('is sent as the app takes over when the page had not sent it, and shown in the control', async () => {
+    const { calls } = signedIn();
+    answeredEarly({ 61: { draft: '768' } });
     renderApp(PAGE);
     const region = await check(1);
     expect(await within(feedback(region)).findByText('Not quite.')).toBeInTheDocument();
     expect(within(region).getByRole('textbox', { name: 'Your answer' })).toHaveValue('768');
+    expect(answerCalls(calls)).toHaveLength(1);
+  });
+
+  it('is not sent twice: the reply the page got is the one shown', async () => {
+    const { calls } = signedIn();
+    const wrong = { correct: false, feedback: ['Count the heads.'], marks: null, explanation: null, tries: 1, wrong_tries: 1, can_reveal: false, passed: false, revealed: false, xp_awarded: 0, lesson: null, new_achievements: [] };
+    answeredEarly({ 61: { draft: '768', sent: reply(200, wrong) } });
+    renderApp(PAGE);
+    const region = await check(1);
+    expect(await within(feedback(region)).findByText('Count the heads.')).toBeInTheDocument();
+    expect(answerCalls(calls)).toHaveLength(0);
+  });
+
+  it('signed out, the reply the page got is kept on this device as a try', async () => {
+    signedOut();
+    const right = { correct: true, feedback: [], marks: null, explanation: 'Per head.', tries: 0, wrong_tries: 0, can_reveal: false, passed: true, revealed: false, xp_awarded: 0, lesson: null, new_achievements: [] };
+    answeredEarly({ 61: { draft: '64', sent: reply(200, right) } });
+    renderApp(PAGE);
+    const region = await check(1);
+    expect(await within(feedback(region)).findByText(/Right!/)).toBeInTheDocument();
+    expect(readAnswers().map(({ check: id, correct }) => [id, correct])).toEqual([[61, true]]);
+  });
+
+  it('is sent again when the page’s request was refused', async () => {
+    const { calls } = signedIn();
+    answeredEarly({ 61: { draft: '768', sent: reply(403, { type: 'permission_denied', title: 'Forbidden.', status: 403, detail: 'CSRF Failed.', errors: {} }) } });
+    renderApp(PAGE);
+    const region = await check(1);
+    expect(await within(feedback(region)).findByText('Not quite.')).toBeInTheDocument();
+    expect(answerCalls(calls)).toHaveLength(1);
   });
 
   it('says what is missing when the tap came with no answer', async () => {
     signedOut();
-    answeredEarly({ 62: [] });
+    answeredEarly({ 62: { draft: [] } });
     renderApp(PAGE);
     const region = await check(2);
     expect(await within(feedback(region)).findByText('Pick an option first.')).toBeInTheDocument();

@@ -22,7 +22,8 @@ export function CheckView({ block }: { block: CheckBlock }) {
   const idPrefix = `check-${block.id}`;
   // The same order on every visit from this device, another on the next device.
   const seed = useMemo(() => `${deviceId()}:${check.key}`, [check.key]);
-  // An answer given on the server's page before the app arrived is this check's first draft, sent at once (below).
+  // An answer given on the server's page before the app arrived is this check's first draft,
+  // taken over at once (below): its reply when index.html sent it, else sent now.
   const [early] = useState(() => takeEarlyAnswer(block.id));
   const [draft, setDraft] = useState<unknown>(() => (early ? early.draft : kind.initial(check, seed)));
   const [graded, setGraded] = useState<{ answered: Answered; draft: unknown } | null>(null);
@@ -40,12 +41,12 @@ export function CheckView({ block }: { block: CheckBlock }) {
     if (solution) solutionBox.current?.focus();
   }, [solution]);
 
-  const send = (sent: unknown) => {
+  const send = (sent: unknown, early?: Promise<Response>) => {
     setGraded(null);
     const missing = kind.missing(sent, check);
     setNotice(missing);
     if (missing) return;
-    answer.mutate(kind.answer(sent), {
+    answer.mutate({ answer: kind.answer(sent), early }, {
       onSuccess: (answered) => {
         setGraded({ answered, draft: sent });
         session.answered(answered);
@@ -61,7 +62,7 @@ export function CheckView({ block }: { block: CheckBlock }) {
   useEffect(() => {
     if (!early || earlySent.current) return;
     earlySent.current = true;
-    send(early.draft);
+    send(early.draft, early.sent);
     // Once, on the first render: `send` is this render's, which is what the early answer needs.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [early]);
