@@ -4,6 +4,7 @@ import contextlib
 from typing import Any, cast
 
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.db.models import QuerySet
@@ -136,8 +137,20 @@ class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
     list_editable = ("position", "published")
     list_filter = ("published", "quest", "tags")
     list_select_related = ("quest",)
-    search_fields = ("title", "slug", "summary", "tags__slug")
-    search_help_text = "Part of a lesson's title, slug or summary, or a tag's slug."
+    search_fields = (
+        "title",
+        "slug",
+        "summary",
+        "tags__slug",
+        "blocks__markdown",
+        "blocks__source",
+        "blocks__caption",
+        "blocks__title",
+    )
+    search_help_text = (
+        "Words from a lesson's title, slug or summary, a tag's slug, or the text of its "
+        "blocks (prose, callouts, checks' prompts, code, captions)."
+    )
     prepopulated_fields = {"slug": ("title",)}
     filter_horizontal = ("tags",)
     ordering = ("quest", "position", "id")
@@ -210,18 +223,47 @@ class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
         return format_html('<a href="{}" target="_blank">Preview</a>', url)
 
     @admin.action(description="Publish selected lessons", permissions=["change"])
-    def publish(self, request: HttpRequest, queryset: QuerySet[Lesson]) -> None:
-        changed = services.set_published(
-            lesson_ids=list(queryset.values_list("id", flat=True)), published=True
-        )
-        self.message_user(request, f"Published {changed} lesson(s).", messages.SUCCESS)
+    def publish(self, request: HttpRequest, queryset: QuerySet[Lesson]) -> HttpResponse | None:
+        return self._set_published(request, queryset, published=True)
 
     @admin.action(description="Unpublish selected lessons", permissions=["change"])
-    def unpublish(self, request: HttpRequest, queryset: QuerySet[Lesson]) -> None:
-        changed = services.set_published(
-            lesson_ids=list(queryset.values_list("id", flat=True)), published=False
-        )
-        self.message_user(request, f"Unpublished {changed} lesson(s).", messages.SUCCESS)
+    def unpublish(self, request: HttpRequest, queryset: QuerySet[Lesson]) -> HttpResponse | None:
+        return self._set_published(request, queryset, published=False)
+
+    def _set_published(
+        self, request: HttpRequest, queryset: QuerySet[Lesson], *, published: bool
+    ) -> HttpResponse | None:
+        """Asks first, listing what learners will see change; acts on the confirmation."""
+        if request.POST.get("post") == "yes":
+            changed = services.set_published(
+                lesson_ids=list(queryset.values_list("id", flat=True)), published=published
+            )
+            verb = "Published" if published else "Unpublished"
+            self.message_user(request, f"{verb} {changed} lesson(s).", messages.SUCCESS)
+            return None
+        selected = list(queryset.select_related("quest"))
+        changing = [lesson for lesson in selected if services.publishing_changes(lesson, published)]
+        title = "Publish lessons" if published else "Unpublish lessons"
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "opts": self.model._meta,
+            "media": self.media,
+            "action": "publish" if published else "unpublish",
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+            "selected": selected,
+            "changing": changing,
+            "unchanged": [lesson for lesson in selected if lesson not in changing],
+            "verb": "publish" if published else "unpublish",
+            "already": "published" if published else "unpublished",
+            "consequence": (
+                "Learners will see these lessons at once."
+                if published
+                else "Learners will no longer see these lessons; what they did in them is kept."
+            ),
+        }
+        request.current_app = self.admin_site.name
+        return TemplateResponse(request, "admin/lessons/lesson/publish_confirmation.html", context)
 
     def get_urls(self) -> list[URLPattern]:
         preview = path(

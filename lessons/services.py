@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Model, Q
+from django.db.models import Model
 
 from learning_platform import clock, history, versioned
 from learning_platform.errors import Conflict, NotFound
@@ -195,18 +195,22 @@ def rerender_block_html(*, batch_size: int = 500) -> int:
     return len(changed)
 
 
+def publishing_changes(lesson: Lesson, published: bool) -> bool:
+    """Whether `set_published` would change this lesson (what the admin asks about first)."""
+    if published:
+        return not lesson.published
+    return lesson.published or lesson.publish_at is not None
+
+
 def set_published(*, lesson_ids: list[int], published: bool) -> int:
     """Publish or unpublish lessons; returns how many changed.
 
     Either way the schedule goes: publishing consumes it, and a schedule left on an
     unpublished lesson would publish it again (issue 41)."""
-    lessons = Lesson.objects.filter(id__in=lesson_ids)
-    if published:
-        lessons = lessons.exclude(published=True)
-    else:
-        lessons = lessons.filter(Q(published=True) | Q(publish_at__isnull=False))
     changed = 0
-    for lesson in lessons:
+    for lesson in Lesson.objects.filter(id__in=lesson_ids):
+        if not publishing_changes(lesson, published):
+            continue
         lesson.published = published
         lesson.publish_at = None
         lesson.version += 1

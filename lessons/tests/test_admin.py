@@ -1,8 +1,11 @@
 """Editing lessons through the admin's pages, as a content editor and as others."""
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.throttling import ScopedRateThrottle
 
 from accounts.tests.factories import UserFactory
@@ -141,15 +144,55 @@ def test_editor_adds_a_link_inline(client, editor):
     assert lesson.links.get().title == "Paper"
 
 
-def test_editor_publishes_and_unpublishes_with_list_actions(client, editor):
+def test_editor_publishes_and_unpublishes_with_list_actions_once_confirmed(client, editor):
     drafts = LessonFactory.create_batch(2, published=False)
     url = reverse("admin:lessons_lesson_changelist")
+    ids = [d.id for d in drafts]
 
-    client.post(url, {"action": "publish", "_selected_action": [d.id for d in drafts]})
+    client.post(url, {"action": "publish", "_selected_action": ids, "post": "yes"})
     assert Lesson.objects.filter(published=True).count() == 2
 
-    client.post(url, {"action": "unpublish", "_selected_action": [drafts[0].id]})
+    client.post(url, {"action": "unpublish", "_selected_action": [ids[0]], "post": "yes"})
     assert list(Lesson.objects.filter(published=False)) == [drafts[0]]
+
+
+def test_publish_action_asks_first_listing_what_learners_will_see(client, editor):
+    draft = LessonFactory(published=False, title="Attention heads")
+    live = LessonFactory(published=True, title="Tokenization")
+    url = reverse("admin:lessons_lesson_changelist")
+
+    response = client.post(url, {"action": "publish", "_selected_action": [draft.id, live.id]})
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Learners will see these lessons at once." in body
+    assert "1 lesson to publish" in body
+    assert "Attention heads" in body
+    assert "1 already published, left as it is" in body
+    assert "Tokenization" in body
+    assert '<input type="hidden" name="post" value="yes">' in body
+    assert not Lesson.objects.get(id=draft.id).published
+
+
+def test_unpublish_action_says_a_schedule_is_cleared(client, editor):
+    scheduled = LessonFactory(published=False, publish_at=timezone.now() + timedelta(days=1))
+    url = reverse("admin:lessons_lesson_changelist")
+
+    response = client.post(url, {"action": "unpublish", "_selected_action": [scheduled.id]})
+
+    assert "the schedule is cleared" in response.content.decode()
+    assert Lesson.objects.get(id=scheduled.id).publish_at is not None
+
+
+def test_publish_action_with_nothing_to_publish_offers_only_the_way_back(client, editor):
+    live = LessonFactory(published=True)
+    url = reverse("admin:lessons_lesson_changelist")
+
+    response = client.post(url, {"action": "publish", "_selected_action": [live.id]})
+
+    body = response.content.decode()
+    assert "Nothing to publish: every selected lesson is published already." in body
+    assert 'type="submit"' not in body.split('<form method="post">')[-1]
 
 
 def test_editor_searches_and_filters_by_quest_and_tag(client, editor):
@@ -167,6 +210,18 @@ def test_editor_searches_and_filters_by_quest_and_tag(client, editor):
     assert {lesson.title for lesson in by_search} == {"Attention heads", "Elsewhere"}
     assert {lesson.title for lesson in by_quest} == {"Attention heads", "Tokenization"}
     assert [lesson.title for lesson in by_tag] == ["Tokenization"]
+
+
+def test_editor_finds_a_lesson_by_words_inside_its_blocks_once(client, editor):
+    lesson = LessonFactory(title="Embedding dimension")
+    ProseBlockFactory(lesson=lesson, markdown="GPT-2 small has a residual width of 768.")
+    ProseBlockFactory(lesson=lesson, markdown="The residual width sets the model's capacity.")
+    ProseBlockFactory(lesson=LessonFactory(title="Tokenization"), markdown="Byte pairs.")
+    url = reverse("admin:lessons_lesson_changelist")
+
+    found = client.get(url, {"q": "residual width"}).context["cl"].result_list
+
+    assert [each.title for each in found] == ["Embedding dimension"]
 
 
 def test_editor_previews_a_draft_with_its_blocks_rendered(client, editor):

@@ -76,7 +76,7 @@ def test_unpublishing_drops_a_schedule_that_has_come(scheduled, client):
     with time_machine.travel(NOON + timedelta(minutes=11), tick=False):
         client.post(
             reverse("admin:lessons_lesson_changelist"),
-            {"action": "unpublish", "_selected_action": [scheduled.pk]},
+            {"action": "unpublish", "_selected_action": [scheduled.pk], "post": "yes"},
         )
         assert not Lesson.objects.published().filter(pk=scheduled.pk).exists()
 
