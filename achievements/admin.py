@@ -3,10 +3,11 @@ from __future__ import annotations
 from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
 from django.forms import ModelForm
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 
 from achievements.models import Achievement, AchievementUnlock
 from achievements.tasks import award_retroactively
+from learning_platform import admin_actions
 from learning_platform.admin_lists import LearnerSearchAdmin
 
 # Changing any of these can make learners qualify who did not before.
@@ -79,13 +80,28 @@ class AchievementAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     @admin.action(description="Award to learners who already qualify")
     def award_to_qualifying_learners(
         self, request: HttpRequest, queryset: QuerySet[Achievement]
-    ) -> None:
+    ) -> HttpResponse | None:
+        if not admin_actions.confirmed(request):
+            selected = list(queryset)
+            return admin_actions.ask_first(
+                self,
+                request,
+                queryset,
+                action="award_to_qualifying_learners",
+                title="Award achievements",
+                consequence="Every learner who already meets an achievement's rule unlocks it "
+                "now, with its XP bonus, in the background.",
+                changing=[str(each) for each in selected if each.is_active],
+                unchanged=[str(each) for each in selected if not each.is_active],
+                unchanged_heading="Inactive, not awarded",
+            )
         ids = list(queryset.filter(is_active=True).values_list("id", flat=True))
         for achievement_id in ids:
             _award_after_commit(achievement_id)
         self.message_user(
             request, f"Awarding {len(ids)} active achievement(s) in the background.", messages.INFO
         )
+        return None
 
 
 @admin.register(AchievementUnlock)

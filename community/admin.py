@@ -12,7 +12,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.forms import ModelForm
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.text import Truncator
@@ -21,6 +21,7 @@ from django.utils.timesince import timesince
 from accounts.signed_in import SignedInHttpRequest
 from community import services
 from community.models import Comment, IssueReport, LessonSubscription
+from learning_platform import admin_actions
 from learning_platform.admin_lists import LargeTableAdmin
 from lessons import selectors as lessons
 
@@ -34,6 +35,12 @@ def _lesson_link(lesson: lessons.Lesson) -> str:
 
 
 # --- Comments -------------------------------------------------------------------------------
+
+
+def _comment_line(comment: Comment) -> str:
+    """A comment as a list action's question names it."""
+    text = "[deleted]" if comment.is_deleted else Truncator(comment.body).chars(80)
+    return f"#{comment.pk} by {comment.author} on “{comment.lesson.title}”: {text}"
 
 
 @admin.register(Comment)
@@ -84,16 +91,48 @@ class CommentAdmin(LargeTableAdmin):
                 services.unhide_comment(comment=stored)
 
     @admin.action(description="Hide the selected comments (and their threads)")
-    def hide_comments(self, request: HttpRequest, queryset: QuerySet[Comment]) -> None:
+    def hide_comments(
+        self, request: HttpRequest, queryset: QuerySet[Comment]
+    ) -> HttpResponse | None:
+        if not admin_actions.confirmed(request):
+            return self._ask(request, queryset, hide=True)
         for comment in queryset:
             services.hide_comment(comment=comment, reason=f"Hidden by {request.user}")
         self.message_user(request, f"Hid {len(queryset)} comment(s).", messages.SUCCESS)
+        return None
 
     @admin.action(description="Show the selected comments again")
-    def unhide_comments(self, request: HttpRequest, queryset: QuerySet[Comment]) -> None:
+    def unhide_comments(
+        self, request: HttpRequest, queryset: QuerySet[Comment]
+    ) -> HttpResponse | None:
+        if not admin_actions.confirmed(request):
+            return self._ask(request, queryset, hide=False)
         for comment in queryset:
             services.unhide_comment(comment=comment)
         self.message_user(request, f"Showed {len(queryset)} comment(s).", messages.SUCCESS)
+        return None
+
+    def _ask(
+        self, request: HttpRequest, queryset: QuerySet[Comment], *, hide: bool
+    ) -> HttpResponse:
+        selected = list(queryset.select_related("author", "lesson"))
+        line = _comment_line
+        return admin_actions.ask_first(
+            self,
+            request,
+            queryset,
+            action="hide_comments" if hide else "unhide_comments",
+            title="Hide comments" if hide else "Show comments again",
+            consequence=(
+                "Learners will no longer see these comments, nor the replies under a hidden "
+                "first comment; the notifications they caused are taken back."
+                if hide
+                else "Learners will see these comments again (no notification is sent again)."
+            ),
+            changing=[line(each) for each in selected if each.is_hidden != hide],
+            unchanged=[line(each) for each in selected if each.is_hidden == hide],
+            unchanged_heading="Already hidden" if hide else "Already shown",
+        )
 
 
 # --- Issue reports --------------------------------------------------------------------------
@@ -247,16 +286,45 @@ class IssueReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         self.message_user(request, f"Triaged {len(queryset)} report(s).", messages.SUCCESS)
 
     @admin.action(description="Resolve (accepted) — notifies the reporter", permissions=["change"])
-    def resolve_accepted(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
+    def resolve_accepted(
+        self, request: HttpRequest, queryset: QuerySet[IssueReport]
+    ) -> HttpResponse | None:
+        if not admin_actions.confirmed(request):
+            return self._ask(request, queryset, status=IssueReport.Status.RESOLVED)
         for report in queryset:
             services.resolve_report(report=report)
         self.message_user(request, f"Resolved {len(queryset)} report(s).", messages.SUCCESS)
+        return None
 
     @admin.action(description="Reject", permissions=["change"])
-    def reject(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> None:
+    def reject(self, request: HttpRequest, queryset: QuerySet[IssueReport]) -> HttpResponse | None:
+        if not admin_actions.confirmed(request):
+            return self._ask(request, queryset, status=IssueReport.Status.REJECTED)
         for report in queryset:
             services.reject_report(report=report)
         self.message_user(request, f"Rejected {len(queryset)} report(s).", messages.SUCCESS)
+        return None
+
+    def _ask(
+        self, request: HttpRequest, queryset: QuerySet[IssueReport], *, status: str
+    ) -> HttpResponse:
+        selected = list(queryset.select_related("lesson"))
+        resolving = status == IssueReport.Status.RESOLVED
+        return admin_actions.ask_first(
+            self,
+            request,
+            queryset,
+            action="resolve_accepted" if resolving else "reject",
+            title="Resolve reports" if resolving else "Reject reports",
+            consequence=(
+                "Each reporter is told their report was accepted, and it counts for them."
+                if resolving
+                else "These reports are closed as rejected."
+            ),
+            changing=[str(each) for each in selected if each.status != status],
+            unchanged=[str(each) for each in selected if each.status == status],
+            unchanged_heading="Already resolved" if resolving else "Already rejected",
+        )
 
 
 # --- Follows (read-mostly) -----------------------------------------------------------------

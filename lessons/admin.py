@@ -4,7 +4,6 @@ import contextlib
 from typing import Any, cast
 
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.db.models import QuerySet
@@ -23,6 +22,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 from simple_history.admin import SimpleHistoryAdmin
 
+from learning_platform import admin_actions
 from learning_platform.api.authentication import CsrfSessionAuthentication
 from learning_platform.api.errors import PayloadTooLarge
 from learning_platform.api.fields import StrictCharField
@@ -130,6 +130,14 @@ class LinkInline(admin.TabularInline):  # type: ignore[type-arg]  # as BlockInli
     fields = ("position", "title", "url")
 
 
+def _lesson_line(lesson: Lesson) -> str:
+    """A lesson as a list action's question names it."""
+    line = f"{lesson.quest} · {lesson.title}"
+    if lesson.publish_at is not None:
+        line += f" (scheduled for {lesson.publish_at:%Y-%m-%d %H:%M} UTC: the schedule is cleared)"
+    return line
+
+
 @admin.register(Lesson)
 class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
     list_display = ("title", "quest", "position", "estimated_minutes", "xp", "published", "preview")
@@ -233,37 +241,30 @@ class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
     def _set_published(
         self, request: HttpRequest, queryset: QuerySet[Lesson], *, published: bool
     ) -> HttpResponse | None:
-        """Asks first, listing what learners will see change; acts on the confirmation."""
-        if request.POST.get("post") == "yes":
-            changed = services.set_published(
-                lesson_ids=list(queryset.values_list("id", flat=True)), published=published
+        if not admin_actions.confirmed(request):
+            selected = list(queryset.select_related("quest"))
+            changing = [each for each in selected if services.publishing_changes(each, published)]
+            return admin_actions.ask_first(
+                self,
+                request,
+                queryset,
+                action="publish" if published else "unpublish",
+                title="Publish lessons" if published else "Unpublish lessons",
+                consequence=(
+                    "Learners will see these lessons at once."
+                    if published
+                    else "Learners will no longer see these lessons; what they did in them is kept."
+                ),
+                changing=[_lesson_line(each) for each in changing],
+                unchanged=[_lesson_line(each) for each in selected if each not in changing],
+                unchanged_heading=f"Already {'published' if published else 'unpublished'}",
             )
-            verb = "Published" if published else "Unpublished"
-            self.message_user(request, f"{verb} {changed} lesson(s).", messages.SUCCESS)
-            return None
-        selected = list(queryset.select_related("quest"))
-        changing = [lesson for lesson in selected if services.publishing_changes(lesson, published)]
-        title = "Publish lessons" if published else "Unpublish lessons"
-        context = {
-            **self.admin_site.each_context(request),
-            "title": title,
-            "opts": self.model._meta,
-            "media": self.media,
-            "action": "publish" if published else "unpublish",
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-            "selected": selected,
-            "changing": changing,
-            "unchanged": [lesson for lesson in selected if lesson not in changing],
-            "verb": "publish" if published else "unpublish",
-            "already": "published" if published else "unpublished",
-            "consequence": (
-                "Learners will see these lessons at once."
-                if published
-                else "Learners will no longer see these lessons; what they did in them is kept."
-            ),
-        }
-        request.current_app = self.admin_site.name
-        return TemplateResponse(request, "admin/lessons/lesson/publish_confirmation.html", context)
+        changed = services.set_published(
+            lesson_ids=list(queryset.values_list("id", flat=True)), published=published
+        )
+        verb = "Published" if published else "Unpublished"
+        self.message_user(request, f"{verb} {changed} lesson(s).", messages.SUCCESS)
+        return None
 
     def get_urls(self) -> list[URLPattern]:
         preview = path(

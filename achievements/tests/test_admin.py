@@ -132,11 +132,38 @@ def test_the_award_action_walks_the_selected_achievements(
     with django_capture_on_commit_callbacks(execute=True):
         response = admin_client.post(
             "/admin/achievements/achievement/",
-            {"action": "award_to_qualifying_learners", "_selected_action": [achievement.id]},
+            {
+                "action": "award_to_qualifying_learners",
+                "_selected_action": [achievement.id],
+                "post": "yes",
+            },
         )
 
     assert response.status_code == 302
     assert _holders(achievement) == {learner.id}
+
+
+def test_the_award_action_asks_first_and_awards_nothing_until_confirmed(
+    admin_client, django_capture_on_commit_callbacks
+):
+    achievement = AchievementFactory(title="First comment", rule_kind=RuleKind.COMMENTS_POSTED)
+    AchievementFactory(title="Retired", is_active=False)
+    _learner_with_comments(1)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(
+            "/admin/achievements/achievement/",
+            {
+                "action": "award_to_qualifying_learners",
+                "_selected_action": [a.id for a in Achievement.objects.all()],
+            },
+        )
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "Award achievements: 1 of the 2 selected" in body
+    assert "Inactive, not awarded: 1" in body
+    assert _holders(achievement) == set()
 
 
 def test_the_changelist_shows_rule_and_unlock_count(admin_client):

@@ -2,6 +2,7 @@
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from community.models import Comment, IssueReport
@@ -18,10 +19,12 @@ def admin_client(client):
     return client
 
 
-def _action(admin_client, model: str, action: str, ids: list[int]):
+def _action(admin_client, model: str, action: str, ids: list[int], *, confirmed: bool = True):
+    """The list action as an editor runs it: picked, then confirmed on the page that asks."""
+    data = {"action": action, "_selected_action": [str(i) for i in ids]}
     return admin_client.post(
         reverse(f"admin:community_{model}_changelist"),
-        {"action": action, "_selected_action": [str(i) for i in ids]},
+        {**data, "post": "yes"} if confirmed else data,
         follow=True,
     )
 
@@ -68,6 +71,22 @@ def test_resolve_action_notifies_the_reporter_and_counts_as_accepted(
     assert Notification.objects.filter(recipient=reporter, kind="report_resolved").exists()
     assert [m.to for m in mailoutbox] == [[reporter.email]]
     assert count_accepted_reports(user_id=reporter.id) == 1
+
+
+def test_resolve_action_asks_first_and_tells_no_reporter_until_confirmed(admin_client, mailoutbox):
+    report = IssueReportFactory()
+    done = IssueReportFactory(status=IssueReport.Status.RESOLVED, resolved_at=timezone.now())
+
+    response = _action(
+        admin_client, "issuereport", "resolve_accepted", [report.id, done.id], confirmed=False
+    )
+
+    body = response.content.decode()
+    assert "Each reporter is told their report was accepted" in body
+    assert "Resolve reports: 1 of the 2 selected" in body
+    assert "Already resolved: 1" in body
+    assert IssueReport.objects.get(pk=report.id).status == IssueReport.Status.NEW
+    assert mailoutbox == []
 
 
 def test_reject_action(admin_client):
@@ -137,6 +156,26 @@ def test_hide_action_hides_a_comment_and_its_thread(admin_client, api_client):
     assert top.is_hidden
     response = api_client.get(f"/api/v1/lessons/{top.lesson.slug}/comments/")
     assert response.json()["results"] == []
+
+
+def test_hide_action_asks_first_naming_the_comments(admin_client):
+    comment = CommentFactory(body="Spam, spam and eggs.")
+    CommentFactory(is_hidden=True)
+
+    response = _action(
+        admin_client,
+        "comment",
+        "hide_comments",
+        list(Comment.objects.values_list("id", flat=True)),
+        confirmed=False,
+    )
+
+    body = response.content.decode()
+    assert "Hide comments: 1 of the 2 selected" in body
+    assert f"#{comment.id} by" in body
+    assert "Spam, spam and eggs." in body
+    assert "Already hidden: 1" in body
+    assert Comment.objects.get(pk=comment.id).is_hidden is False
 
 
 def test_hiding_in_the_change_form_records_the_reason(admin_client):

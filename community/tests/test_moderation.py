@@ -51,7 +51,7 @@ def _post(lesson, body: str, parent=None):
 def _hide(moderator_client, comment) -> None:
     moderator_client.post(
         reverse("admin:community_comment_changelist"),
-        {"action": "hide_comments", "_selected_action": [str(comment.id)]},
+        {"action": "hide_comments", "_selected_action": [str(comment.id)], "post": "yes"},
     )
 
 

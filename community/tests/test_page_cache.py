@@ -152,10 +152,14 @@ def test_the_hide_action_and_unhide_action_show_on_the_next_read(client, api_cli
     api_client.get(URL)
     changelist = reverse("admin:community_comment_changelist")
 
-    client.post(changelist, {"action": "hide_comments", "_selected_action": [comment.id]})
+    client.post(
+        changelist, {"action": "hide_comments", "_selected_action": [comment.id], "post": "yes"}
+    )
     assert bodies(api_client.get(URL)) == []
 
-    client.post(changelist, {"action": "unhide_comments", "_selected_action": [comment.id]})
+    client.post(
+        changelist, {"action": "unhide_comments", "_selected_action": [comment.id], "post": "yes"}
+    )
     assert len(bodies(api_client.get(URL))) == 1
 
 

@@ -166,9 +166,9 @@ def test_publish_action_asks_first_listing_what_learners_will_see(client, editor
     body = response.content.decode()
     assert response.status_code == 200
     assert "Learners will see these lessons at once." in body
-    assert "1 lesson to publish" in body
+    assert "Publish lessons: 1 of the 2 selected" in body
     assert "Attention heads" in body
-    assert "1 already published, left as it is" in body
+    assert "Already published: 1" in body
     assert "Tokenization" in body
     assert '<input type="hidden" name="post" value="yes">' in body
     assert not Lesson.objects.get(id=draft.id).published
@@ -191,7 +191,7 @@ def test_publish_action_with_nothing_to_publish_offers_only_the_way_back(client,
     response = client.post(url, {"action": "publish", "_selected_action": [live.id]})
 
     body = response.content.decode()
-    assert "Nothing to publish: every selected lesson is published already." in body
+    assert "Nothing to do: none of the selected lessons would change." in body
     assert 'type="submit"' not in body.split('<form method="post">')[-1]
 
 
