@@ -283,12 +283,17 @@ class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
             self.admin_site.admin_view(require_POST(self.revert_view)),
             name="lessons_lesson_revert",
         )
+        compare = path(
+            "<int:lesson_id>/history/compare/",
+            self.admin_site.admin_view(self.compare_view),
+            name="lessons_lesson_compare",
+        )
         presence = path(
             "<int:lesson_id>/presence/",
             self.admin_site.admin_view(EditorPresence.as_view()),
             name="lessons_lesson_presence",
         )
-        return [preview, markdown_preview, revert, presence, *super().get_urls()]
+        return [preview, markdown_preview, revert, compare, presence, *super().get_urls()]
 
     def save_model(
         self, request: HttpRequest, obj: Lesson, form: ModelForm[Lesson], change: bool
@@ -329,6 +334,27 @@ class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
             **(extra_context or {}),
         }
         return TemplateResponse(request, "admin/lessons/lesson/history.html", context)
+
+    def compare_view(self, request: HttpRequest, lesson_id: int) -> HttpResponse:
+        """Any two versions of the lesson compared (`?older=&newer=`, history ids)."""
+        lesson = get_object_or_404(Lesson, pk=lesson_id)
+        if not self.has_view_or_change_permission(request, lesson):
+            raise PermissionDenied
+        try:
+            older, newer = int(request.GET["older"]), int(request.GET["newer"])
+        except (KeyError, ValueError):
+            raise Http404("Pick two versions of this lesson to compare.") from None
+        comparison = history.compare_versions(lesson_id=lesson.pk, older_id=older, newer_id=newer)
+        if comparison is None:
+            raise Http404("No such version of this lesson.")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "object": lesson,
+            "comparison": comparison,
+            "title": f"Compare versions: {lesson.title}",
+        }
+        return TemplateResponse(request, "admin/lessons/lesson/compare.html", context)
 
     def revert_view(self, request: HttpRequest, lesson_id: int, history_id: int) -> HttpResponse:
         lesson = get_object_or_404(Lesson, pk=lesson_id)
