@@ -18,8 +18,11 @@ Profiles:
   fenced code, links, lists, block quotes. Links get `rel="nofollow noopener ugc"` (user-generated content).
   Headings, rules, images and tables are not part of it: they stay as typed text.
 - "lesson": the comment subset plus headings, tables, images (https `src` only),
-  horizontal rules and a few inline tags (`kbd`, `sub`, `sup`, `del`, `b`, `i`).
-  Staff-authored raw HTML is allowed but goes through the same sanitizer.
+  horizontal rules, a few inline tags (`kbd`, `sub`, `sup`, `del`, `b`, `i`) and math:
+  `$d_{model}$` inline and `$$...$$` on its own lines, TeX parsed by mdit-py-plugins'
+  dollarmath and rendered here as MathML (latex2mathml), which browsers draw with no script.
+  A `$` followed by a space or a digit is a dollar sign ("$5 and $10"). Staff-authored raw
+  HTML is allowed but goes through the same sanitizer.
 
 Results are memoised on (source, profile): rendering is pure, and lesson prose is read far
 more often than it changes.
@@ -35,10 +38,13 @@ from html.parser import HTMLParser
 from typing import Literal
 from urllib.parse import unquote, urlsplit
 
+import latex2mathml.converter
 import nh3
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from learning_platform.hooks import Hook
 
@@ -76,12 +82,32 @@ _LESSON_TAGS = _COMMENT_TAGS | frozenset(
     }
 )  # fmt: skip
 
+# What latex2mathml writes: MathML Core's presentation elements, and the attributes it sets.
+_MATHML_TAGS = frozenset(
+    {
+        "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup",
+        "mfrac", "msqrt", "mroot", "mover", "munder", "munderover", "mtable", "mtr", "mtd",
+        "mstyle", "mpadded", "mphantom", "menclose", "merror", "semantics", "annotation",
+    }
+)  # fmt: skip
+_MATHML_ATTRIBUTES = frozenset(
+    {
+        "display", "mathvariant", "stretchy", "fence", "separator", "lspace", "rspace",
+        "accent", "accentunder", "columnalign", "columnspacing", "rowspacing", "columnlines",
+        "rowlines", "displaystyle", "scriptlevel", "minsize", "maxsize", "movablelimits",
+        "symmetric", "largeop", "form", "width", "height", "depth", "linethickness",
+        "notation", "encoding",
+    }
+)  # fmt: skip
+_LESSON_TAGS = _LESSON_TAGS | _MATHML_TAGS
+
 _COMMENT_ATTRIBUTES = {"a": {"href", "title"}, "code": {"class"}, "ol": {"start"}}
 _LESSON_ATTRIBUTES = {
     **_COMMENT_ATTRIBUTES,
     "img": {"src", "alt", "title", "width", "height"},
     "th": {"align", "colspan", "rowspan"},
     "td": {"align", "colspan", "rowspan"},
+    **{tag: set(_MATHML_ATTRIBUTES) for tag in _MATHML_TAGS},
 }
 
 # Dropped together with their content (their text is never useful prose).
@@ -156,9 +182,57 @@ def _comment_renderer() -> MarkdownIt:
     return md
 
 
+@lru_cache(maxsize=1024)
+def _mathml(tex: str, *, block: bool) -> str:
+    """TeX as MathML; raises what latex2mathml raises on TeX it cannot read."""
+    # latex2mathml names the MathML namespace, which HTML infers: dropped for shorter pages.
+    mathml: str = latex2mathml.converter.convert(tex, display="block" if block else "inline")
+    return mathml.replace(' xmlns="http://www.w3.org/1998/Math/MathML"', "", 1)
+
+
+def _render_math(tokens: list[Token], index: int) -> str:
+    """A math token as MathML alone (dollarmath's own rules wrap it in a span or a div)."""
+    token = tokens[index]
+    block = token.type.startswith("math_block")
+    try:
+        mathml = _mathml(token.content, block=block)
+    except Exception:  # latex2mathml has no one base error; markdown_problems names it
+        mathml = f"<code>{escape(token.content)}</code>"
+    return f"<p>{mathml}</p>\n" if block else mathml
+
+
+_MATH_TOKENS = frozenset({"math_inline", "math_inline_double", "math_block", "math_block_label"})
+
+
+def _math_problems(tokens: list[Token]) -> list[str]:
+    """The TeX that would show as typed because it cannot be read, said for the editor."""
+    problems = []
+    for token in tokens:
+        if token.children:
+            problems += _math_problems(token.children)
+        if token.type not in _MATH_TOKENS:
+            continue
+        try:
+            _mathml(token.content, block=token.type.startswith("math_block"))
+        except Exception as error:  # as in _render_math
+            reason = str(error) or type(error).__name__
+            problems.append(f"fix the math `{token.content.strip()}`: it cannot be read ({reason})")
+    return problems
+
+
 def _lesson_renderer() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
     md.core.ruler.push("align_attribute", _align_attribute)
+    # Prose has dollar signs: no space inside the delimiters, no digit after the closing one.
+    md.use(
+        dollarmath_plugin,
+        allow_space=False,
+        allow_digits=False,
+        allow_labels=False,
+        double_inline=True,
+    )
+    for math in _MATH_TOKENS:
+        md.add_render_rule(math, lambda _, tokens, index, *__: _render_math(tokens, index))
     # As in _comment_renderer.
     md.validateLink = _every_link  # type: ignore[method-assign]
     return md
@@ -276,7 +350,9 @@ def markdown_problems(source: str, *, profile: Profile) -> list[str]:
     )
     finder.feed(_unsanitized_html(source, profile=profile))
     finder.close()
-    return finder.problems
+    if is_comment:
+        return finder.problems
+    return finder.problems + _math_problems(_RENDERERS["lesson"].parse(source, {}))
 
 
 # Elements that end a run of text: their text is kept apart from the next one's by a space.

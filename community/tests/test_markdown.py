@@ -5,7 +5,7 @@ import time
 import pytest
 
 from community.tests.xss import XSS_PAYLOADS, assert_harmless
-from learning_platform.markdown import render_markdown
+from learning_platform.markdown import markdown_problems, render_markdown
 
 
 @pytest.mark.parametrize("profile", ["comment", "lesson"])
@@ -144,3 +144,51 @@ def test_a_link_hiding_a_scheme_behind_an_escape_loses_its_href():
 
     assert '<a rel="nofollow noopener ugc">x</a>' in html
     assert 'href="https://ok.example/a:b"' in html
+
+
+def test_lesson_renders_inline_and_display_math_as_mathml():
+    html = render_markdown(
+        "Width $d_{\\text{model}}$:\n\n$$\n\\frac{QK^T}{\\sqrt{d_k}}\n$$", profile="lesson"
+    )
+
+    assert '<math display="inline"><mrow><msub><mi>d</mi>' in html
+    assert '<p><math display="block"><mrow><mfrac>' in html
+    assert "<msqrt>" in html
+    assert "$" not in html
+
+
+def test_dollar_amounts_in_lesson_prose_stay_dollar_signs():
+    html = render_markdown("A GPU hour costs $2 and a day $48; `echo $HOME`.", profile="lesson")
+
+    assert html == "<p>A GPU hour costs $2 and a day $48; <code>echo $HOME</code>.</p>"
+
+
+def test_comments_show_math_as_typed():
+    assert render_markdown("$x^2$", profile="comment") == "<p>$x^2$</p>"
+
+
+@pytest.mark.parametrize(
+    "tex",
+    [
+        r"$\href{javascript:alert(1)}{x}$",
+        r"$\text{<script>alert(1)</script>}$",
+        r"$\text{<img src=x onerror=alert(1)>}$",
+    ],
+)
+def test_math_renders_harmless(tex):
+    assert_harmless(render_markdown(tex, profile="lesson"))
+
+
+def test_unreadable_math_shows_as_typed_and_is_named_for_the_editor():
+    source = r"Softmax $\left( x$ here."
+
+    assert render_markdown(source, profile="lesson") == (
+        r"<p>Softmax <code>\left( x</code> here.</p>"
+    )
+    assert markdown_problems(source, profile="lesson") == [
+        r"fix the math `\left( x`: it cannot be read (ExtraLeftOrMissingRightError)"
+    ]
+
+
+def test_readable_math_is_no_problem():
+    assert markdown_problems(r"$\sum_{i=1}^{n} x_i$", profile="lesson") == []

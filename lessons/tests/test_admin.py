@@ -413,8 +413,20 @@ def _field_errors(response, field: str, prefix: str = "blocks") -> list[str]:
             "markdown",
             'Refused: remove the attribute "onclick" from <a>.',
         ),
+        (
+            {"kind": "prose", "markdown": r"Softmax $\left( x$ here."},
+            "markdown",
+            r"Refused: fix the math `\left( x`: it cannot be read",
+        ),
     ],
-    ids=["ragged-table", "unknown-language", "script", "javascript-link", "event-handler"],
+    ids=[
+        "ragged-table",
+        "unknown-language",
+        "script",
+        "javascript-link",
+        "event-handler",
+        "unreadable-math",
+    ],
 )
 def test_bad_blocks_get_a_message_on_their_field(client, editor, block, field, message):
     lesson = LessonFactory()
@@ -425,6 +437,18 @@ def test_bad_blocks_get_a_message_on_their_field(client, editor, block, field, m
     assert response.status_code == 200
     assert any(message in error for error in _field_errors(response, field))
     assert not lesson.blocks.exists()
+
+
+def test_math_saved_in_the_admin_reaches_learners_as_mathml(client, editor, api_client):
+    lesson = LessonFactory(published=True)
+    url = reverse("admin:lessons_lesson_change", args=[lesson.id])
+    block = {"kind": "prose", "position": 1, "markdown": r"Scores scale by $1/\sqrt{d_k}$."}
+
+    assert client.post(url, change_form_data(lesson, [block])).status_code == 302
+
+    html = api_client.get(f"/api/v1/lessons/{lesson.slug}/").json()["blocks"][0]["html"]
+    assert '<math display="inline">' in html
+    assert "<msqrt><mrow><msub><mi>d</mi><mi>k</mi></msub></mrow></msqrt>" in html
 
 
 def test_an_unreadable_table_gets_a_message_not_a_500(client, editor):
