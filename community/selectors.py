@@ -10,6 +10,10 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q, QuerySet, Sub
 from django.db.models.functions import Coalesce
 
 from accounts.models import Requester, User
+
+# The limits the web app states (pages/web_rules.py).
+from community.models import COMMENT_MAX_LENGTH as COMMENT_MAX_LENGTH
+from community.models import REPORT_MESSAGE_MAX_LENGTH as REPORT_MESSAGE_MAX_LENGTH
 from community.models import Comment, IssueReport, LessonSubscription
 from learning_platform.errors import NotFound
 from lessons.selectors import Lesson, visible_lessons

@@ -58,6 +58,10 @@ if [ "$script" = "build" ] || [ "$script" = "types" ] || [ "$script" = "types-ch
     tmp="$(mktemp -d)"
     trap 'rm -rf "$tmp"' EXIT
     (cd "$root" && DEBUG=1 "${PY:-$root/.venv/bin/python}" manage.py spectacular --file "$tmp/openapi.yaml")
+    # The rules the app states (goal choices, the streak freeze rule, limits): src/lib/rules.json.
+    rules_check=()
+    if [ "$script" = "types-check" ]; then rules_check=(--check); fi
+    (cd "$root" && DEBUG=1 "${PY:-$root/.venv/bin/python}" manage.py export_web_rules "${rules_check[@]}")
     # allauth's headless API has its own spec, the one it serves at /_allauth/openapi.json (it
     # depends on the settings: clients, sign-up fields, phone), asked of Django's test client.
     (cd "$root" && SPEC_FILE="$tmp/allauth.json" DEBUG=1 "${PY:-$root/.venv/bin/python}" manage.py shell --no-imports -c '

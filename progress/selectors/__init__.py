@@ -1,6 +1,8 @@
 """Reads of the progress app, by job: levels, learners' completions and standing, the progress
 header, leaderboards, the admin's analytics. Each selector states how many queries it runs."""
 
+# The goals a learner may set (what the web app offers: pages/web_rules.py).
+from progress.models import DAILY_GOALS as DAILY_GOALS
 from progress.selectors.analytics import (
     completion_counts,
     completions_by_week,

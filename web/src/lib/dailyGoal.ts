@@ -2,10 +2,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from './api';
 import { progressQueries } from './queries';
+import rules from './rules.json';
+import type { GoalXp } from './types';
 
-/** The goals the server accepts (PUT /me/daily-goal answers 400 to any other). */
-export const GOAL_CHOICES = [10, 20, 30, 50] as const;
-export type GoalXp = (typeof GOAL_CHOICES)[number];
+export type { GoalXp };
+/** The goals the server accepts (PUT /me/daily-goal answers 400 to any other), from its rules. */
+export const GOAL_CHOICES = rules.daily_goals as GoalXp[];
 
 export function useSetDailyGoal() {
   const client = useQueryClient();

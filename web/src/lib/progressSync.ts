@@ -1,9 +1,10 @@
 import { api, data } from './api';
 import { deviceId, readAnswers, readEvents, removeAnswers, removeEvents } from './progressStore';
 import type { SyncAnswersInput, SyncAnswersResult, SyncInput, SyncResult } from './types';
+import rules from './rules.json';
 
-/** The most either sync endpoint takes in one request. */
-const MAX_BATCH = 500;
+/** The most either sync endpoint takes in one request (the server's rules, lib/rules.json). */
+const MAX_BATCH = Math.min(rules.sync_batch.progress_events, rules.sync_batch.check_answers);
 
 /** What the sign-in says: how many lessons this device handed over (completions taken, lessons its answers completed). */
 export interface SyncOutcome {

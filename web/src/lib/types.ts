@@ -10,6 +10,8 @@ export type SessionState = Schemas['SessionState'];
 export type Profile = Schemas['ProfileOutput'];
 export type ProfileInput = Schemas['PatchedProfileInputRequest'];
 export type DeletionInput = Schemas['DeletionInputRequest'];
+/** A daily goal the server accepts, in XP. */
+export type GoalXp = Schemas['XpEnum'];
 export type AccountDeletion = Schemas['DeletionOutput'];
 export type DeletionTerms = Schemas['DeletionTerms'];
 

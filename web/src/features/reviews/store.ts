@@ -5,10 +5,11 @@ import { useSyncExternalStore } from 'react';
 import { api, data } from '@/lib/api';
 import { deviceId, newId, type CheckAnswer } from '@/lib/progressStore';
 import type { SyncReview, SyncReviewsInput, SyncReviewsResult } from '@/lib/types';
+import rules from '@/lib/rules.json';
 
 const CHANGE_EVENT = 'lp-reviews-change';
-/** The most /me/reviews/sync takes in one request. */
-const MAX_BATCH = 500;
+/** The most /me/reviews/sync takes in one request (the server's rules, lib/rules.json). */
+const MAX_BATCH = rules.sync_batch.reviews;
 
 export type LocalReview = SyncReview & { answer: CheckAnswer };
 

@@ -10,10 +10,11 @@ import { useTimeZone } from '@/lib/session';
 import { formatDateTime } from '@/lib/timeZones';
 import type { Comment, Subscription, Thread } from '@/lib/types';
 import { commentQueries, useDeleteComment, useEditComment, usePostComment, useSetSubscription } from '../api';
+import rules from '@/lib/rules.json';
 
 const USER_INPUT = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
-/** The server's limit (community.models.COMMENT_MAX_LENGTH). */
-export const COMMENT_MAX_LENGTH = 5000;
+/** The server's limit (community.models.COMMENT_MAX_LENGTH, through lib/rules.json). */
+export const COMMENT_MAX_LENGTH = rules.comment_max_length;
 
 /** `load` false: the section and its loading line only, the comments not asked for yet. */
 export function Comments({ lesson, signedIn, load = true }: { lesson: string; signedIn: boolean; load?: boolean }) {

@@ -4,6 +4,7 @@ import { FieldError, FormError } from '@/components/ErrorMessage';
 import { useToast } from '@/components/Toasts';
 import { profileQuery, useMarkNameInvitation, useUpdateProfile } from '@/lib/profile';
 import './NameInvitation.css';
+import rules from '@/lib/rules.json';
 
 /**
  * Invites a learner the boards still show by their handle ("Learner 380293") to choose a name:
@@ -58,7 +59,7 @@ export function NameInvitation() {
         <input
           id={`${id}-name`}
           value={name}
-          maxLength={60}
+          maxLength={rules.display_name_max_length}
           autoComplete="nickname"
           onChange={(event) => setName(event.target.value)}
           aria-describedby={`${id}-help ${id}-error`}

@@ -11,10 +11,10 @@ import { myProgressQueries } from '../api';
 import './ProgressPage.css';
 import { ActivityHeatmap } from './ActivityHeatmap';
 import { Icon } from '@/components/Icon';
+import rules from '@/lib/rules.json';
 
-/** The streak rule's numbers (progress/streaks.py: FREEZE_EVERY, MAX_FREEZES), for the explanation. */
-export const FREEZE_EVERY = 7;
-export const MAX_FREEZES = 2;
+/** The streak rule's numbers (progress/streaks.py, through lib/rules.json), for the explanation. */
+export const { freeze_every: FREEZE_EVERY, max_freezes: MAX_FREEZES } = rules.streak;
 
 const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
 

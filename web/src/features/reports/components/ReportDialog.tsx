@@ -5,9 +5,10 @@ import { FieldError, FormError } from '@/components/ErrorMessage';
 import { useToast } from '@/components/Toasts';
 import type { Block, ReportKind } from '@/lib/types';
 import { KINDS, useReportIssue } from '../api';
+import rules from '@/lib/rules.json';
 
-/** The server's limit (community.models.REPORT_MESSAGE_MAX_LENGTH). */
-const REPORT_MAX_LENGTH = 2000;
+/** The server's limit (community.models.REPORT_MESSAGE_MAX_LENGTH, through lib/rules.json). */
+const REPORT_MAX_LENGTH = rules.report_message_max_length;
 
 /** A part of the lesson a report can be about. */
 export interface ReportPlace {

@@ -15,9 +15,11 @@ import { deviceName } from '@/lib/userAgent';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 import { settingsQueries, useEndSession, useUpdateProfile } from '../api';
 import { AccountSection } from './Account';
+import rules from '@/lib/rules.json';
 
 /** The server's limit (accounts.serializers.ProfileInputSerializer.display_name). */
-export const DISPLAY_NAME_MAX = 60;
+/** The server's limit on a display name (through lib/rules.json). */
+export const DISPLAY_NAME_MAX = rules.display_name_max_length;
 
 export function SettingsPage() {
   const profile = useQuery(settingsQueries.profile());
