@@ -29,7 +29,9 @@ class XPAward(models.Model):
 
     A source pays at most once per learner; the unique constraint settles it whatever the
     concurrency. `awarded_at` is when the XP was earned (an offline completion keeps its own
-    time), which is what the leaderboard's periods look at.
+    time), which is what the leaderboard's periods look at. `day` is the learner's day it
+    counts on, decided once when it is written (`progress.streaks.day_of_activity`): the
+    calendar, the streak and the daily goal read it, never the time again in today's zone.
     """
 
     class Source(models.TextChoices):
@@ -48,6 +50,9 @@ class XPAward(models.Model):
     source_id = models.PositiveBigIntegerField()
     amount = models.PositiveIntegerField()
     awarded_at = models.DateTimeField(default=clock.now)
+    # Null only on a row written by the release before this column, during a deploy (its
+    # migration fills every older row).
+    day = models.DateField(null=True, blank=True)
     created_at = models.DateTimeField(default=clock.now, editable=False)
 
     class Meta:
@@ -68,6 +73,8 @@ class XPAward(models.Model):
             models.Index(fields=["awarded_at", "user"], name="progress_xp_awarded_user"),
             # Who was paid for a source (the admin's search by source id).
             models.Index(fields=["source_id", "source_type"], name="progress_xp_source"),
+            # A learner's XP per day (the calendar): index-only on PostgreSQL.
+            models.Index(fields=["user", "day", "amount"], name="progress_xp_user_day"),
         ]
 
     def __str__(self) -> str:

@@ -32,14 +32,18 @@ def refill_from_ledger() -> int:
         lock_against_writes(XPAward)
         LearnerDayXP.objects.all().delete()
         days = (
-            XPAward.objects.annotate(day=TruncDate("awarded_at", tzinfo=UTC))
-            .values("user_id", "day")
+            # The boards' days are UTC days, not the learner's (`XPAward.day`).
+            XPAward.objects.annotate(utc_day=TruncDate("awarded_at", tzinfo=UTC))
+            .values_list("user_id", "utc_day")
             .annotate(xp=Sum("amount"))
             .order_by()
             .iterator(chunk_size=_BATCH)
         )
         written = 0
-        while batch := [LearnerDayXP(**row) for row in islice(days, _BATCH)]:
+        while batch := [
+            LearnerDayXP(user_id=user_id, day=day, xp=xp)
+            for user_id, day, xp in islice(days, _BATCH)
+        ]:
             LearnerDayXP.objects.bulk_create(batch)
             written += len(batch)
     return written

@@ -212,7 +212,8 @@ class CalendarView(APIView):
         operation_id="me_calendar_retrieve",
         responses={200: CalendarSerializer},
         description=f"The learner's last {selectors.CALENDAR_WEEKS} weeks of activity, for a "
-        "heatmap: XP per day and whether the daily goal was met, in the learner's time zone.",
+        "heatmap: XP per day and whether the daily goal was met, each award on the learner's day "
+        "stored when it was paid.",
     )
     def get(self, request: SignedInRequest) -> Response:
         calendar = selectors.activity_calendar(

@@ -23,13 +23,13 @@ from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery
-from django.utils import timezone
 
 from accounts.models import User
 from exercises.events import CheckAnswered
 from exercises.services import checks as check_services
 from learning_platform import clock
 from learning_platform.errors import InvalidField, NotFound
+from progress import selectors as progress_selectors
 from progress import services as progress
 from reviews import events, fitting, scheduling
 from reviews.models import ParameterFit, ReviewCard, ReviewLog
@@ -239,7 +239,7 @@ def _review(
     state_before = _state_before(card)
     after = scheduling.review(_state_of(card), rating, at, parameters=_fitted(card))
     _apply(card, after, rating)
-    day = timezone.localdate(at, user.tzinfo)
+    day = progress_selectors.today_in(user.tzinfo, at=at)
     xp = 0
     if card.xp_day != day:
         xp = REVIEW_XP_RIGHT if graded.correct else REVIEW_XP_WRONG

@@ -72,10 +72,11 @@ def test_public_reads_use_indexes_on_the_tables_that_grow(learners, path, signed
     assert scans_of_growing_tables(sql_list) == []
 
 
-def test_my_progress_uses_indexes_on_the_tables_that_grow(learners):
+@pytest.mark.parametrize("path", ["/api/v1/me/progress", "/api/v1/me/calendar"])
+def test_my_progress_uses_indexes_on_the_tables_that_grow(learners, path):
     people, _ = learners
 
-    sql_list = statements(client_for(people[0]), "/api/v1/me/progress")
+    sql_list = statements(client_for(people[0]), path)
 
     assert scans_of_growing_tables(sql_list) == []
 

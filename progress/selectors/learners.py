@@ -10,7 +10,6 @@ from datetime import date, datetime, timedelta
 from typing import Any, TypedDict
 
 from django.db.models import Count, Exists, OuterRef, QuerySet
-from django.utils import timezone
 
 from learning_platform import clock
 from lessons import selectors as lessons
@@ -167,7 +166,7 @@ def outage_days(
     for starts_at, ends_at in outages:
         if starts_at >= ends or ends_at <= begins:
             continue
-        day = max(first, starts_at.astimezone(zone).date())
+        day = max(first, today_in(zone, at=starts_at))
         while day <= last and day_start(day, zone) < ends_at:
             days.add(day)
             day += timedelta(days=1)
@@ -226,10 +225,14 @@ def completed_lesson_ids_by_user(
     return completed
 
 
-def today_in(time_zone: str | zoneinfo.ZoneInfo) -> date:
-    """Today's date where the learner is: streaks and cached headers turn over at their
+def today_in(time_zone: str | zoneinfo.ZoneInfo, *, at: datetime | None = None) -> date:
+    """The date now (or at `at`) where the learner is: the day activity then would count on
+    for a learner with no day before (`day_of_activity`). Cached headers turn over at its
     midnight."""
-    return timezone.localtime(clock.now(), _zone(time_zone)).date()
+    day, _ = day_of_activity(
+        clock.now() if at is None else at, zone=_zone(time_zone), last=None, last_start=None
+    )
+    return day
 
 
 def _zone(time_zone: str | zoneinfo.ZoneInfo) -> zoneinfo.ZoneInfo:

@@ -26,7 +26,7 @@ from learning_platform.db import aware_datetime, insert_ignoring_conflicts, upda
 from progress import boards, events, summary_cache
 from progress.models import ActivityDay, FrozenDay, LearnerStats, LessonCompletion, XPAward
 from progress.selectors.learners import Outage, outage_days, platform_outages
-from progress.streaks import Run, day_of_activity, extend_run
+from progress.streaks import Run, day_of_activity, day_start, extend_run
 
 # Streaks count only days the server could witness: activity that reached it within this long
 # of when it happened. Older offline history still counts for lessons and XP, not for the
@@ -79,9 +79,10 @@ def award_xp(*, awards: Iterable[Award]) -> dict[AwardKey, StandingAfterAward]:
     Returns, for each award paid now, its learner's standing after all of theirs; those that
     had paid already are left out. In one transaction (the caller's, if open), the learners'
     stats rows locked in id order (the order any two writers agree on): each learner's total
-    grows by exactly what went in, "exercise" and "check" sources count in `exercises_passed`, and the days
-    they were earned (in the learner's time zone) count for the streak. Four statements
-    however many learners: lock, ledger, new days, stats (three when no day is new).
+    grows by exactly what went in, "exercise" and "check" sources count in `exercises_passed`,
+    and each award is stored with the learner's day it counts on
+    (`progress.streaks.day_of_activity`), which counts for the streak. Four statements however
+    many learners: lock, ledger, new days, stats (three when no day is new).
     """
     batch = list(awards)
     if not batch:
@@ -105,8 +106,15 @@ class _LearnerWriter:
             raise RuntimeError("_LearnerWriter needs an open transaction.")
         self.now = clock.now()
         self.stats = _lock_stats(user_ids=sorted(set(user_ids)), now=self.now)
-        # Per learner: (when, XP) of the activity that counts for the streak and the daily goal.
-        self._active_at: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
+        # Per learner: the days of this writer's instants (decided once, `_days_of`), the last
+        # day and its start as the instants decided so far leave them, and the start of each
+        # new day.
+        self._day_at: dict[int, dict[datetime, date]] = defaultdict(dict)
+        self._walk: dict[int, tuple[date | None, datetime | None]] = {}
+        self._day_starts: dict[int, dict[date, datetime | None]] = defaultdict(dict)
+        # Per learner: the XP of each day the activity that counts for the streak and the daily
+        # goal is on.
+        self._active_days_xp: dict[int, dict[date, int]] = defaultdict(lambda: defaultdict(int))
         self._xp_by_day: dict[int, dict[date, int]] = defaultdict(lambda: defaultdict(int))
         self._changed: set[int] = set()
         self._witnessed_since = self.now - STREAK_WITNESS_WINDOW
@@ -125,13 +133,35 @@ class _LearnerWriter:
         unique = {a.key: a for a in awards}
         if not unique:
             return []
+        # Each award's day, decided before it is written (one that the ledger held already
+        # walks the days along as well: nothing here knows which ones it held).
+        instants: dict[int, list[datetime]] = defaultdict(list)
+        for a in unique.values():
+            instants[a.user_id].append(a.awarded_at)
+        day_at = {user_id: self._days_of(user_id, times) for user_id, times in instants.items()}
         inserted = [
             unique[(user_id, source_type, int(source_id))]
             for user_id, source_type, source_id in insert_ignoring_conflicts(
                 XPAward,
-                fields=("user", "source_type", "source_id", "amount", "awarded_at", "created_at"),
+                fields=(
+                    "user",
+                    "source_type",
+                    "source_id",
+                    "amount",
+                    "awarded_at",
+                    "day",
+                    "created_at",
+                ),
                 rows=[
-                    (a.user_id, a.source_type, a.source_id, a.amount, a.awarded_at, self.now)
+                    (
+                        a.user_id,
+                        a.source_type,
+                        a.source_id,
+                        a.amount,
+                        a.awarded_at,
+                        day_at[a.user_id][a.awarded_at],
+                        self.now,
+                    )
                     for a in sorted(unique.values(), key=lambda a: a.key)
                 ],
                 conflict_fields=("user", "source_type", "source_id"),
@@ -251,28 +281,54 @@ class _LearnerWriter:
             transaction.on_commit(
                 partial(boards.record_awards_of_learners, xp_by_learner=xp_by_learner)
             )
-        self._active_at.clear()
+        self._active_days_xp.clear()
         self._xp_by_day.clear()
         self._changed.clear()
 
     def _note_active(self, user_id: int, activity: Iterable[tuple[datetime, int]]) -> None:
         """Activity the server witnessed counts for the streak and the daily goal
-        (STREAK_WITNESS_WINDOW)."""
-        self._active_at[user_id].extend(a for a in activity if a[0] >= self._witnessed_since)
+        (STREAK_WITNESS_WINDOW), on its day (`_days_of`)."""
+        witnessed = [(at, xp) for at, xp in activity if at >= self._witnessed_since]
+        day_at = self._days_of(user_id, [at for at, _ in witnessed])
+        for at, xp in witnessed:
+            self._active_days_xp[user_id][day_at[at]] += xp
 
-    def _active_days(self, user_id: int) -> dict[date, int]:
-        """The days the learner's activity counts on (`progress.streaks.day_of_activity`, in
-        the order it happened), with the XP each gained; moves the stats' last active day start
-        along with them."""
+    def _days_of(self, user_id: int, instants: Iterable[datetime]) -> dict[datetime, date]:
+        """The learner's day each instant counts on, by the one rule
+        (`progress.streaks.day_of_activity`), decided once in this writer: in time order, from
+        the last active day as the instants decided before left it. An instant the server did
+        not witness (STREAK_WITNESS_WINDOW) counts from the stored last day and moves no day
+        along: it is history, not today's activity."""
         stats = self.stats[user_id]
         zone = zoneinfo.ZoneInfo(stats.time_zone)
-        last, start = stats.last_active_day, stats.last_active_day_start
-        days: dict[date, int] = defaultdict(int)
-        for at, xp in sorted(self._active_at[user_id]):
+        stored = (stats.last_active_day, stats.last_active_day_start)
+        last, start = self._walk.get(user_id, stored)
+        decided = self._day_at[user_id]
+        for at in sorted(set(instants) - decided.keys()):
+            if at < self._witnessed_since:
+                decided[at], _ = day_of_activity(
+                    at, zone=zone, last=stored[0], last_start=stored[1]
+                )
+                continue
             day, start = day_of_activity(at, zone=zone, last=last, last_start=start)
-            days[day] += xp
-            last = day if last is None else max(last, day)
-        stats.last_active_day_start = start
+            if last is None or day > last:
+                last = day
+                self._day_starts[user_id][day] = start
+            decided[at] = day
+        self._walk[user_id] = (last, start)
+        return {at: decided[at] for at in instants}
+
+    def _active_days(self, user_id: int) -> dict[date, int]:
+        """The days the learner's witnessed activity counts on, with the XP each gained; moves
+        the stats' last active day start along with them."""
+        stats = self.stats[user_id]
+        days = self._active_days_xp[user_id]
+        newest = max(days, default=None)
+        if newest is not None and (stats.last_active_day is None or newest > stats.last_active_day):
+            zone = zoneinfo.ZoneInfo(stats.time_zone)
+            stats.last_active_day_start = self._day_starts[user_id].get(
+                newest, day_start(newest, zone)
+            )
         return days
 
     def _count_days(self) -> None:
@@ -281,7 +337,7 @@ class _LearnerWriter:
         can join or bridge runs, so that learner's runs are counted again from all their days.
         The XP of the last active day grows, and a day whose XP reaches the learner's daily
         goal is marked (one more statement, on the award that reaches it)."""
-        active = {user_id: self._active_days(user_id) for user_id in sorted(self._active_at)}
+        active = {user_id: self._active_days(user_id) for user_id in sorted(self._active_days_xp)}
         goals_met = [self._add_day_xp(user_id, days) for user_id, days in active.items()]
         candidates = [
             (user_id, day)

@@ -4,6 +4,7 @@ from django.utils import timezone
 from accounts.tests.factories import UserFactory
 from lessons.tests.factories import LessonFactory
 from progress.models import LessonCompletion, Level, XPAward
+from progress.selectors import today_in
 
 
 class LevelFactory(factory.django.DjangoModelFactory):
@@ -27,6 +28,8 @@ class XPAwardFactory(factory.django.DjangoModelFactory):
     source_id = factory.Sequence(lambda n: n + 1)
     amount = 20
     awarded_at = factory.LazyFunction(timezone.now)
+    # The writer's day for a learner with no day before (progress.streaks.day_of_activity).
+    day = factory.LazyAttribute(lambda award: today_in(award.user.tzinfo, at=award.awarded_at))
 
 
 class LessonCompletionFactory(factory.django.DjangoModelFactory):

@@ -283,12 +283,12 @@ def test_the_ledger_trigger_sums_each_learners_xp_per_utc_day(give):
     )
 
     per_day = (
-        XPAward.objects.annotate(day=TruncDate("awarded_at", tzinfo=UTC))
-        .values("user_id", "day")
+        XPAward.objects.annotate(utc_day=TruncDate("awarded_at", tzinfo=UTC))
+        .values("user_id", "utc_day")
         .annotate(xp=Sum("amount"))
     )
     assert set(LearnerDayXP.objects.values_list("user_id", "day", "xp")) == {
-        (row["user_id"], row["day"], row["xp"]) for row in per_day
+        (row["user_id"], row["utc_day"], row["xp"]) for row in per_day
     }
     assert LearnerDayXP.objects.aggregate(total=Sum("xp"))["total"] == 22
 

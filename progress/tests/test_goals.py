@@ -5,9 +5,7 @@ from datetime import UTC, datetime
 
 import pytest
 import time_machine
-from django.conf import settings
 
-from lessons.tests.factories import LessonFactory, QuestFactory
 from progress.models import ActivityDay, LearnerStats
 
 pytestmark = pytest.mark.django_db
@@ -16,13 +14,6 @@ GOAL = "/api/v1/me/daily-goal"
 PROGRESS = "/api/v1/me/progress"
 CALENDAR = "/api/v1/me/calendar"
 COMPLETE = "/api/v1/lessons/{}/complete"
-
-
-# The first lesson also unlocks the seeded "First token" achievement: 10 + 10 XP.
-@pytest.fixture
-def lessons(db):
-    quest = QuestFactory(slug=settings.DEMO_QUEST_SLUG)
-    return LessonFactory.create_batch(20, quest=quest, xp=10)[:4]  # far from any quest milestone
 
 
 def _complete(client, lesson) -> None:

@@ -306,7 +306,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The learner's last 12 weeks of activity, for a heatmap: XP per day and whether the daily goal was met, in the learner's time zone. */
+        /** @description The learner's last 12 weeks of activity, for a heatmap: XP per day and whether the daily goal was met, each award on the learner's day stored when it was paid. */
         get: operations["me_calendar_retrieve"];
         put?: never;
         post?: never;

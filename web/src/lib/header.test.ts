@@ -87,6 +87,17 @@ describe('computeLocalDay', () => {
     expect(computeLocalDay(events, xp, now)).toEqual({ xpToday: 0, streak: 2, today: 'to_do' });
   });
 
+  it('counts a completion at 23:51 in the learner’s zone on that day, until their midnight', () => {
+    const events = [at('a', '2026-03-09T22:00:00Z'), at('b', '2026-03-10T22:51:00Z')]; // 23:51 in Paris
+    expect(computeLocalDay(events, xp, new Date('2026-03-10T22:59:00Z'), 'Europe/Paris')).toEqual({ xpToday: 30, streak: 2, today: 'done' });
+    expect(computeLocalDay(events, xp, new Date('2026-03-10T23:01:00Z'), 'Europe/Paris')).toEqual({ xpToday: 0, streak: 2, today: 'to_do' });
+  });
+
+  it('keeps a spring-forward day of 23 hours one day', () => {
+    const events = [at('a', '2026-03-08T05:30:00Z'), at('b', '2026-03-09T03:50:00Z')]; // 00:30 EST, 23:50 EDT
+    expect(computeLocalDay(events, xp, new Date('2026-03-09T03:55:00Z'), 'America/New_York')).toEqual({ xpToday: 50, streak: 1, today: 'done' });
+  });
+
   it('ends the run at a missed day', () => {
     const events = [at('a', '2026-12-07T10:00'), at('b', '2026-12-08T10:00')];
     expect(computeLocalDay(events, xp, now)).toEqual({ xpToday: 0, streak: 0, today: 'none' });

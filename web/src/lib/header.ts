@@ -1,6 +1,6 @@
 // The page header for a signed-out learner, computed the way the server computes
 // GET /api/v1/me/progress: XP from completed lessons, placed on the public level curve.
-import { dayIn } from './timeZones';
+import { addDays, dayOfActivity } from './day';
 import type { Level, LevelStep, OutlineLesson, ProgressSummary } from './types';
 
 export type LevelPosition = Pick<ProgressSummary, 'level' | 'xp_into_level' | 'xp_for_level' | 'xp_to_go' | 'next_level'>;
@@ -74,27 +74,35 @@ export interface LocalDay {
 }
 
 /**
- * Today's XP and a plain streak from this device's events, in the browser's zone: no freezes
- * (the server's to award), so a missed day ends the run.
+ * Today's XP and a plain streak from this device's events, each on its day by the server's rule
+ * (`dayOfActivity`, in the browser's zone or `zone`): no freezes (the server's to award), so a
+ * missed day ends the run.
  */
 export function computeLocalDay(
   events: { lesson: string; occurred_at: string }[],
   lessonXp: Map<string, number>,
   now: Date = new Date(),
-  dayOf: (when: Date) => string = (when) => dayIn(undefined, when),
+  zone?: string,
 ): LocalDay {
-  const today = dayOf(now);
-  const days = new Set(events.map((event) => dayOf(new Date(event.occurred_at))));
-  const xpToday = events
-    .filter((event) => dayOf(new Date(event.occurred_at)) === today)
-    .reduce((sum, event) => sum + (lessonXp.get(event.lesson) ?? 0), 0);
-  const cursor = new Date(now);
-  if (!days.has(today)) cursor.setDate(cursor.getDate() - 1);
-  let streak = 0;
-  while (days.has(dayOf(cursor))) {
-    streak += 1;
-    cursor.setDate(cursor.getDate() - 1);
+  const inOrder = events
+    .map((event) => ({ lesson: event.lesson, at: new Date(event.occurred_at) }))
+    .sort((a, b) => a.at.getTime() - b.at.getTime());
+  let last: string | null = null;
+  let start: Date | null = null;
+  const xpByDay = new Map<string, number>();
+  for (const event of inOrder) {
+    const counted = dayOfActivity(event.at, zone, last, start);
+    if (last === null || counted.day > last) last = counted.day;
+    start = counted.start;
+    xpByDay.set(counted.day, (xpByDay.get(counted.day) ?? 0) + (lessonXp.get(event.lesson) ?? 0));
   }
-  return { xpToday, streak, today: days.has(today) ? 'done' : streak > 0 ? 'to_do' : 'none' };
+  const today = dayOfActivity(now, zone, last, start).day;
+  let cursor = xpByDay.has(today) ? today : addDays(today, -1);
+  let streak = 0;
+  while (xpByDay.has(cursor)) {
+    streak += 1;
+    cursor = addDays(cursor, -1);
+  }
+  const xpToday = xpByDay.get(today) ?? 0;
+  return { xpToday, streak, today: xpByDay.has(today) ? 'done' : streak > 0 ? 'to_do' : 'none' };
 }
-

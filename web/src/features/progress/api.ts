@@ -11,7 +11,7 @@ import type { CompletionOutput, DailyGoal, Level, NextLevel, QuestDetail, Streak
 export const myProgressQueries = {
   /** Streak and daily goal (the same for every quest): the top bar's summary off a quest page. */
   overview: () => progressQueries.summary(''),
-  /** The last 12 weeks of activity, days in the learner's time zone. */
+  /** The last 12 weeks of activity, each award on the learner's day stored when it was paid. */
   calendar: () => queryOptions({ queryKey: [...progressQueries.all, 'me', 'calendar'], queryFn: () => data(api.GET('/api/v1/me/calendar')) }),
 };
 
