@@ -97,9 +97,10 @@ def seed(*, quest_id: int, learners: int) -> float:
             """
             INSERT INTO accounts_user (password, is_superuser, email, display_name, time_zone,
                 reply_notifications, email_notifications, show_on_leaderboard, is_staff,
-                is_active, date_joined)
+                is_active, date_joined, public_handle, display_name_key)
             SELECT '!', false, replace(%s, '{}', n::text), 'Learner ' || n, 'UTC',
-                   true, false, true, false, true, now() - random() * interval '200 days'
+                   true, false, true, false, true, now() - random() * interval '200 days',
+                   'learner-' || n, 'learner ' || n
             FROM generate_series(1, %s) AS n
             """,
             [LEARNER_EMAIL, learners],
@@ -184,11 +185,11 @@ def seed(*, quest_id: int, learners: int) -> float:
             """
             INSERT INTO community_issuereport (lesson_id, reporter_id, contact_email, kind,
                 message, block_id, block_position, status, assignee_id, internal_note,
-                created_at, updated_at, resolved_at)
+                created_at, updated_at, resolved_at, answer)
             SELECT l.lesson_id, NULL, '', (ARRAY['typo','incorrect','broken_link','unclear',
                    'other'])[1 + floor(random() * 5)::int], 'Something is off here.', NULL,
                    NULL, s.status, NULL, '', s.at, s.at,
-                   CASE WHEN s.status IN ('resolved', 'rejected') THEN s.at END
+                   CASE WHEN s.status IN ('resolved', 'rejected') THEN s.at END, ''
             FROM (SELECT n, (ARRAY['new','triaged','resolved','rejected','resolved','rejected'])
                          [1 + n %% 6] AS status, now() - random() * interval '180 days' AS at,
                          1 + floor(random() * random() * 94)::int AS rank
