@@ -21,12 +21,7 @@ def completions_by_week(*, lesson_ids: list[int], since: datetime) -> dict[date,
     One counted range per week rather than a GROUP BY of a truncated date: each count is a
     range of the (lesson, completed_at) index, with no per-row date arithmetic or sort.
     """
-    now = clock.now()
-    weeks: list[datetime] = []
-    start = since
-    while start <= now:
-        weeks.append(start)
-        start += timedelta(weeks=1)
+    weeks = weeks_from(since)
     if not lesson_ids or not weeks:
         return {}
     table = LessonCompletion._meta.db_table
@@ -42,6 +37,17 @@ def completions_by_week(*, lesson_ids: list[int], since: datetime) -> dict[date,
         cursor.execute("SELECT " + ", ".join([count] * len(weeks)), params)
         counts = cursor.fetchone()
     return {week.date(): n for week, n in zip(weeks, counts, strict=True) if n}
+
+
+def weeks_from(since: datetime) -> list[datetime]:
+    """The start of each week from `since` to now (no query)."""
+    now = clock.now()
+    weeks: list[datetime] = []
+    start = since
+    while start <= now:
+        weeks.append(start)
+        start += timedelta(weeks=1)
+    return weeks
 
 
 def completion_counts(*, lesson_ids: list[int]) -> dict[int, int]:
