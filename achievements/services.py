@@ -357,6 +357,10 @@ def _unlock_and_pay(reached: list[tuple[Standing, ActiveAchievement]]) -> dict[i
     )
     # The bonus returned is read from the table, in the insert's own snapshot, where the
     # WHERE has just checked it equals the one measured.
+    # SQL text: unlock-once needs the rows that went in (RETURNING), which bulk_create(
+    # ignore_conflicts=True) cannot tell, and the condition on the achievement row, which it
+    # cannot state: one statement where the ORM would take three (lock the achievements,
+    # insert, read back what is new).
     sql = (
         f"INSERT INTO {unlocks} (user_id, achievement_id, unlocked_at) "  # noqa: S608 - names
         f"SELECT v.user_id, a.id, %s FROM {achievements} AS a "

@@ -97,9 +97,10 @@ def seed(*, quest_id: int, learners: int) -> float:
             """
             INSERT INTO accounts_user (password, is_superuser, email, display_name, time_zone,
                 reply_notifications, email_notifications, show_on_leaderboard, is_staff,
-                is_active, date_joined)
+                is_active, date_joined, public_handle, display_name_key)
             SELECT '!', false, replace(%s, '{}', n::text), 'Learner ' || n, 'UTC',
-                   true, false, true, false, true, now() - random() * interval '200 days'
+                   true, false, true, false, true, now() - random() * interval '200 days',
+                   'learner-' || n, 'learner ' || n
             FROM generate_series(1, %s) AS n
             """,
             [LEARNER_EMAIL, learners],
@@ -184,11 +185,11 @@ def seed(*, quest_id: int, learners: int) -> float:
             """
             INSERT INTO community_issuereport (lesson_id, reporter_id, contact_email, kind,
                 message, block_id, block_position, status, assignee_id, internal_note,
-                created_at, updated_at, resolved_at)
+                created_at, updated_at, resolved_at, answer)
             SELECT l.lesson_id, NULL, '', (ARRAY['typo','incorrect','broken_link','unclear',
                    'other'])[1 + floor(random() * 5)::int], 'Something is off here.', NULL,
                    NULL, s.status, NULL, '', s.at, s.at,
-                   CASE WHEN s.status IN ('resolved', 'rejected') THEN s.at END
+                   CASE WHEN s.status IN ('resolved', 'rejected') THEN s.at END, ''
             FROM (SELECT n, (ARRAY['new','triaged','resolved','rejected','resolved','rejected'])
                          [1 + n %% 6] AS status, now() - random() * interval '180 days' AS at,
                          1 + floor(random() * random() * 94)::int AS rank
@@ -310,6 +311,7 @@ def measure(*, quest, lessons, rounds: int, redis: bool) -> None:
 
 def print_parts(*, quest_id: int, rounds: int) -> None:
     """Each aggregate of a computed quest page on its own (median of `rounds`)."""
+    from bench import orm_alternatives
     from community import selectors as community
     from exercises import selectors as exercises
     from insights.selectors import _since
@@ -324,23 +326,44 @@ def print_parts(*, quest_id: int, rounds: int) -> None:
     exercise_ids = [e["id"] for e in exercises.exercises_with_columns(lesson_ids=lesson_ids)]
     since = _since(time_now())
     parts = {
-        "completions per lesson": lambda: progress.completion_counts(lesson_ids=lesson_ids),
-        "where learners stop": lambda: progress.furthest_lesson_counts(quest_id=quest_id),
-        "completions per week": lambda: progress.completions_by_week(
-            lesson_ids=lesson_ids, since=since
+        "completions per lesson": (progress.completion_counts, {"lesson_ids": lesson_ids}),
+        "where learners stop": (progress.furthest_lesson_counts, {"quest_id": quest_id}),
+        "completions per week": (
+            progress.completions_by_week,
+            {"lesson_ids": lesson_ids, "since": since},
         ),
-        "time to pass": lambda: exercises.time_to_pass(exercise_ids=exercise_ids),
-        "wrong cells per column": lambda: exercises.column_error_rates(exercise_ids=exercise_ids),
-        "open reports": lambda: community.open_report_counts(lesson_ids=lesson_ids),
+        "time to pass": (exercises.time_to_pass, {"exercise_ids": exercise_ids}),
+        "wrong cells per column": (exercises.column_error_rates, {"exercise_ids": exercise_ids}),
+        "open reports": (community.open_report_counts, {"lesson_ids": lesson_ids}),
     }
-    print("the computed figures, part by part:")
-    for name, compute in parts.items():
-        times = []
-        for _ in range(rounds):
-            started = time.perf_counter()
-            compute()
-            times.append(time.perf_counter() - started)
-        print(f"  {name:<40} {statistics.median(times) * 1000:8.1f} ms")
+    # Where the product keeps SQL text, the ORM's version of the same read beside it.
+    print(f"the computed figures, part by part:{'':<14} {'product':>8} {'ORM':>8}")
+    for name, (compute, arguments) in parts.items():
+        alternative = orm_alternatives.BY_PART.get(name)
+        if alternative is not None:
+            assert _rounded(alternative(**arguments)) == _rounded(compute(**arguments)), name
+        figures = [
+            f"{_median_ms(function, arguments, rounds):8.1f} ms"
+            for function in (compute, alternative)
+            if function is not None
+        ]
+        print(f"  {name:<40} {' '.join(figures)}")
+
+
+def _median_ms(function, arguments: dict, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        function(**arguments)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times) * 1000
+
+
+def _rounded(value):
+    """`value` with its floats rounded to a millisecond (a median is an average of two)."""
+    if isinstance(value, dict):
+        return {key: _rounded(item) for key, item in value.items()}
+    return round(value, 3) if isinstance(value, float) else value
 
 
 def time_now():

@@ -89,28 +89,7 @@ def main() -> int:
     handler = WSGIHandler()
 
     def call(path: str, headers: dict) -> int:
-        environ = {
-            "REQUEST_METHOD": "GET",
-            "PATH_INFO": path,
-            "QUERY_STRING": "",
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "80",
-            "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_HOST": "127.0.0.1",
-            "SERVER_PROTOCOL": "HTTP/1.1",
-            "wsgi.url_scheme": "http",
-            "wsgi.input": io.BytesIO(b""),
-            "wsgi.errors": sys.stderr,
-            "wsgi.multithread": False,
-            "wsgi.multiprocess": True,
-            "wsgi.run_once": False,
-            **headers,
-        }
-        status = []
-        body = handler(environ, lambda s, h, exc_info=None: status.append(s))
-        b"".join(body)
-        body.close()
-        return int(status[0].split()[0])
+        return wsgi_get(handler, path, headers)
 
     try:
         healthz_ms = None
@@ -138,6 +117,34 @@ def main() -> int:
     finally:
         delete_keys(redis_url, f"{prefix}:*")
     return 0
+
+
+def wsgi_get(handler, path: str, headers: dict) -> int:
+    """GET `path` (a query string after `?`) through Django's WSGI `handler`, the body read
+    out as a server would; the status code."""
+    path_info, _, query = path.partition("?")
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": path_info,
+        "QUERY_STRING": query,
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "80",
+        "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_HOST": "127.0.0.1",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "wsgi.url_scheme": "http",
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+        **headers,
+    }
+    status = []
+    body = handler(environ, lambda s, h, exc_info=None: status.append(s))
+    b"".join(body)
+    body.close()
+    return int(status[0].split()[0])
 
 
 def _batch(call, path: str, headers: dict, requests: int) -> float:

@@ -270,8 +270,9 @@ def time_to_pass(*, exercise_ids: list[int]) -> dict[int, dict[str, float]]:
     one (0 when the first one passed). One query.
 
     Opening an exercise is not recorded; a learner's first submission is the first moment
-    the platform knows they are working on it.
-    """
+    the platform knows they are working on it."""
+    # SQL text: the ORM has no median; its version reads each learner's times into Python.
+    # bench/bench_analytics.py (20,000 learners): 43.7 ms with this SQL, 294.6 ms with the ORM's.
     if not exercise_ids:
         return {}
     table = Submission._meta.db_table
@@ -366,6 +367,8 @@ def column_error_rates(*, exercise_ids: list[int]) -> dict[int, dict[str, dict[s
     Only rows naming a catalogue model count (as in grading); a wrong cell is an incorrect,
     missing or unreadable figure.
     """
+    # SQL text: the ORM cannot turn JSON arrays into rows; its version reads every feedback.
+    # bench/bench_analytics.py (20,000 learners): 100.7 ms with this SQL, 700.9 ms with the ORM's.
     if not exercise_ids:
         return {}
     cells, params = _cells_sql(exercise_ids)

@@ -115,6 +115,8 @@ def elapsed(seconds: float, *, measure: str) -> float:
 
 
 def _measure() -> float | None:
+    # SQL text: the server's clock at this instant (clock_timestamp(); the ORM's Now() is the
+    # statement's start, and only inside a query on a table).
     sql = for_vendor(
         postgresql="SELECT clock_timestamp()",
         sqlite="SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')",

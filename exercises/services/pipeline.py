@@ -248,6 +248,9 @@ def _claim_where(
     now = connection.ops.adapt_datetimefield_value(clock.now())
     params = [*(picked_params or []), SubmissionStatus.GRADING, now, *which_params, True]
     # One statement: atomic by itself, committed at once (no BEGIN/COMMIT round trips).
+    # SQL text: the ORM's update() returns no rows, so its claim would be a transaction of
+    # SELECT ... FOR UPDATE, UPDATE and a read; tests/test_pipeline.py holds a grade to 2
+    # statements (claim, write) and no transaction.
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -300,9 +303,9 @@ def _write_result(job: _Job, values: dict[str, Any]) -> bool:
 
 def _write_results(results: list[_Result]) -> set[int]:
     """`_ours(job).update(**values)` for each (job, values), all with the same fields, as one
-    plain statement: it runs for every grade, where compiling the ORM's UPDATE cost more than
-    executing it, and a batch's results cost one round trip. Returns the ids written (not
-    those no longer ours)."""
+    statement (db.update_rows: a batch's results cost one round trip, tests/test_pipeline.py
+    holds a batch of four to 3 statements). Returns the ids written (not those no longer
+    ours)."""
     names = list(results[0][1])
     quote = connection.ops.quote_name
     written = update_rows(

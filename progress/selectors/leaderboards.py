@@ -7,7 +7,6 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import F, QuerySet, Sum
 
 from accounts.models import public_name
@@ -104,19 +103,15 @@ def _xp_since(*, user_id: int, first_day: date | None) -> int:
 
 def _visible_names(*, user_ids: list[int]) -> dict[int, tuple[str, str]]:
     """(display name, public handle) of those of the learners who may appear on a board (1 query,
-    by primary key). Plain SQL: on the board's hot path the ORM's compiling cost more than the
-    query."""
+    by primary key)."""
     if not user_ids:
         return {}
-    table = connection.ops.quote_name(get_user_model()._meta.db_table)
-    placeholders = ", ".join(["%s"] * len(user_ids))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT id, display_name, public_handle FROM {table} "  # noqa: S608 - name from _meta
-            f"WHERE id IN ({placeholders}) AND is_active AND show_on_leaderboard",
-            user_ids,
-        )
-        return {pk: (display_name, handle) for pk, display_name, handle in cursor.fetchall()}
+    rows = (
+        get_user_model()
+        .objects.filter(pk__in=user_ids, is_active=True, show_on_leaderboard=True)
+        .values_list("id", "display_name", "public_handle")
+    )
+    return {pk: (display_name, handle) for pk, display_name, handle in rows}
 
 
 def _leaderboard_from_redis(

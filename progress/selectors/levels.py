@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
-
 from progress.models import LearnerStats, Level
 
 
@@ -17,17 +15,10 @@ class LevelStep:
     xp_required: int
 
 
-# Plain SQL, the one definition of this read: the progress header runs it on every request,
-# where compiling the ORM's query cost more than the database's work.
-_CURVE_SQL = "SELECT number, name, xp_required FROM {level} ORDER BY xp_required"
-
-
 def level_curve() -> list[LevelStep]:
     """The level curve, lowest first (1 query). Read each time: editing it re-levels everyone."""
-    table = connection.ops.quote_name(Level._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.execute(_CURVE_SQL.format(level=table))
-        return [LevelStep(*step) for step in cursor.fetchall()]
+    steps = Level.objects.order_by("xp_required").values_list("number", "name", "xp_required")
+    return [LevelStep(*step) for step in steps]
 
 
 def level_progress(*, xp: int, curve: list[LevelStep]) -> dict[str, Any]:

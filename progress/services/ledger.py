@@ -441,6 +441,9 @@ class _Stats:
 
 # Creates the rows that are missing, takes every row's lock (ON CONFLICT DO UPDATE locks the row
 # it meets, and rows are met in the order given) and reads them, in one statement.
+# SQL text: bulk_create(update_conflicts=True) returns only the keys, so the rows and the time
+# zone would cost a second statement: progress/tests/test_services.py holds award_xp to 3
+# (lock, ledger, stats).
 _LOCK_SQL = """INSERT INTO {stats} AS s (user_id, xp_total, exercises_passed, streak_current,
     streak_best, sync_seq, updated_at)
 VALUES {rows}
