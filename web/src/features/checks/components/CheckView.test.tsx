@@ -187,6 +187,29 @@ describe('an answer given before the app arrived', () => {
     expect(answerCalls(calls)).toHaveLength(0);
   });
 
+  it('signed in, waits for the session: the reply is not kept on the device as well', async () => {
+    let answerSession!: () => void;
+    const session = new Promise<void>((resolve) => (answerSession = resolve));
+    mockApi({
+      ...signedOutLessonRoutes(checksLesson),
+      'GET /api/v1/session': async () => {
+        await session;
+        return signedInSession();
+      },
+      'GET /api/v1/me/progress?quest=transformers': { body: progressSummary() },
+      'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
+      [`GET /api/v1/lessons/${checksLesson.slug}/subscription`]: { body: { lesson: checksLesson.slug, following: false, explicit: null, commented: false, follows_on_comment: true } },
+      ...checkRoutes({ signedIn: true }).routes,
+    });
+    const right = { correct: true, feedback: [], marks: null, explanation: 'Per head.', tries: 1, wrong_tries: 0, can_reveal: false, passed: true, revealed: false, xp_awarded: 17, lesson: null, new_achievements: [] };
+    answeredEarly({ 61: { draft: '64', sent: reply(200, right) } });
+    renderApp(PAGE);
+    const region = await check(1);
+    answerSession();
+    expect(await within(feedback(region)).findByText(/Right! \+17 XP/)).toBeInTheDocument();
+    expect(readAnswers()).toEqual([]);
+  });
+
   it('signed out, the reply the page got is kept on this device as a try', async () => {
     signedOut();
     const right = { correct: true, feedback: [], marks: null, explanation: 'Per head.', tries: 0, wrong_tries: 0, can_reveal: false, passed: true, revealed: false, xp_awarded: 0, lesson: null, new_achievements: [] };

@@ -3,6 +3,7 @@ import { ErrorMessage } from '@/components/ErrorMessage';
 import { ApiError } from '@/lib/api';
 import { takeEarlyAnswer } from '@/lib/earlyAnswers';
 import { deviceId } from '@/lib/progressStore';
+import { useAuth } from '@/lib/session';
 import type { CheckBlock, CheckReveal } from '@/lib/types';
 import { useAnswerCheck, useRevealCheck, type Answered } from '../api';
 import { CHECK_KINDS } from '../kinds';
@@ -59,13 +60,16 @@ export function CheckView({ block }: { block: CheckBlock }) {
     send(draft);
   };
   const earlySent = useRef(false);
+  const { isPending: sessionPending } = useAuth();
   useEffect(() => {
-    if (!early || earlySent.current) return;
+    // Once the session is known: taken over as a signed-out answer while it is still loading,
+    // a signed-in learner's answer would be kept on the device too, and synced as a second try.
+    if (!early || earlySent.current || sessionPending) return;
     earlySent.current = true;
     send(early.draft, early.sent);
-    // Once, on the first render: `send` is this render's, which is what the early answer needs.
+    // Once: `send` is this render's, which is what the early answer needs.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [early]);
+  }, [early, sessionPending]);
 
   const Input = kind.Input;
   const marks = graded && graded.draft === draft ? graded.answered.result.marks : null;
