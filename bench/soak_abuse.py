@@ -172,7 +172,7 @@ class AdminSession:
         """The admin's "Hide" action on one comment; whether it was done (a redirect back)."""
         return self._send("POST", "/admin/community/comment/", {
             "csrfmiddlewaretoken": self.cookies["csrftoken"],
-            "action": "hide_comments", "_selected_action": [str(comment_id)],
+            "action": "hide_comments", "_selected_action": [str(comment_id)], "post": "yes",
         }) == 302  # fmt: skip
 
 

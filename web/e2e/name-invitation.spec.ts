@@ -27,10 +27,11 @@ test.describe('at 375 px', () => {
   test('dismissed, the invitation is not shown again, on this device or another', async ({ page, browser, watch }) => {
     void watch;
     const email = await signUp(page, 'dismiss');
+    // Recorded as soon as it is shown: listened for before the page that shows it.
+    const recorded = page.waitForResponse((response) => response.url().endsWith('/api/v1/me/name-invitation'));
     await page.goto('/leaderboard');
     const region = invitation(page);
     await expect(region).toBeVisible();
-    const recorded = page.waitForResponse((response) => response.url().endsWith('/api/v1/me/name-invitation'));
     await shot(page, 'name-invitation-375');
     await region.getByRole('button', { name: 'Not now' }).click();
     await expect(region).toBeHidden();
