@@ -124,6 +124,14 @@ class User(AbstractBaseUser, PermissionsMixin):
         default=True, help_text="Also send notifications by e-mail, not only in-app."
     )
     show_on_leaderboard = models.BooleanField(default=True)
+    # A reminder each day at this local time, opt-in (progress.services.reminders); null: none.
+    reminder_time = models.TimeField(
+        null=True, blank=True, help_text="A daily reminder at this local time; empty: none."
+    )
+    # When the next reminder is due, kept in step with reminder_time and time_zone
+    # (accounts.services.next_reminder_at): the beat task reads a range of this index, not
+    # every learner's zone.
+    reminder_due_at = models.DateTimeField(null=True, blank=True, editable=False, db_index=True)
     # When the learner, still shown by their handle, was invited to choose a name: on the
     # account, not the device, so the invitation is shown once wherever they sign in.
     name_invited_at = models.DateTimeField(null=True, blank=True, editable=False)

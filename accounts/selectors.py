@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -35,6 +36,7 @@ def account_data(*, user: User) -> dict[str, Any]:
             "reply_notifications": user.reply_notifications,
             "email_notifications": user.email_notifications,
             "show_on_leaderboard": user.show_on_leaderboard,
+            "reminder_time": user.reminder_time.strftime("%H:%M") if user.reminder_time else None,
             "date_joined": user.date_joined.isoformat(),
             "last_login": user.last_login.isoformat() if user.last_login else None,
             "name_invited_at": user.name_invited_at.isoformat() if user.name_invited_at else None,
@@ -52,3 +54,17 @@ def account_data(*, user: User) -> dict[str, Any]:
 def deletion_terms() -> dict[str, Any]:
     """What asking for an account's deletion means: the days in which signing in cancels it."""
     return {"grace_days": settings.ACCOUNT_DELETION_GRACE_DAYS}
+
+
+def learners_due_a_reminder(*, now: datetime, limit: int) -> list[User]:
+    """Learners whose daily reminder is due by `now`, soonest first (one index range scan):
+    active accounts only, none waiting for deletion."""
+    return list(
+        User.objects.filter(
+            reminder_due_at__lte=now,
+            is_active=True,
+            deletion_requested_at__isnull=True,
+        )
+        .only("id", "email", "time_zone", "reminder_time", "reminder_due_at", "email_notifications")
+        .order_by("reminder_due_at", "id")[:limit]
+    )

@@ -7,11 +7,19 @@ from accounts.models import TIME_ZONES, User
 from learning_platform.api.fields import StrictBooleanField, StrictRegexField
 from learning_platform.text import ONE_LINE_PATTERN
 
+REMINDER_TIME_HELP = (
+    "A reminder each day at this time on the learner's clock (HH:MM), sent only on a day "
+    "they have not yet kept their streak or met their goal; null: no reminders."
+)
+
 
 class ProfileOutputSerializer(serializers.ModelSerializer[User]):
     public_name = serializers.CharField(
         read_only=True,
         help_text="How others see the learner: the display name, or the handle while it is empty.",
+    )
+    reminder_time = serializers.TimeField(
+        format="%H:%M", read_only=True, allow_null=True, help_text=REMINDER_TIME_HELP
     )
 
     class Meta:
@@ -25,6 +33,7 @@ class ProfileOutputSerializer(serializers.ModelSerializer[User]):
             "reply_notifications",
             "email_notifications",
             "show_on_leaderboard",
+            "reminder_time",
             "date_joined",
             "deletion_requested_at",
             "name_invited_at",
@@ -61,6 +70,13 @@ class ProfileInputSerializer(serializers.Serializer[Any]):
     reply_notifications = StrictBooleanField(required=False)
     email_notifications = StrictBooleanField(required=False)
     show_on_leaderboard = StrictBooleanField(required=False)
+    reminder_time = serializers.TimeField(
+        required=False,
+        allow_null=True,
+        input_formats=["%H:%M"],
+        help_text=REMINDER_TIME_HELP,
+        error_messages={"invalid": "Give the time as HH:MM, e.g. 19:30."},
+    )
 
     def validate_display_name(self, value: str) -> str:
         character = refused_character(value)

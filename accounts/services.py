@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+import zoneinfo
+from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -132,7 +133,31 @@ PROFILE_FIELDS = (
     "reply_notifications",
     "email_notifications",
     "show_on_leaderboard",
+    "reminder_time",
 )
+
+
+def next_reminder_at(
+    *, reminder_time: time | None, time_zone: str, after: datetime
+) -> datetime | None:
+    """The first instant after `after` at which the learner's clock shows `reminder_time`
+    (None: no reminder). A time a DST change skips comes at the same offset as before it."""
+    if reminder_time is None:
+        return None
+    zone = zoneinfo.ZoneInfo(time_zone)
+    local = after.astimezone(zone)
+    due = datetime.combine(local.date(), reminder_time, tzinfo=zone)
+    if due <= after:
+        due = datetime.combine(local.date() + timedelta(days=1), reminder_time, tzinfo=zone)
+    return due.astimezone(UTC)
+
+
+def schedule_next_reminder(*, user: User, after: datetime) -> None:
+    """Move the learner's next reminder to the day after the one just handled."""
+    user.reminder_due_at = next_reminder_at(
+        reminder_time=user.reminder_time, time_zone=user.time_zone, after=after
+    )
+    User.objects.filter(pk=user.pk).update(reminder_due_at=user.reminder_due_at)
 
 
 def update_profile(*, user: User, **changes: Any) -> User:
@@ -146,6 +171,14 @@ def update_profile(*, user: User, **changes: Any) -> User:
         raise TypeError(f"Not profile fields: {sorted(unknown)}")
     for field, value in changes.items():
         setattr(user, field, value)
+    fields = list(changes)
+    if "reminder_time" in changes or "time_zone" in changes:
+        if isinstance(user.reminder_time, time):  # to the minute, as the app sets it
+            user.reminder_time = user.reminder_time.replace(second=0, microsecond=0)
+        user.reminder_due_at = next_reminder_at(
+            reminder_time=user.reminder_time, time_zone=user.time_zone, after=clock.now()
+        )
+        fields.append("reminder_due_at")
     try:
         if "display_name" in changes:
             user.full_clean(exclude=["password", "email"])
@@ -155,7 +188,7 @@ def update_profile(*, user: User, **changes: Any) -> User:
             unchanged = [f.name for f in user._meta.concrete_fields if f.name not in changes]
             user.clean_fields(exclude=unchanged)
         with transaction.atomic():
-            user.save(update_fields=list(changes))
+            user.save(update_fields=fields)
     except IntegrityError as error:
         # The other learner committed between the check in clean() and this save.
         if "display_name_key" not in str(error):
@@ -282,6 +315,7 @@ def purge_account(*, user_id: int, now: datetime | None = None) -> bool:
         user.public_handle = DELETED_LEARNER
         user.time_zone = "UTC"
         user.name_invited_at = None
+        user.reminder_time = user.reminder_due_at = None
         user.set_unusable_password()
         user.is_active = False
         user.is_staff = False

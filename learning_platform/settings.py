@@ -409,8 +409,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         _every("reviews.fit_parameters", 24 * 3600, expires=3600),  # FSRS fits (reviews/fitting.py)
         # Deletes the accounts whose grace period ran out (accounts.services.deletion).
         _every("accounts.purge_deleted_accounts", 3600, expires=3000),
-        # Learning records left unsent by an LRS outage (xapi/); nothing to do when it is off.
-        _every("xapi.send_statements", 60, expires=55),
+        _every("xapi.send_statements", 60, expires=55),  # what an LRS outage left unsent (xapi/)
+        _every("progress.send_due_reminders", 60, expires=55),  # progress/services/reminders.py
     )
 }
 

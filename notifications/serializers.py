@@ -46,8 +46,9 @@ class UnsubscribeLessonSerializer(serializers.Serializer[Any]):
 
 class UnsubscribeSerializer(serializers.Serializer[Any]):
     scope = serializers.ChoiceField(
-        choices=["lesson", "email"],
-        help_text="lesson: stop following one lesson; email: stop all notification e-mails.",
+        choices=["lesson", "reminders", "email"],
+        help_text="lesson: stop following one lesson; reminders: stop the daily reminders; "
+        "email: stop all notification e-mails.",
     )
     lesson = UnsubscribeLessonSerializer(allow_null=True)
     done = serializers.BooleanField(help_text="False on GET (a confirmation), true after POST.")

@@ -180,12 +180,16 @@ UNSUBSCRIBE_SALT = "community.unsubscribe"
 INVALID_UNSUBSCRIBE_LINK = "This unsubscribe link is invalid or has expired."
 
 
-def make_unsubscribe_token(*, user_id: int, lesson_id: int | None = None) -> str:
-    """A signed token (no sign-in needed) that stops e-mails, or following one topic (a
-    lesson's comments, see notifications.events)."""
+def make_unsubscribe_token(
+    *, user_id: int, lesson_id: int | None = None, reminders: bool = False
+) -> str:
+    """A signed token (no sign-in needed) that stops e-mails, following one topic (a
+    lesson's comments, see notifications.events), or the daily reminders."""
     payload: dict[str, int] = {"u": user_id}
     if lesson_id is not None:
         payload["l"] = lesson_id
+    if reminders:
+        payload["r"] = 1
     return signing.TimestampSigner(salt=UNSUBSCRIBE_SALT).sign_object(payload)
 
 
@@ -204,20 +208,25 @@ def read_unsubscribe_token(*, token: str) -> dict[str, int]:
     return payload
 
 
-def unsubscribe_url(*, user_id: int, lesson_id: int | None = None) -> str:
-    token = make_unsubscribe_token(user_id=user_id, lesson_id=lesson_id)
+def unsubscribe_url(*, user_id: int, lesson_id: int | None = None, reminders: bool = False) -> str:
+    token = make_unsubscribe_token(user_id=user_id, lesson_id=lesson_id, reminders=reminders)
     path = reverse("community-unsubscribe", kwargs={"token": token})
     return f"{settings.PUBLIC_API_URL}{path}"
 
 
 def unsubscribe(*, token: str) -> dict[str, Any]:
-    """Act on a one-click unsubscribe token: stop following one topic, or stop all e-mails.
+    """Act on a one-click unsubscribe token: stop following one topic, the daily reminders, or
+    all e-mails.
 
-    Idempotent. Returns what was done, as {"scope": "lesson"|"email", "lesson": {...}|None}.
+    Idempotent. Returns what was done, as {"scope": "lesson"|"reminders"|"email", "lesson":
+    {...}|None}.
     """
     scope = unsubscribe_scope(token=token)
     user = scope["user"]
-    if scope["lesson"] is not None:
+    if scope["scope"] == "reminders":
+        if user.reminder_time is not None:
+            update_profile(user=user, reminder_time=None)
+    elif scope["lesson"] is not None:
         events.unfollow_topic.announce(
             events.FollowedTopic(user_id=user.id, topic_id=scope["lesson"]["id"])
         )
@@ -240,6 +249,8 @@ def unsubscribe_scope(*, token: str) -> dict[str, Any]:
         topic = next(filter(None, events.describe_followed_topic.announce(asked)), None)
         if topic is None:
             raise InvalidUnsubscribeLink(INVALID_UNSUBSCRIBE_LINK)
+    if topic is None and payload.get("r"):
+        return {"scope": "reminders", "user": user, "lesson": None}
     return {"scope": "lesson" if topic else "email", "user": user, "lesson": topic}
 
 
@@ -263,10 +274,19 @@ def send_emails_after_commit(*, user_id: int) -> None:
     tasks.send_notification_emails.delay_on_commit(user_id)  # type: ignore[attr-defined]
 
 
-def send_email(*, key: str, to_address: str, subject: str, text_body: str, html_body: str) -> bool:
+def send_email(
+    *,
+    key: str,
+    to_address: str,
+    subject: str,
+    text_body: str,
+    html_body: str,
+    recipient_id: int | None = None,
+    unsubscribe_url: str = "",
+) -> bool:
     """Record one e-mail to an address (no account needed) under `key`, unique, and send it
     unless it was sent already; True when this call sent it. A second call with the same
-    key records nothing new."""
+    key records nothing new. `unsubscribe_url`: its one-click List-Unsubscribe link."""
     delivery, _ = EmailDelivery.objects.get_or_create(
         key=key,
         defaults={
@@ -274,6 +294,8 @@ def send_email(*, key: str, to_address: str, subject: str, text_body: str, html_
             "subject": subject[:200],
             "text_body": text_body,
             "html_body": html_body,
+            "recipient_id": recipient_id,
+            "unsubscribe_url": unsubscribe_url,
         },
     )
     return send_email_delivery(delivery_id=delivery.pk)

@@ -16,6 +16,7 @@ from progress.selectors.learners import (
     completions_changed_by_other_devices,
     count_completed_lessons,
     count_completed_lessons_by_user,
+    days_of_users,
     percent_complete,
     quest_percent,
     quest_percents_by_user,

@@ -192,6 +192,35 @@ def standings_for_users(*, user_ids: list[int]) -> dict[int, dict[str, Any]]:
     return standings
 
 
+def days_of_users(*, user_ids: list[int]) -> dict[int, dict[str, Any]]:
+    """{"streak": {...}, "daily_goal": {...}} for each learner as the header shows them now
+    (one query; learners without stats have neither streak nor goal)."""
+    rows = LearnerStats.objects.filter(user_id__in=user_ids).values(
+        "user_id", *_STANDING_FIELDS, "daily_goal", "daily_goal_chosen", "day_xp"
+    )
+    days = {
+        user_id: {
+            "streak": NO_STREAK,
+            "daily_goal": {"xp": None, "xp_today": 0, "met": False, "chosen": False},
+        }
+        for user_id in user_ids
+    }
+    outages = functools.cache(platform_outages)
+    for row in rows:
+        days[row["user_id"]] = {
+            "streak": _standing(row, outages)["streak"],
+            "daily_goal": daily_goal(
+                goal=row["daily_goal"],
+                day_xp=row["day_xp"],
+                last_active_day=row["last_active_day"],
+                last_active_day_start=row["last_active_day_start"],
+                time_zone=row["user__time_zone"],
+                chosen=row["daily_goal_chosen"],
+            ),
+        }
+    return days
+
+
 def count_completed_lessons_by_user(
     *, user_ids: list[int], quest_id: int | None = None
 ) -> dict[int, int]:

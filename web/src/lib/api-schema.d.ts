@@ -1396,6 +1396,11 @@ export interface components {
             reply_notifications?: boolean;
             email_notifications?: boolean;
             show_on_leaderboard?: boolean;
+            /**
+             * Format: time
+             * @description A reminder each day at this time on the learner's clock (HH:MM), sent only on a day they have not yet kept their streak or met their goal; null: no reminders.
+             */
+            reminder_time?: string | null;
         };
         ProfileOutput: {
             readonly id: number;
@@ -1413,6 +1418,11 @@ export interface components {
             /** @description Also send notifications by e-mail, not only in-app. */
             readonly email_notifications: boolean;
             readonly show_on_leaderboard: boolean;
+            /**
+             * Format: time
+             * @description A reminder each day at this time on the learner's clock (HH:MM), sent only on a day they have not yet kept their streak or met their goal; null: no reminders.
+             */
+            readonly reminder_time: string | null;
             /** Format: date-time */
             readonly date_joined: string;
             /** Format: date-time */
@@ -1689,10 +1699,11 @@ export interface components {
         RuleOutputKindEnum: "lessons_completed" | "quest_percent" | "xp_total" | "streak_days" | "exercises_passed" | "comments_posted" | "reports_accepted" | "tag_completed";
         /**
          * @description * `lesson` - lesson
+         *     * `reminders` - reminders
          *     * `email` - email
          * @enum {string}
          */
-        ScopeEnum: "lesson" | "email";
+        ScopeEnum: "lesson" | "reminders" | "email";
         SessionState: {
             is_authenticated: boolean;
             /** @description Null when signed out. */
@@ -2556,9 +2567,10 @@ export interface components {
         TodayEnum: "done" | "to_do" | "frozen" | "none";
         Unsubscribe: {
             /**
-             * @description lesson: stop following one lesson; email: stop all notification e-mails.
+             * @description lesson: stop following one lesson; reminders: stop the daily reminders; email: stop all notification e-mails.
              *
              *     * `lesson` - lesson
+             *     * `reminders` - reminders
              *     * `email` - email
              */
             scope: components["schemas"]["ScopeEnum"];

@@ -136,6 +136,7 @@ export const profile: Profile = {
   reply_notifications: true,
   email_notifications: true,
   show_on_leaderboard: true,
+  reminder_time: null,
   date_joined: '2026-11-01T00:00:00Z',
   deletion_requested_at: null,
   name_invited_at: null,

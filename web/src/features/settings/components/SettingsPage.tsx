@@ -37,7 +37,9 @@ export function SettingsPage() {
   );
 }
 
-const FIELDS = ['display_name', 'time_zone', 'reply_notifications', 'email_notifications', 'show_on_leaderboard'];
+const FIELDS = ['display_name', 'time_zone', 'reply_notifications', 'email_notifications', 'show_on_leaderboard', 'reminder_time'];
+/** The reminder's time when a learner first turns it on: an evening, when a day is still to play for. */
+const FIRST_REMINDER_TIME = '19:00';
 
 function ProfileForm({ profile }: { profile: Profile }) {
   const [form, setForm] = useState(profile);
@@ -65,6 +67,7 @@ function ProfileForm({ profile }: { profile: Profile }) {
         reply_notifications: form.reply_notifications,
         email_notifications: form.email_notifications,
         show_on_leaderboard: form.show_on_leaderboard,
+        reminder_time: form.reminder_time,
       },
       {
         onSuccess: (saved) => {
@@ -145,6 +148,34 @@ function ProfileForm({ profile }: { profile: Profile }) {
         {checkbox('reply_notifications', 'Follow the lessons I comment on: notify me of their new comments and replies')}
         {checkbox('email_notifications', 'Also send notifications by e-mail')}
         {checkbox('show_on_leaderboard', 'Show me on the leaderboard')}
+        <div className="toggle">
+          <input
+            id={`${id}-reminder`}
+            type="checkbox"
+            checked={form.reminder_time !== null}
+            onChange={(event) => set('reminder_time', event.target.checked ? (profile.reminder_time ?? FIRST_REMINDER_TIME) : null)}
+          />
+          <label htmlFor={`${id}-reminder`}>Remind me each day</label>
+        </div>
+        {form.reminder_time !== null ? (
+          <>
+            <label htmlFor={`${id}-reminder-time`}>Reminder time</label>
+            <input
+              id={`${id}-reminder-time`}
+              type="time"
+              step={60}
+              required
+              value={form.reminder_time}
+              onChange={(event) => set('reminder_time', event.target.value || FIRST_REMINDER_TIME)}
+              aria-describedby={`${id}-reminder-help ${id}-reminder-error`}
+            />
+            <p className="field-help muted" id={`${id}-reminder-help`}>
+              At this time in your time zone, only on a day you have not yet kept your streak or met your goal: in the app, and by e-mail when
+              notifications go by e-mail.
+            </p>
+            <FieldError error={update.error} field="reminder_time" id={`${id}-reminder-error`} />
+          </>
+        ) : null}
       </fieldset>
       <FormError error={update.error} fields={FIELDS} />
       <div className="row">
