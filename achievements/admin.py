@@ -82,7 +82,6 @@ class AchievementAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         self, request: HttpRequest, queryset: QuerySet[Achievement]
     ) -> HttpResponse | None:
         if not admin_actions.confirmed(request):
-            selected = list(queryset)
             return admin_actions.ask_first(
                 self,
                 request,
@@ -91,8 +90,7 @@ class AchievementAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 title="Award achievements",
                 consequence="Every learner who already meets an achievement's rule unlocks it "
                 "now, with its XP bonus, in the background.",
-                changing=[str(each) for each in selected if each.is_active],
-                unchanged=[str(each) for each in selected if not each.is_active],
+                changes=lambda achievement: achievement.is_active,
                 unchanged_heading="Inactive, not awarded",
             )
         ids = list(queryset.filter(is_active=True).values_list("id", flat=True))

@@ -115,12 +115,10 @@ class CommentAdmin(LargeTableAdmin):
     def _ask(
         self, request: HttpRequest, queryset: QuerySet[Comment], *, hide: bool
     ) -> HttpResponse:
-        selected = list(queryset.select_related("author", "lesson"))
-        line = _comment_line
         return admin_actions.ask_first(
             self,
             request,
-            queryset,
+            queryset.select_related("author", "lesson"),
             action="hide_comments" if hide else "unhide_comments",
             title="Hide comments" if hide else "Show comments again",
             consequence=(
@@ -129,8 +127,8 @@ class CommentAdmin(LargeTableAdmin):
                 if hide
                 else "Learners will see these comments again (no notification is sent again)."
             ),
-            changing=[line(each) for each in selected if each.is_hidden != hide],
-            unchanged=[line(each) for each in selected if each.is_hidden == hide],
+            changes=lambda comment: comment.is_hidden != hide,
+            line=_comment_line,
             unchanged_heading="Already hidden" if hide else "Already shown",
         )
 
@@ -308,12 +306,11 @@ class IssueReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def _ask(
         self, request: HttpRequest, queryset: QuerySet[IssueReport], *, status: str
     ) -> HttpResponse:
-        selected = list(queryset.select_related("lesson"))
         resolving = status == IssueReport.Status.RESOLVED
         return admin_actions.ask_first(
             self,
             request,
-            queryset,
+            queryset.select_related("lesson"),
             action="resolve_accepted" if resolving else "reject",
             title="Resolve reports" if resolving else "Reject reports",
             consequence=(
@@ -321,8 +318,7 @@ class IssueReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 if resolving
                 else "These reports are closed as rejected."
             ),
-            changing=[str(each) for each in selected if each.status != status],
-            unchanged=[str(each) for each in selected if each.status == status],
+            changes=lambda report: report.status != status,
             unchanged_heading="Already resolved" if resolving else "Already rejected",
         )
 

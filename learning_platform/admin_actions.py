@@ -8,7 +8,7 @@ selection back with `post=yes`, and only then does the action act.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import admin
@@ -31,12 +31,13 @@ def ask_first(
     action: str,
     title: str,
     consequence: str,
-    changing: Iterable[str],
-    unchanged: Iterable[str] = (),
+    changes: Callable[[Any], bool],
+    line: Callable[[Any], str] = str,
     unchanged_heading: str = "Left as they are",
 ) -> TemplateResponse:
-    """The page that asks: `changing` lists what the action will do, row by row; with none,
-    the page offers only the way back."""
+    """The page that asks: the selected rows the action `changes`, each as its `line`, then
+    those it leaves as they are; with none to change, it offers only the way back. One query
+    (the caller's `queryset`, with what `line` reads selected)."""
     selected: list[Model] = list(queryset)
     context = {
         **model_admin.admin_site.each_context(request),
@@ -47,8 +48,8 @@ def ask_first(
         "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         "selected_ids": [row.pk for row in selected],
         "consequence": consequence,
-        "changing": list(changing),
-        "unchanged": list(unchanged),
+        "changing": [line(row) for row in selected if changes(row)],
+        "unchanged": [line(row) for row in selected if not changes(row)],
         "unchanged_heading": unchanged_heading,
     }
     request.current_app = model_admin.admin_site.name

@@ -242,12 +242,10 @@ class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
         self, request: HttpRequest, queryset: QuerySet[Lesson], *, published: bool
     ) -> HttpResponse | None:
         if not admin_actions.confirmed(request):
-            selected = list(queryset.select_related("quest"))
-            changing = [each for each in selected if services.publishing_changes(each, published)]
             return admin_actions.ask_first(
                 self,
                 request,
-                queryset,
+                queryset.select_related("quest"),
                 action="publish" if published else "unpublish",
                 title="Publish lessons" if published else "Unpublish lessons",
                 consequence=(
@@ -255,8 +253,8 @@ class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
                     if published
                     else "Learners will no longer see these lessons; what they did in them is kept."
                 ),
-                changing=[_lesson_line(each) for each in changing],
-                unchanged=[_lesson_line(each) for each in selected if each not in changing],
+                changes=lambda lesson: services.publishing_changes(lesson, published),
+                line=_lesson_line,
                 unchanged_heading=f"Already {'published' if published else 'unpublished'}",
             )
         changed = services.set_published(
