@@ -14,7 +14,7 @@ from pathlib import Path
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from learning_platform import broker, settings_api, settings_schedule
+from learning_platform import broker, settings_api, settings_media, settings_schedule
 from learning_platform.logging_config import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -353,8 +353,12 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Uploaded files (lesson images): the file system, or an S3-compatible bucket (settings_media.py).
+MEDIA_STORAGE = env.str("MEDIA_STORAGE", default="filesystem")
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(BASE_DIR / "media")))
+MEDIA_URL = env.str("MEDIA_URL", default="/media/")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": settings_media.default_storage(env, kind=MEDIA_STORAGE),
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not (DEBUG or TESTING)
@@ -362,7 +366,13 @@ STORAGES = {
     },
 }
 
+# Request bodies without their files; an upload's file is bounded by LESSON_IMAGE_MAX_BYTES.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+# Lesson images (lessons/images.py): the largest upload, and the most pixels decoded (a small
+# file can claim a huge image); stored no wider than LESSON_IMAGE_MAX_WIDTH.
+LESSON_IMAGE_MAX_BYTES = env.int("LESSON_IMAGE_MAX_BYTES", default=10 * 1024 * 1024)
+LESSON_IMAGE_MAX_PIXELS = env.int("LESSON_IMAGE_MAX_PIXELS", default=40_000_000)
+LESSON_IMAGE_MAX_WIDTH = env.int("LESSON_IMAGE_MAX_WIDTH", default=1600)
 
 # --- Security (production when DEBUG is off) ----------------------------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
