@@ -87,14 +87,14 @@ test('an editor uploads an image with alt text, puts it in a block, and a learne
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const learner = await context.newPage();
   await learner.goto(`/lessons/${SLUG}`);
+  // The app takes over the server's markup: wait until it has, or the image is replaced under us.
+  await expect(learner.getByRole('heading', { name: 'Comments' })).toBeVisible();
   const image = learner.getByRole('img', { name: 'Teal and orange stripes, one every 200 pixels' });
   await expect(image).toBeVisible();
-  await image.scrollIntoViewIfNeeded();
   await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1600);
   await shot(learner, 'admin-39-media-03-learner');
 
   await learner.setViewportSize({ width: 375, height: 800 });
-  await image.scrollIntoViewIfNeeded();
   const box = (await image.boundingBox())!;
   expect(box.x).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(375);
