@@ -43,6 +43,10 @@ RUN python -m whitenoise.compress --quiet web/dist
 RUN DEBUG=0 SECRET_KEY=collectstatic-build-only-not-a-secret \
     python manage.py collectstatic --noinput --verbosity 0
 
+# Uploaded lesson images (MEDIA_ROOT): the one directory the app writes, owned by it so that
+# a volume mounted there (docker-compose.yml) starts writable.
+RUN mkdir -p /app/media && chown app:app /app/media
+
 USER app
 
 # gunicorn reads WEB_CONCURRENCY (worker processes; about 2 x cores + 1 per container) and

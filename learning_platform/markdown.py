@@ -17,7 +17,8 @@ Profiles:
 - "comment": paragraphs, line breaks (a newline is a break), emphasis, inline code and
   fenced code, links, lists, block quotes. Links get `rel="nofollow noopener ugc"` (user-generated content).
   Headings, rules, images and tables are not part of it: they stay as typed text.
-- "lesson": the comment subset plus headings, tables, images (https `src` only),
+- "lesson": the comment subset plus headings, tables, images (an https `src`, or a path below
+  MEDIA_URL: the images uploaded in the admin),
   horizontal rules, a few inline tags (`kbd`, `sub`, `sup`, `del`, `b`, `i`) and math:
   `$d_{model}$` inline and `$$...$$` on its own lines, TeX parsed by mdit-py-plugins'
   dollarmath and rendered here as MathML (latex2mathml), which browsers draw with no script.
@@ -40,6 +41,7 @@ from urllib.parse import unquote, urlsplit
 
 import latex2mathml.converter
 import nh3
+from django.conf import settings
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
@@ -104,7 +106,7 @@ _LESSON_TAGS = _LESSON_TAGS | _MATHML_TAGS
 _COMMENT_ATTRIBUTES = {"a": {"href", "title"}, "code": {"class"}, "ol": {"start"}}
 _LESSON_ATTRIBUTES = {
     **_COMMENT_ATTRIBUTES,
-    "img": {"src", "alt", "title", "width", "height"},
+    "img": {"src", "alt", "title", "width", "height", "loading"},
     "th": {"align", "colspan", "rowspan"},
     "td": {"align", "colspan", "rowspan"},
     **{tag: set(_MATHML_ATTRIBUTES) for tag in _MATHML_TAGS},
@@ -121,12 +123,30 @@ def _attribute_filter(element: str, attribute: str, value: str) -> str | None:
     if attribute == "class":
         kept = [c for c in value.split() if c.startswith("language-") and c[9:].isidentifier()]
         return " ".join(kept) or None
-    # Images load without a click, so they must come from an https origin.
+    # Images load without a click, so they must come from an https origin or be ours.
     if element == "img" and attribute == "src":
-        return value if value.lower().startswith("https://") else None
+        return value if _allowed_image_src(value) else None
+    if element == "img" and attribute == "loading":
+        return value if value in ("lazy", "eager") else None
     if _URL_ATTRIBUTES.get(element) == attribute and _hidden_scheme(value):
         return None
     return value
+
+
+def _allowed_image_src(url: str) -> bool:
+    """An https image, or one uploaded here: a plain path below MEDIA_URL (lesson images)."""
+    if url.lower().startswith("https://"):
+        return True
+    media_url = str(settings.MEDIA_URL)
+    return (
+        media_url.startswith("/")
+        and not media_url.startswith("//")
+        and url.startswith(media_url)
+        and len(url) > len(media_url)
+        and ".." not in url
+        and "\\" not in url
+        and not _IGNORED_IN_SCHEME.search(url)
+    )
 
 
 # Before the first "/", "?" or "#", a ":" makes the start of a URL its scheme.
@@ -158,6 +178,14 @@ def _align_attribute(state: StateCore) -> None:
             match = _ALIGN.match(str(token.attrs.pop("style", "")))
             if match:
                 token.attrs["align"] = match.group(1)
+
+
+def _lazy_images(state: StateCore) -> None:
+    """Lesson images load when scrolled near, not all with the page."""
+    for token in state.tokens:
+        for child in token.children or ():
+            if child.type == "image":
+                child.attrs["loading"] = "lazy"
 
 
 def _image_as_text(state: StateInline, silent: bool) -> bool:
@@ -223,6 +251,7 @@ def _math_problems(tokens: list[Token]) -> list[str]:
 def _lesson_renderer() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
     md.core.ruler.push("align_attribute", _align_attribute)
+    md.core.ruler.push("lazy_images", _lazy_images)
     # Prose has dollar signs: no space inside the delimiters, no digit after the closing one.
     md.use(
         dollarmath_plugin,
@@ -327,8 +356,8 @@ def _url_problem(tag: str, url: str) -> str | None:
     compact = _IGNORED_IN_SCHEME.sub("", url)
     scheme = urlsplit(compact).scheme.lower() if ":" in compact else ""
     if tag == "img":
-        if not compact.lower().startswith("https://"):
-            return f"remove the image {url!r} or give it an https:// URL"
+        if not _allowed_image_src(url):
+            return f"remove the image {url!r} or give it an https:// URL or an uploaded image's"
         return None
     if scheme and scheme not in URL_SCHEMES:
         return f"remove the `{scheme}:` link {url!r} (links must be http(s) or mailto)"

@@ -10,12 +10,11 @@ import sys
 import tempfile
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from learning_platform import broker
+from learning_platform import broker, settings_api, settings_media, settings_schedule
 from learning_platform.logging_config import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -278,60 +277,9 @@ SESSION_ACTIVITY_INTERVAL = env.int("SESSION_ACTIVITY_INTERVAL", default=300)
 # Sessions are read from the cache (Redis in production) and written through to the database.
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 
-# --- REST framework and schema ------------------------------------------------------------
-REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": [
-        "learning_platform.api.authentication.SessionTokenAuthentication",
-        "learning_platform.api.authentication.CsrfSessionAuthentication",
-    ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "learning_platform.api.pagination.PageNumberPagination",
-    "PAGE_SIZE": 20,
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
-    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_PARSER_CLASSES": ["learning_platform.api.parsers.BoundedJSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "learning_platform.api.negotiation.ContentNegotiation",
-    "EXCEPTION_HANDLER": "learning_platform.api.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "learning_platform.api.schema.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {
-        "submissions": env.str("THROTTLE_SUBMISSIONS", default="10/min"),
-        "comments": env.str("THROTTLE_COMMENTS", default="6/min"),
-        "comment_edits": env.str("THROTTLE_COMMENT_EDITS", default="12/min"),
-        "reports_anon": env.str("THROTTLE_REPORTS_ANON", default="3/hour"),
-        "reports_user": env.str("THROTTLE_REPORTS_USER", default="20/hour"),
-        "sync": env.str("THROTTLE_SYNC", default="60/min"),
-        "check_answers": env.str("THROTTLE_CHECK_ANSWERS", default="60/min"),
-        "admin_markdown_preview": "240/min",  # the admin's live preview, per editor
-    },
-    "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    # REMOTE_ADDR is already the client's (learning_platform/proxies.py, NUM_PROXIES).
-    "NUM_PROXIES": 0,
-}
-SPECTACULAR_SETTINGS = {
-    "TITLE": "learning-platform API",
-    "DESCRIPTION": (
-        "Backend API of a gamified learning platform: quests and lessons, XP and levels, "
-        "progress sync across devices, achievements, graded exercises and community. "
-        "Authentication goes through allauth's headless API under `/_allauth/` "
-        "(browser: session cookie + CSRF; app: `X-Session-Token`). Every error answers "
-        "`{type, title, status, detail, errors}`."
-    ),
-    "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "SCHEMA_PATH_PREFIX": r"/api/v1",
-    # Swagger UI and Redoc from drf-spectacular-sidecar's static files: docs work offline.
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    # No call to swagger.io's online validator either.
-    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
-    "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {
-        "IssueReportKindEnum": "community.models.IssueReport.Kind",
-        "IssueReportStatusEnum": "community.models.IssueReport.Status",
-        "SubmissionStatusEnum": "exercises.models.SubmissionStatus",
-    },
-}
+# --- REST framework and schema (settings_api.py) ------------------------------------------
+REST_FRAMEWORK = settings_api.rest_framework(env, debug=DEBUG)
+SPECTACULAR_SETTINGS = settings_api.SPECTACULAR_SETTINGS
 
 # --- Celery -------------------------------------------------------------------------------
 CELERY_BROKER_URL = BROKER_URL or "memory://"
@@ -385,34 +333,7 @@ CELERY_TIMEZONE = "UTC"
 EMBEDDED_SCHEDULER = env.bool("EMBEDDED_SCHEDULER", default=not BROKER_URL and not TESTING)
 
 
-def _every(task: str, seconds: float, expires: int) -> dict[str, Any]:
-    """A periodic job: the task's registered name, how often, and when a late run is dropped."""
-    return {"task": task, "schedule": timedelta(seconds=seconds), "options": {"expires": expires}}
-
-
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
-    job["task"]: job
-    for job in (
-        # Lessons whose "publish at" has come (reads already show them; this makes it stick).
-        _every("lessons.publish_due_lessons", 60, expires=55),
-        _every("learning_platform.send_unsent_tasks", 30, expires=25),
-        # Deletes from Redis the keys of cache writes that missed it (learning_platform/cache.py).
-        _every("learning_platform.settle_cache", 30, expires=25),
-        # Rebuilds the boards when Redis lost them or missed awards (within a minute of its
-        # return), and builds each day's period boards ahead of midnight.
-        _every("progress.refresh_leaderboards", 30, expires=25),
-        # Rewrites every board from the ledger's rollup: anything Redis missed is back in a day.
-        _every("progress.rebuild_leaderboards", 24 * 3600, expires=3600),
-        # Sends the notification digests that are due (COMMUNITY_DIGEST_WINDOW_SECONDS).
-        _every("community.send_overdue_emails", 60, expires=55),
-        _every("exercises.requeue_stale_submissions", 60, expires=55),
-        _every("reviews.fit_parameters", 24 * 3600, expires=3600),  # FSRS fits (reviews/fitting.py)
-        # Deletes the accounts whose grace period ran out (accounts.services.deletion).
-        _every("accounts.purge_deleted_accounts", 3600, expires=3000),
-        _every("xapi.send_statements", 60, expires=55),  # what an LRS outage left unsent (xapi/)
-        _every("progress.send_due_reminders", 60, expires=55),  # progress/services/reminders.py
-    )
-}
+CELERY_BEAT_SCHEDULE = settings_schedule.BEAT_SCHEDULE  # the periodic jobs
 
 # Learning records (xapi/): statements go to this LRS; none are kept while it is unset.
 XAPI_LRS_URL = env.str("XAPI_LRS_URL", default="")
@@ -432,8 +353,12 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Uploaded files (lesson images): the file system, or an S3-compatible bucket (settings_media.py).
+MEDIA_STORAGE = env.str("MEDIA_STORAGE", default="filesystem")
+MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(BASE_DIR / "media")))
+MEDIA_URL = env.str("MEDIA_URL", default="/media/")
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": settings_media.default_storage(env, kind=MEDIA_STORAGE),
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not (DEBUG or TESTING)
@@ -441,7 +366,13 @@ STORAGES = {
     },
 }
 
+# Request bodies without their files; an upload's file is bounded by LESSON_IMAGE_MAX_BYTES.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+# Lesson images (lessons/images.py): the largest upload, and the most pixels decoded (a small
+# file can claim a huge image); stored no wider than LESSON_IMAGE_MAX_WIDTH.
+LESSON_IMAGE_MAX_BYTES = env.int("LESSON_IMAGE_MAX_BYTES", default=10 * 1024 * 1024)
+LESSON_IMAGE_MAX_PIXELS = env.int("LESSON_IMAGE_MAX_PIXELS", default=40_000_000)
+LESSON_IMAGE_MAX_WIDTH = env.int("LESSON_IMAGE_MAX_WIDTH", default=1600)
 
 # --- Security (production when DEBUG is off) ----------------------------------------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -6,7 +6,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerView,
 )
 
-from learning_platform import health, scrape, web_app
+from learning_platform import health, media, scrape, web_app
 from learning_platform.admin_pages import name_admin_site
 from learning_platform.api.index import ApiIndexView
 
@@ -43,6 +43,8 @@ urlpatterns = [
     path("metrics", scrape.metrics_view, name="metrics"),
     # The LTI 1.3 tool: platforms' logins, launches and deep linking, the tool's keys.
     path("lti/", include("lti.urls")),
+    # Uploaded lesson images, when they are on this server's disk (learning_platform/media.py).
+    *media.media_urls(),
     # The app's pages answered with their content, robots.txt and sitemap.xml.
     path("", include("pages.web_urls")),
     # Last: every other GET is a route of the web app, answered by its index.html.

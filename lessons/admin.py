@@ -444,3 +444,6 @@ class QuestAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history ha
 class TagAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
     search_fields = ("slug",)
     search_help_text = "Part of a tag's slug."
+
+
+from lessons import admin_images  # noqa: E402, F401  (registers LessonImageAdmin)

@@ -250,3 +250,41 @@ class LessonOldSlug(models.Model):
 
     def __str__(self) -> str:
         return f"{self.old_slug} -> {self.lesson_id}"
+
+
+class LessonImage(models.Model):
+    """An image uploaded in the admin for lessons to show (`![alt](url)` in a block's Markdown).
+
+    The file is what lessons.images made of the upload (checked, no wider than
+    LESSON_IMAGE_MAX_WIDTH, without metadata), kept by the default storage (STORAGES): its URL
+    is the storage's. Never replaced: a block's stored HTML keeps pointing at it."""
+
+    file = models.FileField(upload_to="lessons/images/%Y/%m/", max_length=255)
+    # Required: learners using a screen reader hear it, and it is the Markdown's `![...]`.
+    alt_text = models.CharField(max_length=300)
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="uploaded_lesson_images",
+    )
+    created_at = models.DateTimeField(default=clock.now, editable=False)
+
+    class Meta:
+        ordering = ("-created_at", "-id")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(alt_text=""), name="lessons_lessonimage_alt_text_required"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.alt_text
+
+    def markdown(self) -> str:
+        """What an editor pastes into a block to show the image."""
+        alt = self.alt_text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+        return f"![{alt}]({self.file.url})"

@@ -9,7 +9,10 @@ BASE_DIR = Path(__file__).resolve().parents[1]
 
 
 def _variables_read_by_settings() -> set[str]:
-    source = (BASE_DIR / "learning_platform" / "settings.py").read_text()
+    # settings.py and the modules it reads parts of the environment with (settings_api.py).
+    source = "".join(
+        path.read_text() for path in (BASE_DIR / "learning_platform").glob("settings*.py")
+    )
     return set(re.findall(r"env(?:\.[a-z_]+)?\(\s*\"([A-Z][A-Z0-9_]*)\"", source))
 
 

@@ -38,6 +38,28 @@ export function django(code: string): string {
   return result.stdout.trim().split('\n').pop() ?? '';
 }
 
+/** Makes `email` a member of "Content editors" (staff, not a superuser) whose password is PASSWORD. */
+export function contentEditor(email: string): void {
+  django(`
+from django.contrib.auth.models import Group
+from accounts.models import User
+editor, _ = User.objects.get_or_create(email="${email}")
+editor.is_staff = True
+editor.is_superuser = False
+editor.set_password("${PASSWORD}")
+editor.save()
+editor.groups.add(Group.objects.get(name="Content editors"))
+`);
+}
+
+/** Signs `page` in to the admin as `email` (password PASSWORD). */
+export async function signInToAdmin(page: Page, email: string): Promise<void> {
+  await page.goto('/admin/login/');
+  await page.getByLabel('Email address').or(page.getByLabel('E-mail address')).fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }

@@ -25,6 +25,7 @@ const port = process.env.E2E_PORT ?? '18181';
 const runDir = join(web, '.e2e-run');
 const mailDir = join(runDir, 'mail');
 rmSync(mailDir, { recursive: true, force: true });
+rmSync(join(runDir, 'media'), { recursive: true, force: true });
 mkdirSync(mailDir, { recursive: true });
 
 const env = {
@@ -38,6 +39,8 @@ const env = {
   FRONTEND_URL: `http://127.0.0.1:${port}`,
   PUBLIC_API_URL: `http://127.0.0.1:${port}`,
   WEB_DIST_DIR: join(web, 'dist'),
+  // Images uploaded in the admin: this run's own directory, never the repository's media/.
+  MEDIA_ROOT: join(runDir, 'media'),
   // Several learners sign up and post from one address within a minute.
   THROTTLE_COMMENTS: process.env.THROTTLE_COMMENTS ?? '60/min',
   THROTTLE_REPORTS_ANON: process.env.THROTTLE_REPORTS_ANON ?? '60/hour',
