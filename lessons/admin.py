@@ -28,6 +28,7 @@ from learning_platform.api.errors import PayloadTooLarge
 from learning_platform.api.fields import StrictCharField
 from learning_platform.errors import Conflict
 from lessons import history, services
+from lessons.admin_live_drafts import LiveDraftFilter, LiveDraftsAdminMixin
 from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS, markdown_preview
 from lessons.forms import BlockForm, BlockFormSet, LessonForm, check_editor_config
 from lessons.models import Block, Lesson, Link, Quest, Tag
@@ -139,11 +140,11 @@ def _lesson_line(lesson: Lesson) -> str:
 
 
 @admin.register(Lesson)
-class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
+class LessonAdmin(LiveDraftsAdminMixin, admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
     list_display = ("title", "quest", "position", "estimated_minutes", "xp", "published", "preview")
     list_display_links = ("title",)
     list_editable = ("position", "published")
-    list_filter = ("published", "quest", "tags")
+    list_filter = ("published", "quest", "tags", LiveDraftFilter)
     list_select_related = ("quest",)
     search_fields = (
         "title",
@@ -213,6 +214,7 @@ class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
             for kind, fields in KIND_FIELDS.items()
         }
         context["check_editor"] = check_editor_config()
+        context.update(self.live_draft_context(obj))
         adminform = context.get("adminform")
         context["conflict"] = getattr(adminform.form, "conflict", []) if adminform else []
         if obj is not None and obj.pk and self.has_change_permission(request, obj):
@@ -291,7 +293,8 @@ class LessonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # as BlockInline
             self.admin_site.admin_view(EditorPresence.as_view()),
             name="lessons_lesson_presence",
         )
-        return [preview, markdown_preview, revert, compare, presence, *super().get_urls()]
+        urls = [preview, markdown_preview, revert, compare, presence, *self.live_draft_urls()]
+        return [*urls, *super().get_urls()]
 
     def save_model(
         self, request: HttpRequest, obj: Lesson, form: ModelForm[Lesson], change: bool

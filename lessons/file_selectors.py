@@ -18,8 +18,10 @@ def quests_as_files(*, quest_slugs: list[str] | None = None) -> list[dict[str, A
         quests = quests.filter(slug__in=quest_slugs)
     result = []
     for quest in quests:
-        lessons = quest.lessons.order_by("position", "id").prefetch_related(
-            "tags", "blocks", "links"
+        lessons = (
+            quest.lessons.live()
+            .order_by("position", "id")
+            .prefetch_related("tags", "blocks", "links")
         )
         result.append(
             {

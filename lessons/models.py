@@ -52,12 +52,21 @@ def published_q(lesson: str = "") -> Q:
 
 
 class LessonQuerySet(models.QuerySet["Lesson"]):
+    def live(self) -> LessonQuerySet:
+        """Every lesson but the drafts of live lessons (which stand in for no lesson of their
+        own): what the editors' lists, counts and files hold."""
+        return self.filter(draft_of__isnull=True)
+
     def published(self) -> LessonQuerySet:
         """Published, or scheduled for a time that has come (before the beat task flips it)."""
         return self.filter(published_q())
 
-    def visible_to(self, user: Requester | None) -> LessonQuerySet:
-        return self if sees_drafts(user) else self.published()
+    def visible_to(self, user: Requester | None, *, live_drafts: bool = False) -> LessonQuerySet:
+        """What `user` reads: staff every lesson, but drafts of live lessons only when asked
+        (a lesson's own page, to preview it; never in a list, beside the lesson it rewrites)."""
+        if not sees_drafts(user):
+            return self.published()
+        return self if live_drafts else self.live()
 
 
 class Lesson(models.Model):
@@ -87,8 +96,33 @@ class Lesson(models.Model):
     # Every save of the lesson or its blocks adds one. An editor's save names the version it
     # started from, and is refused when another save came in between (optimistic locking).
     version = models.PositiveIntegerField(default=1, editable=False)
-    # Tags are part of each version: a revert puts them back too.
-    history = HistoricalRecords(excluded_fields=["updated_at", "created_at"], m2m_fields=[tags])
+    # A draft of a live lesson (lessons.live_drafts): a lesson row of its own, edited like any
+    # other, never shown to learners, copied onto `draft_of` when published. One per lesson.
+    draft_of = models.OneToOneField(
+        "self",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        editable=False,
+        related_name="draft",
+    )
+    # The live lesson's version the draft was made from: publishing over a later one is refused.
+    draft_base_version = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    # When the beat task publishes the draft (publish_at is the live lesson's own schedule).
+    draft_publish_at = models.DateTimeField(
+        "publish the draft at", null=True, blank=True, editable=False
+    )
+    # Tags are part of each version: a revert puts them back too. A draft's bookkeeping is not.
+    history = HistoricalRecords(
+        excluded_fields=[
+            "updated_at",
+            "created_at",
+            "draft_of",
+            "draft_base_version",
+            "draft_publish_at",
+        ],
+        m2m_fields=[tags],
+    )
 
     objects = LessonQuerySet.as_manager()
 
@@ -107,6 +141,14 @@ class Lesson(models.Model):
                 name="lessons_lesson_published_has_no_schedule",
                 violation_error_message='A published lesson has no "publish at".',
             ),
+            # Learners never read a draft: every learner-facing read asks for published (or
+            # due) lessons, and a draft can be neither. Only drafts have a draft's schedule.
+            models.CheckConstraint(
+                condition=Q(draft_of__isnull=True, draft_publish_at__isnull=True)
+                | Q(draft_of__isnull=False, published=False, publish_at__isnull=True),
+                name="lessons_lesson_draft_never_published",
+                violation_error_message="A draft of a live lesson is published by publishing it.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -114,6 +156,10 @@ class Lesson(models.Model):
 
     def clean(self) -> None:
         super().clean()
+        if self.draft_of_id is not None and (self.published or self.publish_at is not None):
+            raise ValidationError(
+                {"published": "This is a draft of a live lesson: publish it with Publish draft."}
+            )
         # Ticking "published" (form or change list) publishes now: the schedule is done with.
         if self.published:
             self.publish_at = None
@@ -123,6 +169,10 @@ class Lesson(models.Model):
         """What learners get: published, or scheduled for a time that has come (the beat task
         then publishes it). The one rule; `LessonQuerySet.published()` is its query."""
         return self.published or (self.publish_at is not None and self.publish_at <= clock.now())
+
+    @property
+    def is_draft_of_live(self) -> bool:
+        return self.draft_of_id is not None
 
 
 class Block(models.Model):

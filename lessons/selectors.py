@@ -9,7 +9,18 @@ from datetime import datetime
 from typing import Any, TypedDict, TypeVar, cast
 
 from django.db import connection
-from django.db.models import Count, F, Field, Model, Prefetch, Q, QuerySet, Subquery
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    F,
+    Field,
+    Model,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 
 from accounts.models import Requester
 from learning_platform import clock
@@ -31,8 +42,10 @@ class QuestNotFound(NotFound):
     pass
 
 
-def visible_lessons(*, user: Requester | None = None) -> QuerySet[Lesson]:
-    return Lesson.objects.visible_to(user)
+def visible_lessons(
+    *, user: Requester | None = None, live_drafts: bool = False
+) -> QuerySet[Lesson]:
+    return Lesson.objects.visible_to(user, live_drafts=live_drafts)
 
 
 def lesson_list(
@@ -62,8 +75,8 @@ def get_lesson(*, slug: str, user: Requester | None = None) -> Lesson:
     """The whole lesson (quest, tags, blocks, links) in a fixed number of queries; raises
     LessonNotFound."""
     lessons = (
-        visible_lessons(user=user)
-        .select_related("quest")
+        visible_lessons(user=user, live_drafts=True)  # staff preview a draft on its own page
+        .select_related("quest", "draft_of")
         .prefetch_related(
             Prefetch("tags", queryset=Tag.objects.only("slug")),
             Prefetch("blocks", queryset=Block.objects.order_by("position", "id")),
@@ -239,7 +252,7 @@ class QuestLessonRow(TypedDict):
 def quest_lesson_rows(*, quest_id: int, published_only: bool = False) -> list[QuestLessonRow]:
     """Every lesson of the quest in order (only what learners see when `published_only`):
     id, title, position, published (1 query)."""
-    lessons = Lesson.objects.published() if published_only else Lesson.objects.all()
+    lessons = Lesson.objects.published() if published_only else Lesson.objects.live()
     return list(
         lessons.filter(quest_id=quest_id)
         .order_by("position", "id")
@@ -299,15 +312,28 @@ class CheckOfLesson(TypedDict):
     lesson_slug: str
     lesson_xp: int
     spec: dict[str, Any]
+    # A check of a draft of a live lesson (staff previewing it): graded, never recorded or paid.
+    in_live_draft: bool
 
 
 def check_of_lesson(*, check_id: int, user: Requester | None = None) -> CheckOfLesson | None:
     """The check (a block of kind "check") with this id, in a lesson `user` may read (1 query)."""
     row = (
         Block.objects.filter(
-            pk=check_id, kind="check", lesson__in=Lesson.objects.visible_to(user).values("pk")
+            pk=check_id,
+            kind="check",
+            lesson__in=Lesson.objects.visible_to(user, live_drafts=True).values("pk"),
         )
-        .values("id", "lesson_id", "spec", lesson_slug=F("lesson__slug"), lesson_xp=F("lesson__xp"))
+        .values(
+            "id",
+            "lesson_id",
+            "spec",
+            lesson_slug=F("lesson__slug"),
+            lesson_xp=F("lesson__xp"),
+            in_live_draft=ExpressionWrapper(
+                Q(lesson__draft_of__isnull=False), output_field=BooleanField()
+            ),
+        )
         .annotate(quest_id=F("lesson__quest_id"))
         .first()
     )

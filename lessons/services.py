@@ -197,6 +197,8 @@ def rerender_block_html(*, batch_size: int = 500) -> int:
 
 def publishing_changes(lesson: Lesson, published: bool) -> bool:
     """Whether `set_published` would change this lesson (what the admin asks about first)."""
+    if lesson.draft_of_id is not None:  # a draft of a live lesson is published as a draft
+        return False
     if published:
         return not lesson.published
     return lesson.published or lesson.publish_at is not None
@@ -208,7 +210,7 @@ def set_published(*, lesson_ids: list[int], published: bool) -> int:
     Either way the schedule goes: publishing consumes it, and a schedule left on an
     unpublished lesson would publish it again (issue 41)."""
     changed = 0
-    for lesson in Lesson.objects.filter(id__in=lesson_ids):
+    for lesson in Lesson.objects.live().filter(id__in=lesson_ids):
         if not publishing_changes(lesson, published):
             continue
         lesson.published = published

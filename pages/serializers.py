@@ -34,6 +34,13 @@ class LessonDetailSerializer(LessonListSerializer):
     comment_count = serializers.SerializerMethodField()
     previous = serializers.SerializerMethodField()
     next = serializers.SerializerMethodField()
+    draft_of: serializers.SlugRelatedField[lessons.Lesson] = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        allow_null=True,
+        help_text="A draft of a live lesson (staff only): the live lesson's slug. Answers to its "
+        "checks are graded, never recorded or paid.",
+    )
 
     class Meta(LessonListSerializer.Meta):
         fields = (
@@ -45,6 +52,7 @@ class LessonDetailSerializer(LessonListSerializer):
             "comment_count",
             "previous",
             "next",
+            "draft_of",
         )
         read_only_fields = fields
 

@@ -85,12 +85,16 @@ def grade_answer(*, check_id: int, answer: Any) -> CheckOutcome:
     Raises CheckNotFound, or InvalidInput when the answer cannot be read.
     """
     check = _check(check_id, None)
-    grade = _grade(check["spec"], answer)
+    return _preview_outcome(check["spec"], _grade(check["spec"], answer))
+
+
+def _preview_outcome(spec: dict[str, Any], grade: checks.Grade) -> CheckOutcome:
+    """An answer graded and not recorded: no tries counted, nothing paid."""
     return CheckOutcome(
         correct=grade.correct,
         feedback=grade.feedback,
         marks=grade.marks,
-        explanation=check["spec"]["explanation"] if grade.correct else None,
+        explanation=spec["explanation"] if grade.correct else None,
         tries=0,
         wrong_tries=0,
         can_reveal=False,
@@ -152,6 +156,10 @@ def answer_check(
     """
     check = _check(check_id, user)
     grade = _grade(check["spec"], answer)
+    if check["in_live_draft"]:
+        # An editor previewing a draft of a live lesson: graded as learners will be, but
+        # nothing is recorded or paid (the draft's checks are copies of the live ones).
+        return _preview_outcome(check["spec"], grade)
     at = answered_at or clock.now()
     with transaction.atomic():
         return _record(
@@ -371,7 +379,7 @@ def reveal_check(*, user: Requester, check_id: int) -> Reveal:
     """
     check = _check(check_id, user)
     spec = check["spec"]
-    if user.is_authenticated:
+    if user.is_authenticated and not check["in_live_draft"]:  # a draft's preview keeps no tries
         with transaction.atomic():
             state = (
                 CheckState.objects.select_for_update()

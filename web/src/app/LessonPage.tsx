@@ -68,6 +68,7 @@ export function LessonPage() {
         <ProgressHeader questSlug={data.quest.slug} signedIn={isAuthenticated} />
         <article className="lesson" aria-labelledby="lesson-title">
           <header className="lesson-head">
+            {data.draft_of ? <DraftPreview live={data.draft_of} /> : null}
             <p className="muted">
               <Link to={`/quests/${data.quest.slug}`}>{data.quest.title}</Link> · Lesson {data.position}
             </p>
@@ -132,9 +133,18 @@ export function LessonPage() {
             </Link>
           ) : null}
         </nav>
-        <Comments lesson={data.slug} signedIn={isAuthenticated} load={idle} />
+        {data.draft_of ? null : <Comments lesson={data.slug} signedIn={isAuthenticated} load={idle} />}
       </div>
     </ChecksProvider>
+  );
+}
+
+/** Staff previewing a draft of a live lesson (the API names the live one): learners see none of it. */
+export function DraftPreview({ live }: { live: string }) {
+  return (
+    <p className="note" role="status">
+      <strong>Draft preview.</strong> Learners read <Link to={`/lessons/${live}`}>the live lesson</Link> until this is published. Answers here pay no XP.
+    </p>
   );
 }
 

@@ -1202,6 +1202,8 @@ export interface components {
             readonly comment_count: number;
             readonly previous: components["schemas"]["Neighbour"] | null;
             readonly next: components["schemas"]["Neighbour"] | null;
+            /** @description A draft of a live lesson (staff only): the live lesson's slug. Answers to its checks are graded, never recorded or paid. */
+            readonly draft_of: string | null;
         };
         LessonList: {
             readonly slug: string;

@@ -58,6 +58,7 @@ export const lesson: LessonDetail = {
   comment_count: 0,
   previous: { slug: 'token-embeddings', title: 'Token embeddings' },
   next: { slug: 'embedding-geometry', title: 'What lives in embedding space' },
+  draft_of: null,
 };
 
 /** Every request the reference lesson page makes for a visitor (signed out, no comments yet). */
