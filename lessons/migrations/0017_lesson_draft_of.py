@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('lessons', '0014_times_from_the_database_clock'),
+        ('lessons', '0016_lesson_image_editors'),
     ]
 
     operations = [
