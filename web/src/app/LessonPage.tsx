@@ -69,7 +69,7 @@ export function LessonPage() {
         <article className="lesson" aria-labelledby="lesson-title">
           <header className="lesson-head">
             <p className="muted">
-              <Link to={`/quests/${data.quest.slug}`}>{data.quest.title}</Link> · Lesson {data.position}
+              <Link to={`/quests/${data.quest.slug}`}>{data.quest.title}</Link>{data.number ? ` · Lesson ${data.number}` : null}
             </p>
             <h1 id="lesson-title">{data.title}</h1>
             <p className="meta">
