@@ -5,7 +5,8 @@ Layout, one folder per quest:
     content/<quest-slug>/quest.yaml              slug, title, description, lessons: [slug, ...]
     content/<quest-slug>/lessons/<slug>.yaml     one lesson: metadata, blocks, links, exercise
 
-The order of `lessons:` in quest.yaml is the order of the quest. Nothing here touches the
+The order of `lessons:` in quest.yaml is the order of the quest. A lesson's optional `unit:`
+names the unit (section) it is in, by title; units come in the order of their first lesson. Nothing here touches the
 database: `curriculum.services.load_curriculum` writes what `read_curriculum` returns.
 """
 
@@ -62,6 +63,7 @@ class LessonSpec:
     blocks: list[dict[str, Any]]
     links: list[dict[str, str]]
     exercise: dict[str, Any] | None = None
+    unit: str | None = None
 
 
 @dataclass
@@ -187,6 +189,7 @@ class LinkSerializer(ClosedSerializer):
 class LessonFileSerializer(ClosedSerializer):
     slug = slug_field()
     title = Text(max_length=200)
+    unit = Text(max_length=200, required=False, allow_null=True)
     summary = Text(allow_blank=True, allow_null=True)
     minutes = whole_number(low=1, high=600)
     xp = whole_number(low=0, high=10_000)

@@ -59,9 +59,15 @@ def load_curriculum(*, root: Path) -> LoadReport:
                 slug=quest_spec.slug, title=quest_spec.title, description=quest_spec.description
             )
             report.add("quests", outcome)
+            titles = dict.fromkeys(s.unit for s in quest_spec.lessons if s.unit is not None)
+            units = {
+                title: lessons_services.upsert_unit(quest=quest, title=title, position=position)
+                for position, title in enumerate(titles, start=1)
+            }
             for position, spec in enumerate(quest_spec.lessons, start=1):
                 lesson, outcome = lessons_services.upsert_lesson(
                     quest=quest,
+                    unit=units[spec.unit] if spec.unit is not None else None,
                     position=position,
                     slug=spec.slug,
                     title=spec.title,

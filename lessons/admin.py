@@ -20,18 +20,22 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
-from simple_history.admin import SimpleHistoryAdmin
 
 from learning_platform import admin_actions
 from learning_platform.api.authentication import CsrfSessionAuthentication
 from learning_platform.api.errors import PayloadTooLarge
 from learning_platform.api.fields import StrictCharField
 from learning_platform.errors import Conflict
-from lessons import history, services
+from lessons import (
+    admin_outline,  # noqa: F401  # registers the quest's pages (its outline)
+    history,
+    outline_services,
+    services,
+)
 from lessons.admin_live_drafts import LiveDraftFilter, LiveDraftsAdminMixin
 from lessons.blocks import CODE_LANGUAGES, KIND_FIELDS, markdown_preview
 from lessons.forms import BlockForm, BlockFormSet, LessonForm, check_editor_config
-from lessons.models import Block, Lesson, Link, Quest, Tag
+from lessons.models import Block, Lesson, Link, Tag
 from lessons.serializers import block_data
 
 # The live preview posts as the editor types (debounced in the browser); this bounds it.
@@ -144,7 +148,7 @@ class LessonAdmin(LiveDraftsAdminMixin, admin.ModelAdmin):  # type: ignore[type-
     list_display = ("title", "quest", "position", "estimated_minutes", "xp", "published", "preview")
     list_display_links = ("title",)
     list_editable = ("position", "published")
-    list_filter = ("published", "quest", "tags", LiveDraftFilter)
+    list_filter = ("published", "quest", "unit", "tags", LiveDraftFilter)
     list_select_related = ("quest",)
     search_fields = (
         "title",
@@ -166,7 +170,7 @@ class LessonAdmin(LiveDraftsAdminMixin, admin.ModelAdmin):  # type: ignore[type-
     actions = ("publish", "unpublish")
     readonly_fields = ("updated_at", "preview")
     fieldsets = (
-        (None, {"fields": ("quest", "title", "slug", "summary")}),
+        (None, {"fields": (("quest", "unit"), "title", "slug", "summary")}),
         (
             "Settings",
             {
@@ -303,6 +307,8 @@ class LessonAdmin(LiveDraftsAdminMixin, admin.ModelAdmin):  # type: ignore[type-
         # closes a version that includes them, as the curriculum loader's writes do.
         if not change:
             services.save_lesson(lesson=obj)
+            # Inserted at a place in the outline: the lessons from there on move down.
+            outline_services.place_new_lesson(lesson=obj)
 
     def save_related(
         self,
@@ -429,18 +435,6 @@ def error_summary(context: dict[str, Any]) -> list[dict[str, Any]]:
                 {"label": label, "href": f"#{formset.prefix}-{index}", "messages": messages_}
             )
     return entries
-
-
-@admin.register(Quest)
-class QuestAdmin(SimpleHistoryAdmin):  # type: ignore[misc]  # simple_history has no types
-    list_display = ("title", "slug", "lesson_count")
-    search_fields = ("title", "slug")
-    search_help_text = "Part of a quest's title or slug."
-    prepopulated_fields = {"slug": ("title",)}
-
-    @admin.display(description="Lessons")
-    def lesson_count(self, quest: Quest) -> int:
-        return quest.lessons.count()
 
 
 @admin.register(Tag)

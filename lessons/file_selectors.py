@@ -11,7 +11,7 @@ from lessons.models import Block, Lesson, Quest
 
 def quests_as_files(*, quest_slugs: list[str] | None = None) -> list[dict[str, Any]]:
     """Every quest (or those named), by slug, as curriculum files hold it: {"slug", "title",
-    "description", "lessons": [...]}, each lesson {"id", "slug", "title", "summary", "minutes",
+    "description", "lessons": [...]}, each lesson {"id", "slug", "title", ("unit",) "summary", "minutes",
     "xp", "tags", "published", "blocks", "links"} in the quest's order (drafts included)."""
     quests = Quest.objects.order_by("slug")
     if quest_slugs:
@@ -21,6 +21,7 @@ def quests_as_files(*, quest_slugs: list[str] | None = None) -> list[dict[str, A
         lessons = (
             quest.lessons.live()
             .order_by("position", "id")
+            .select_related("unit")
             .prefetch_related("tags", "blocks", "links")
         )
         result.append(
@@ -39,6 +40,8 @@ def _lesson_as_file(lesson: Lesson) -> dict[str, Any]:
         "id": lesson.id,
         "slug": lesson.slug,
         "title": lesson.title,
+        # Only when set: files of quests without units stay as they were.
+        **({"unit": lesson.unit.title} if lesson.unit else {}),
         "summary": lesson.summary,
         "minutes": lesson.estimated_minutes,
         "xp": lesson.xp,

@@ -29,6 +29,25 @@ class Quest(models.Model):
         return self.title
 
 
+class Unit(models.Model):
+    """A section of a quest: a heading over a run of its lessons, in the quest's order."""
+
+    quest = models.ForeignKey(Quest, on_delete=models.CASCADE, related_name="units")
+    title = models.CharField(max_length=200)
+    position = models.PositiveIntegerField(default=0, help_text="Order within the quest.")
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ("quest", "position", "id")
+        constraints = [
+            # The curriculum files name a lesson's unit by its title.
+            models.UniqueConstraint(fields=["quest", "title"], name="lessons_unit_title_per_quest"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
 class Tag(models.Model):
     slug = models.SlugField(max_length=50, unique=True, validators=[slug_validator])
 
@@ -79,6 +98,11 @@ class Lesson(models.Model):
     )
     xp = models.PositiveIntegerField("XP value", default=20, validators=[MaxValueValidator(10_000)])
     tags = models.ManyToManyField(Tag, blank=True, related_name="lessons")
+    # SET_NULL: deleting a unit (a heading) must neither delete its lessons nor be refused
+    # because of them; they stay in the quest, in their places, outside any unit.
+    unit = models.ForeignKey(
+        Unit, on_delete=models.SET_NULL, null=True, blank=True, related_name="lessons"
+    )
     position = models.PositiveIntegerField(
         default=0, help_text="Order within the quest; lower comes first."
     )
@@ -160,6 +184,8 @@ class Lesson(models.Model):
             raise ValidationError(
                 {"published": "This is a draft of a live lesson: publish it with Publish draft."}
             )
+        if self.unit is not None and self.unit.quest_id != self.quest_id:
+            raise ValidationError({"unit": "Pick a unit of the lesson's own quest."})
         # Ticking "published" (form or change list) publishes now: the schedule is done with.
         if self.published:
             self.publish_at = None

@@ -130,10 +130,18 @@ class Neighbour:
     title: str
 
 
-def neighbours(
-    *, lesson: Lesson, user: Requester | None = None
-) -> tuple[Neighbour | None, Neighbour | None]:
-    """Previous and next lesson in the quest's order, among the lessons `user` may see (1 query)."""
+@dataclass(frozen=True)
+class Place:
+    """Where a lesson stands in its quest among the lessons a reader may see."""
+
+    previous: Neighbour | None
+    next: Neighbour | None
+    number: int | None  # 1-based rank in the quest's order (None: the reader cannot see it)
+
+
+def lesson_place(*, lesson: Lesson, user: Requester | None = None) -> Place:
+    """Previous and next lesson in the quest's order, and the lesson's number in it (computed
+    from the order, never the typed position), among the lessons `user` may see (1 query)."""
     siblings = list(
         visible_lessons(user=user)
         .filter(quest_id=lesson.quest_id)
@@ -144,10 +152,10 @@ def neighbours(
     try:
         index = ids.index(lesson.id)
     except ValueError:
-        return None, None
+        return Place(previous=None, next=None, number=None)
     previous = Neighbour(*siblings[index - 1][1:]) if index > 0 else None
     following = Neighbour(*siblings[index + 1][1:]) if index + 1 < len(siblings) else None
-    return previous, following
+    return Place(previous=previous, next=following, number=index + 1)
 
 
 def next_publish_at() -> datetime | None:
@@ -181,12 +189,15 @@ def get_quest(*, slug: str) -> Quest:
 
 
 def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, Any]:
-    """The quest and its lessons in order, as `user` may see them (drafts for staff). The
-    learner's part (`lessons_completed`, `percent_complete`, each lesson's `completed`) is
-    null: content knows nothing of who read it (pages fills it in). Two queries."""
+    """The quest and its lessons in order, as `user` may see them (drafts for staff), each
+    with its `number` (1-based, from the order) and grouped into `units`: runs of consecutive
+    lessons under one unit's title (null: lessons in no unit). The learner's part
+    (`lessons_completed`, `percent_complete`, each lesson's `completed`) is null: content
+    knows nothing of who read it (pages fills it in). Two queries."""
     lessons = list(
         visible_lessons(user=user)
         .filter(quest=quest)
+        .select_related("unit")
         .prefetch_related(Prefetch("tags", queryset=Tag.objects.only("slug")))
         .order_by("position", "id")
         .only(
@@ -199,6 +210,7 @@ def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, A
             "published",
             "publish_at",
             "quest_id",
+            "unit__title",
         )
     )
     return {
@@ -210,9 +222,11 @@ def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, A
         "percent_complete": None,
         "lesson_ids": [lesson.id for lesson in lessons],
         "published_lesson_ids": [lesson.id for lesson in lessons if lesson.is_published],
+        "units": unit_runs(lessons),
         "lessons": [
             {
                 "slug": lesson.slug,
+                "number": number,
                 "title": lesson.title,
                 "estimated_minutes": lesson.estimated_minutes,
                 "xp": lesson.xp,
@@ -220,9 +234,28 @@ def quest_outline(*, quest: Quest, user: Requester | None = None) -> dict[str, A
                 "published": lesson.is_published,
                 "completed": None,
             }
-            for lesson in lessons
+            for number, lesson in enumerate(lessons, start=1)
         ],
     }
+
+
+class UnitRun(TypedDict):
+    title: str | None
+    lessons: list[str]
+
+
+def unit_runs(lessons: list[Lesson]) -> list[UnitRun]:
+    """The lessons (in order, their units selected) as runs under one unit each: a new run
+    starts where the unit changes. The outline's saves keep a unit's lessons together, so each
+    unit is one run; a unit set by hand on lessons apart shows where they are."""
+    runs: list[UnitRun] = []
+    current: object = object()  # no unit id is this: the first lesson starts a run
+    for lesson in lessons:
+        if lesson.unit_id != current:
+            current = lesson.unit_id
+            runs.append({"title": lesson.unit.title if lesson.unit else None, "lessons": []})
+        runs[-1]["lessons"].append(lesson.slug)
+    return runs
 
 
 # --- For the editors' analytics (insights): every lesson, drafts included ------------------

@@ -16,7 +16,7 @@ from lessons import events
 from lessons.blocks import EMPTY_BLOCK, block_html, normalised_block_texts
 from lessons.checks import clean_text
 from lessons.history import BLOCK_HISTORY_FIELDS, LESSON_HISTORY_FIELDS, tag_ids_of_version
-from lessons.models import Block, EditorPresence, Lesson, LessonOldSlug, Link, Quest, Tag
+from lessons.models import Block, EditorPresence, Lesson, LessonOldSlug, Link, Quest, Tag, Unit
 from lessons.selectors import LessonNotFound, due_lesson_ids
 
 
@@ -35,6 +35,17 @@ def upsert_quest(*, slug: str, title: str, description: str) -> tuple[Quest, str
     return quest, "unchanged"
 
 
+def upsert_unit(*, quest: Quest, title: str, position: int) -> Unit:
+    """Create the quest's unit with this title, or move it to `position`."""
+    unit, created = Unit.objects.get_or_create(
+        quest=quest, title=title, defaults={"position": position}
+    )
+    if not created and unit.position != position:
+        unit.position = position
+        unit.save(update_fields=["position"])
+    return unit
+
+
 def upsert_lesson(
     *,
     quest: Quest,
@@ -48,6 +59,7 @@ def upsert_lesson(
     tags: list[str],
     blocks: list[dict[str, Any]],
     links: list[dict[str, str]],
+    unit: Unit | None = None,
 ) -> tuple[Lesson, str]:
     """Create or update the lesson by slug with its tags, blocks (as lesson files hold them:
     a `kind` and that kind's fields) and links (row-locked: call inside a transaction).
@@ -56,6 +68,8 @@ def upsert_lesson(
     """
     values = {
         "quest": quest,
+        # By id: comparing the relation would read each lesson's unit.
+        "unit_id": unit.id if unit is not None else None,
         "title": title,
         "summary": clean_text(summary),
         "estimated_minutes": minutes,

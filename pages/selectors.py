@@ -25,6 +25,7 @@ class LessonPage:
     lesson: lessons.Lesson
     previous: lessons.Neighbour | None
     next: lessons.Neighbour | None
+    number: int | None
     exercise: ExerciseSummary | None
     comment_count: int
 
@@ -33,12 +34,13 @@ def lesson_page(*, slug: str, user: Requester | None = None) -> LessonPage:
     """The lesson as `user` may see it, its neighbours, its exercise (if any) and how many
     comments it has; raises lessons' LessonNotFound."""
     lesson = lessons.get_lesson(slug=slug, user=user)
-    previous, following = lessons.neighbours(lesson=lesson, user=user)
+    place = lessons.lesson_place(lesson=lesson, user=user)
     exercises = exercise_summaries_for_lesson(lesson_id=lesson.id)
     return LessonPage(
         lesson=lesson,
-        previous=previous,
-        next=following,
+        previous=place.previous,
+        next=place.next,
+        number=place.number,
         exercise=exercises[0] if exercises else None,
         comment_count=comment_counts_for_lessons(lesson_ids=[lesson.id]).get(lesson.id, 0),
     )
@@ -122,6 +124,7 @@ def lesson_data(*, slug: str, user: Requester | None) -> dict[str, Any]:
     context = {
         "previous": found.previous,
         "next": found.next,
+        "number": found.number,
         "exercise": found.exercise,
         "comment_count": found.comment_count,
     }

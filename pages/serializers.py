@@ -26,12 +26,16 @@ class ExerciseSummarySerializer(serializers.Serializer[Any]):
 
 
 class LessonDetailSerializer(LessonListSerializer):
-    """The whole lesson page. Context: previous, next, exercise, comment_count."""
+    """The whole lesson page. Context: previous, next, number, exercise, comment_count."""
 
     blocks = BlocksField()
     links = LinkSerializer(many=True)
     exercise = serializers.SerializerMethodField()
     comment_count = serializers.SerializerMethodField()
+    number = serializers.SerializerMethodField(
+        help_text="1-based place of the lesson in its quest's order, among the lessons the "
+        "reader sees: what to show as its number (`position` is only a sort key)."
+    )
     previous = serializers.SerializerMethodField()
     next = serializers.SerializerMethodField()
     draft_of: serializers.SlugRelatedField[lessons.Lesson] = serializers.SlugRelatedField(
@@ -50,6 +54,7 @@ class LessonDetailSerializer(LessonListSerializer):
             "links",
             "exercise",
             "comment_count",
+            "number",
             "previous",
             "next",
             "draft_of",
@@ -65,6 +70,11 @@ class LessonDetailSerializer(LessonListSerializer):
         count: int = self.context["comment_count"]
         return count
 
+    @extend_schema_field(serializers.IntegerField(allow_null=True))
+    def get_number(self, lesson: lessons.Lesson) -> int | None:
+        number: int | None = self.context["number"]
+        return number
+
     @extend_schema_field(NeighbourSerializer(allow_null=True))
     def get_previous(self, lesson: lessons.Lesson) -> dict[str, str] | None:
         neighbour: lessons.Neighbour | None = self.context["previous"]
@@ -78,6 +88,9 @@ class LessonDetailSerializer(LessonListSerializer):
 
 class OutlineLessonSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
+    number = serializers.IntegerField(
+        help_text="1-based place in the quest's order, among the lessons listed."
+    )
     title = serializers.CharField()
     estimated_minutes = serializers.IntegerField()
     xp = serializers.IntegerField()
@@ -86,6 +99,13 @@ class OutlineLessonSerializer(serializers.Serializer[Any]):
     completed = serializers.BooleanField(
         allow_null=True,
         help_text="Whether the signed-in learner completed it; null when anonymous.",
+    )
+
+
+class OutlineUnitSerializer(serializers.Serializer[Any]):
+    title = serializers.CharField(allow_null=True)
+    lessons = serializers.ListField(
+        child=serializers.CharField(), help_text="Slugs of the unit's lessons, in order."
     )
 
 
@@ -102,5 +122,10 @@ class QuestDetailSerializer(serializers.Serializer[Any]):
     percent_complete = serializers.IntegerField(
         allow_null=True,
         help_text="0-100, rounded down, of the published lessons; null when anonymous.",
+    )
+    units = OutlineUnitSerializer(
+        many=True,
+        help_text="The lessons grouped under their units' headings, in order: each run of "
+        "consecutive lessons of one unit (title null: lessons in no unit).",
     )
     lessons = OutlineLessonSerializer(many=True)

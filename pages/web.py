@@ -186,7 +186,18 @@ def quest_markup(*, slug: str, body: Page) -> Rendered:
     head = _head(
         name=data["title"], description=description, url=url, og_type="website", ld=json_ld
     )
-    html = render_to_string("pages/web/quest.html", {"quest": data, "site_name": SITE_NAME})
+    lessons = {lesson["slug"]: lesson for lesson in data["lessons"]}
+    units = [
+        {
+            "title": unit["title"],
+            "start": lessons[unit["lessons"][0]]["number"],
+            "lessons": [lessons[slug] for slug in unit["lessons"]],
+        }
+        for unit in data["units"]
+    ]
+    html = render_to_string(
+        "pages/web/quest.html", {"quest": data, "units": units, "site_name": SITE_NAME}
+    )
     return Rendered(head=head, html=html, quest=slug)
 
 

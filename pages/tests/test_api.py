@@ -53,6 +53,18 @@ def test_lesson_read_returns_blocks_links_and_neighbours(api_client, quest, d_mo
     assert body["exercise"] is None
 
 
+def test_the_lesson_number_is_its_place_among_what_the_reader_sees(api_client, staff_client, quest):
+    LessonFactory(quest=quest, slug="one", position=5)
+    LessonFactory(quest=quest, slug="draft", position=6, published=False)
+    LessonFactory(quest=quest, slug="two", position=6)  # the same typed number as the draft
+
+    learner = api_client.get("/api/v1/lessons/two/").json()
+    staff = staff_client.get("/api/v1/lessons/two/").json()
+
+    assert (learner["position"], learner["number"]) == (6, 2)
+    assert staff["number"] == 3  # staff see the draft before it
+
+
 def test_previous_and_next_skip_drafts_and_end_with_null(api_client, quest):
     first = LessonFactory(quest=quest, position=1)
     LessonFactory(quest=quest, position=2, published=False)
@@ -151,6 +163,7 @@ def test_quest_list_and_detail_outline(api_client, quest, d_model):
     assert [lesson["slug"] for lesson in detail["lessons"]] == ["intro", "embedding-dimension"]
     assert detail["lessons"][0] == {
         "slug": "intro",
+        "number": 1,
         "title": detail["lessons"][0]["title"],
         "estimated_minutes": 5,
         "xp": 20,
@@ -158,6 +171,7 @@ def test_quest_list_and_detail_outline(api_client, quest, d_model):
         "published": True,
         "completed": None,
     }
+    assert detail["units"] == [{"title": None, "lessons": ["intro", "embedding-dimension"]}]
 
 
 def test_quest_detail_marks_completed_lessons_for_a_signed_in_learner(user_client, user, quest):

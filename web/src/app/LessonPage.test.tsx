@@ -53,6 +53,14 @@ describe('lesson page, signed out', () => {
     expect(header).toHaveTextContent('Progress is local-only — sign in to sync across devices');
   });
 
+  it('shows the lesson’s number from the quest’s order, not its typed position', async () => {
+    mockApi(signedOutLessonRoutes({ ...lesson, position: 40, number: 3 }));
+    renderApp('/lessons/embedding-dimension');
+    expect(await screen.findByRole('link', { name: 'How transformer language models work' })).toBeInTheDocument();
+    expect(screen.getByText(/· Lesson 3$/)).toBeInTheDocument();
+    expect(screen.queryByText(/Lesson 40/)).not.toBeInTheDocument();
+  });
+
   it('renders the title, minutes, tags and every kind of block', async () => {
     signedOutRoutes();
     renderApp('/lessons/embedding-dimension');

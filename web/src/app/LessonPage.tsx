@@ -70,7 +70,7 @@ export function LessonPage() {
           <header className="lesson-head">
             {data.draft_of ? <DraftPreview live={data.draft_of} /> : null}
             <p className="muted">
-              <Link to={`/quests/${data.quest.slug}`}>{data.quest.title}</Link> · Lesson {data.position}
+              <Link to={`/quests/${data.quest.slug}`}>{data.quest.title}</Link>{data.number ? ` · Lesson ${data.number}` : null}
             </p>
             <h1 id="lesson-title">{data.title}</h1>
             <p className="meta">

@@ -1181,7 +1181,7 @@ export interface components {
             /** @description This answer completed the lesson. */
             completed_now: boolean;
         };
-        /** @description The whole lesson page. Context: previous, next, exercise, comment_count. */
+        /** @description The whole lesson page. Context: previous, next, number, exercise, comment_count. */
         LessonDetail: {
             readonly slug: string;
             readonly title: string;
@@ -1200,6 +1200,8 @@ export interface components {
             links: components["schemas"]["Link"][];
             readonly exercise: components["schemas"]["ExerciseSummary"] | null;
             readonly comment_count: number;
+            /** @description 1-based place of the lesson in its quest's order, among the lessons the reader sees: what to show as its number (`position` is only a sort key). */
+            readonly number: number | null;
             readonly previous: components["schemas"]["Neighbour"] | null;
             readonly next: components["schemas"]["Neighbour"] | null;
             /** @description A draft of a live lesson (staff only): the live lesson's slug. Answers to its checks are graded, never recorded or paid. */
@@ -1274,6 +1276,8 @@ export interface components {
         NullEnum: null;
         OutlineLesson: {
             slug: string;
+            /** @description 1-based place in the quest's order, among the lessons listed. */
+            number: number;
             title: string;
             estimated_minutes: number;
             xp: number;
@@ -1281,6 +1285,11 @@ export interface components {
             published: boolean;
             /** @description Whether the signed-in learner completed it; null when anonymous. */
             completed: boolean | null;
+        };
+        OutlineUnit: {
+            title: string | null;
+            /** @description Slugs of the unit's lessons, in order. */
+            lessons: string[];
         };
         PaginatedCommentList: {
             /** @example 123 */
@@ -1492,6 +1501,8 @@ export interface components {
             lessons_completed: number | null;
             /** @description 0-100, rounded down, of the published lessons; null when anonymous. */
             percent_complete: number | null;
+            /** @description The lessons grouped under their units' headings, in order: each run of consecutive lessons of one unit (title null: lessons in no unit). */
+            units: components["schemas"]["OutlineUnit"][];
             lessons: components["schemas"]["OutlineLesson"][];
         };
         QuestList: {

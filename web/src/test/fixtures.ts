@@ -12,6 +12,7 @@ export const levels: LevelCurve = {
 
 const outline = Array.from({ length: 94 }, (_, index) => ({
   slug: index === 11 ? 'embedding-dimension' : `lesson-${index + 1}`,
+  number: index + 1,
   title: index === 11 ? 'Embedding dimension (d_model)' : `Lesson ${index + 1}`,
   estimated_minutes: 10,
   xp: 50,
@@ -27,6 +28,7 @@ export const quest: QuestDetail = {
   lesson_count: 94,
   lessons_completed: null,
   percent_complete: null,
+  units: [{ title: null, lessons: outline.map((lesson) => lesson.slug) }],
   lessons: outline,
 };
 
@@ -45,6 +47,7 @@ export const lesson: LessonDetail = {
   tags: ['capacity', 'd-model', 'scaling'],
   quest: { slug: 'transformers', title: 'How transformer language models work' },
   position: 12,
+  number: 12,
   published: true,
   updated_at: '2026-11-30T10:00:00Z',
   blocks: [

@@ -49,4 +49,25 @@ describe('quest outline', () => {
     expect(within(row('Lesson 3')).getByText('(started)')).toBeInTheDocument();
     expect(within(row('Lesson 2')).queryByText(/\((completed|started)\)/)).not.toBeInTheDocument();
   });
+
+  it('groups the lessons under their units’ headings, in order', async () => {
+    const slugs = quest.lessons.map((lesson) => lesson.slug);
+    const grouped = {
+      ...quest,
+      units: [
+        { title: null, lessons: slugs.slice(0, 2) },
+        { title: 'Tokens', lessons: slugs.slice(2, 4) },
+        { title: 'Embeddings', lessons: slugs.slice(4) },
+      ],
+    };
+    questRoutes({ 'GET /api/v1/quests/transformers/': { body: grouped } });
+    renderApp('/quests/transformers');
+    const headings = await screen.findAllByRole('heading', { level: 2 });
+    expect(headings.map((heading) => heading.textContent)).toEqual(['Tokens', 'Embeddings']);
+    const tokens = headings[0].closest('section')!;
+    expect(within(tokens).getAllByRole('link').map((link) => link.textContent)).toEqual(['Lesson 3', 'Lesson 4']);
+    expect(within(tokens).getByRole('list')).toHaveAttribute('start', '3');
+    expect(row('Lesson 1').closest('section')!.querySelector('h2')).toBeNull();
+    expect(within(headings[1].closest('section')!).getAllByRole('listitem')).toHaveLength(90);
+  });
 });

@@ -29,6 +29,7 @@ export function QuestPage() {
   if (isNotFound(quest.error)) return <NotFound what="quest" />;
   if (quest.error) return <ErrorMessage error={quest.error} onRetry={() => void quest.refetch()} />;
   const lessons = quest.data.lessons;
+  const bySlug = new Map(lessons.map((lesson) => [lesson.slug, lesson]));
   // Signed in, the server's figures; signed out, this device's completions.
   const done = (isAuthenticated ? quest.data.lessons_completed : null) ?? statuses.counts.done;
   const pct = (isAuthenticated ? quest.data.percent_complete : null) ?? percent(done, lessons.length);
@@ -41,25 +42,32 @@ export function QuestPage() {
         {statuses.counts.started ? ` · ${statuses.counts.started} started` : ''}
       </p>
       <ProgressBar value={done} max={lessons.length} label="Lessons completed" />
-      <ol className="outline">
-        {lessons.map((lesson) => {
-          const status = statuses.of(lesson.slug);
-          const { mark, words } = MARKS[status];
-          return (
-            <li key={lesson.slug} className={status === 'untouched' ? undefined : status}>
-              <span className="check" aria-hidden="true">
-                {mark}
-              </span>
-              <Link to={`/lessons/${lesson.slug}`}>{lesson.title}</Link>
-              {words ? <span className="visually-hidden"> ({words})</span> : null}
-              <span className="muted">
-                {' '}
-                · {lesson.estimated_minutes} min · {lesson.xp} XP
-              </span>
-            </li>
-          );
-        })}
-      </ol>
+      {quest.data.units.map((unit) => (
+        // Runs of consecutive lessons under their unit's heading; numbering runs on across them.
+        <section key={unit.lessons[0]} className="unit">
+          {unit.title ? <h2>{unit.title}</h2> : null}
+          <ol className="outline" start={bySlug.get(unit.lessons[0])?.number}>
+            {unit.lessons.map((lessonSlug) => {
+              const lesson = bySlug.get(lessonSlug)!;
+              const status = statuses.of(lessonSlug);
+              const { mark, words } = MARKS[status];
+              return (
+                <li key={lessonSlug} className={status === 'untouched' ? undefined : status}>
+                  <span className="check" aria-hidden="true">
+                    {mark}
+                  </span>
+                  <Link to={`/lessons/${lessonSlug}`}>{lesson.title}</Link>
+                  {words ? <span className="visually-hidden"> ({words})</span> : null}
+                  <span className="muted">
+                    {' '}
+                    · {lesson.estimated_minutes} min · {lesson.xp} XP
+                  </span>
+                </li>
+              );
+            })}
+          </ol>
+        </section>
+      ))}
     </div>
   );
 }
