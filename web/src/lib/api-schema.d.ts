@@ -149,7 +149,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The top 50 learners by XP earned in the period (week: today and the 6 days before, month: today and the 29 days before, in whole UTC days from `since`; all: all time), and the caller's own rank (`me`, null when signed out). Equal XP, equal rank. Learners who opted out (`show_on_leaderboard`) are not listed. */
+        /** @description The top 50 learners by XP earned in the period (week: the calendar week, Monday to Sunday, holding the caller's today; month: its calendar month; all: all time), and the caller's own rank (`me`, null when signed out). XP counts on the day it was earned on its learner's clock; the period's bounds are on the caller's (`since`, `ends_at`; UTC when signed out). Equal XP, equal rank. Learners who opted out (`show_on_leaderboard`) are not listed. */
         get: operations["leaderboard_retrieve"];
         put?: never;
         post?: never;
@@ -1195,9 +1195,27 @@ export interface components {
             on_leaderboard: boolean;
         };
         LeaderboardOutput: {
-            period: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the period began on your clock (null: all time).
+             */
             since: string | null;
+            /**
+             * Format: date-time
+             * @description When it ends on your clock: the time left (null: all time).
+             */
+            ends_at: string | null;
+            /**
+             * Format: date
+             * @description The period's first day.
+             */
+            first_day: string | null;
+            /**
+             * Format: date
+             * @description The period's last day.
+             */
+            last_day: string | null;
+            period: string;
             entries: components["schemas"]["LeaderboardEntry"][];
             /** @description Null when signed out. */
             me: components["schemas"]["LeaderboardMe"] | null;
@@ -3530,7 +3548,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description week: today and the 6 days before; month: today and the 29 days before (whole UTC days); all: all time.
+                 * @description week: this calendar week (Monday to Sunday); month: this calendar month, of learners' days, on your clock; all: all time.
                  *
                  *     * `week` - week
                  *     * `month` - month
