@@ -22,6 +22,7 @@ from learning_platform import clock
 from lessons import checks as lesson_checks
 from lessons import selectors as lesson_selectors
 from progress import selectors as progress_selectors
+from progress.periods import week_of
 
 logger = logging.getLogger(__name__)
 
@@ -50,8 +51,9 @@ def _cached(key: str, compute: Callable[[], dict[str, Any]], *, refresh: bool) -
 
 
 def _week_start(moment: datetime) -> date:
-    day = moment.astimezone(UTC).date()
-    return day - timedelta(days=day.weekday())
+    """The Monday of the UTC week holding `moment`: the analytics count all learners on one
+    clock, UTC's, in the game's weeks (`progress.periods.week_of`)."""
+    return week_of(moment.astimezone(UTC).date())[0]
 
 
 def _weekly_series(counts: dict[date, int], *, now: datetime) -> list[tuple[date, int]]:

@@ -339,6 +339,10 @@ CELERY_BEAT_SCHEDULE = settings_schedule.BEAT_SCHEDULE  # the periodic jobs
 XAPI_LRS_URL = env.str("XAPI_LRS_URL", default="")
 XAPI_LRS_USERNAME = env.str("XAPI_LRS_USERNAME", default="")
 XAPI_LRS_PASSWORD = env.str("XAPI_LRS_PASSWORD", default="")
+# Web Push (notifications/push.py): the VAPID private key (`manage.py generate_vapid_key`); the
+# public key is derived from it. Unset: no pushes, and the app offers none.
+WEBPUSH_VAPID_PRIVATE_KEY = env.str("WEBPUSH_VAPID_PRIVATE_KEY", default="")
+WEBPUSH_VAPID_SUBJECT = env.str("WEBPUSH_VAPID_SUBJECT", default="")
 
 # --- E-mail -------------------------------------------------------------------------------
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")

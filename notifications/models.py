@@ -116,3 +116,45 @@ class EmailDelivery(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} to {self.to_address}"
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription (PushManager.subscribe): where the push service takes
+    messages for one device, and the keys they are encrypted with. The endpoint is unique: a
+    browser that signs in as someone else moves its subscription to them."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200)
+    auth = models.CharField(max_length=100)
+    created_at = models.DateTimeField(default=clock.now, editable=False)
+    last_sent_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"push to {self.user_id} via {self.endpoint[:60]}"
+
+
+class PushDelivery(models.Model):
+    """One notification pushed to one subscription, recorded when the push service took it:
+    unique, so a retried task never shows a learner the same notification twice."""
+
+    notification = models.ForeignKey(
+        Notification, on_delete=models.CASCADE, related_name="push_deliveries"
+    )
+    subscription = models.ForeignKey(
+        PushSubscription, on_delete=models.CASCADE, related_name="deliveries"
+    )
+    sent_at = models.DateTimeField(default=clock.now)
+
+    class Meta:
+        verbose_name_plural = "push deliveries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["notification", "subscription"], name="notifications_push_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"notification {self.notification_id} to subscription {self.subscription_id}"

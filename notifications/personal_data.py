@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.db.models import Q
 
 from accounts.events import AccountDataAsked, AccountPurged
-from notifications.models import EmailDelivery, Notification
+from notifications.models import EmailDelivery, Notification, PushSubscription
 
 DELETED_LEARNER = "A deleted learner"
 
@@ -28,13 +29,24 @@ def export(event: AccountDataAsked) -> dict[str, Any]:
                 "read_at": row["read_at"].isoformat() if row["read_at"] else None,
             }
             for row in notifications.values("kind", "title", "body", "created_at", "read_at")
-        ]
+        ],
+        # The devices' push services, by host: the rest of an endpoint is a capability.
+        "push_devices": [
+            {
+                "push_service": urlsplit(row["endpoint"]).netloc,
+                "since": row["created_at"].isoformat(),
+            }
+            for row in PushSubscription.objects.filter(user_id=event.user_id)
+            .order_by("created_at", "pk")
+            .values("endpoint", "created_at")
+        ],
     }
 
 
 def purge(event: AccountPurged) -> None:
     Notification.objects.filter(recipient_id=event.user_id).delete()
     EmailDelivery.objects.filter(recipient_id=event.user_id).delete()
+    PushSubscription.objects.filter(user_id=event.user_id).delete()
     # Other learners' notifications that quote the learner's name ("Ada replied").
     for name in event.former_names:
         quoting = Q(title__contains=name) | Q(body__contains=name) | Q(data__icontains=name)

@@ -8,9 +8,11 @@ from smtplib import SMTPException
 
 from celery import shared_task
 from django.db import OperationalError
+from pywebpush import WebPushException
+from requests import RequestException
 
 from learning_platform.tasks import retrying
-from notifications import services
+from notifications import push, services
 
 # A mail server that is down or refuses for a while: retry with growing, jittered delays, each
 # under the broker's visibility timeout; after the last one the e-mail waits, unsent, for the
@@ -40,3 +42,16 @@ def send_overdue_emails() -> None:
         send_notification_emails.delay(user_id)
     for delivery_id in delivery_ids:
         send_email_delivery.delay(delivery_id)
+
+
+# A push service that is down or throttling (5xx, 429, a timeout): retried like the mail server.
+# After the last retry the devices not reached miss this notification; it is still in the app.
+PUSH_RETRY = retrying(
+    WebPushException, RequestException, OperationalError, max_retries=5, backoff=30
+)
+
+
+@shared_task(name="notifications.send_push_notification", **PUSH_RETRY)
+def send_push_notification(notification_id: int) -> None:
+    """Push one notification to its recipient's devices not yet served."""
+    push.send_push_notification(notification_id=notification_id)

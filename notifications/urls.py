@@ -14,6 +14,12 @@ urlpatterns = [
         views.NotificationReadAllView.as_view(),
         name="notification-read-all",
     ),
+    path("push/key", views.PushKeyView.as_view(), name="push-key"),
+    path(
+        "me/push-subscription",
+        views.PushSubscriptionView.as_view(),
+        name="push-subscription",
+    ),
     # The URL name predates this app; links in e-mails already sent use the path.
     path(
         "unsubscribe/<str:token>",

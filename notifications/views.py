@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 
 from accounts.signed_in import SignedInRequest
 from learning_platform.api.query import QuerySerializer
-from notifications import selectors, services
+from notifications import push, selectors, services
 from notifications.models import Notification
 from notifications.pagination import NotificationPagination
 from notifications.serializers import (
@@ -73,6 +73,83 @@ class NotificationReadAllView(APIView):
     def post(self, request: SignedInRequest) -> Response:
         changed = services.mark_all_notifications_read(user=request.user)
         return Response(ReadAllSerializer({"marked_read": changed, "unread_count": 0}).data)
+
+
+# --- Web Push -----------------------------------------------------------------------------
+
+
+class PushKeySerializer(serializers.Serializer[Any]):
+    public_key = serializers.CharField(
+        allow_null=True,
+        help_text="The VAPID public key to subscribe with (PushManager.subscribe's "
+        "applicationServerKey, base64url); null when this server sends no pushes.",
+    )
+
+
+class PushKeysSerializer(serializers.Serializer[Any]):
+    p256dh = serializers.CharField(max_length=200)
+    auth = serializers.CharField(max_length=100)
+
+
+class PushSubscriptionSerializer(serializers.Serializer[Any]):
+    """What PushSubscription.toJSON() gives (expirationTime is ignored)."""
+
+    endpoint = serializers.URLField(max_length=1000)
+    keys = PushKeysSerializer()
+
+    def validate_endpoint(self, endpoint: str) -> str:
+        # The server posts to it: only a push service over TLS, never a plain or internal URL.
+        if not endpoint.startswith("https://"):
+            raise serializers.ValidationError("A push endpoint is an https:// URL.")
+        return endpoint
+
+
+class PushEndpointQuerySerializer(QuerySerializer):
+    endpoint = serializers.URLField(max_length=1000)
+
+
+class PushKeyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: PushKeySerializer})
+    def get(self, request: Request) -> Response:
+        return Response(PushKeySerializer({"public_key": push.public_key()}).data)
+
+
+class PushSubscriptionView(APIView):
+    """This browser's push subscription for the signed-in learner (the daily reminders)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=PushSubscriptionSerializer,
+        responses={200: PushSubscriptionSerializer, 201: PushSubscriptionSerializer},
+        description="Keep this browser's subscription (201 new, 200 known: its keys are "
+        "updated, and a browser signed in as someone else moves to you). 409 "
+        "`push_not_configured` when the server has no VAPID key.",
+    )
+    def put(self, request: SignedInRequest) -> Response:
+        body = PushSubscriptionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        created = push.save_subscription(
+            user_id=request.user.pk,
+            endpoint=data["endpoint"],
+            p256dh=data["keys"]["p256dh"],
+            auth=data["keys"]["auth"],
+        )
+        return Response(body.data, status=201 if created else 200)
+
+    @extend_schema(
+        parameters=[PushEndpointQuerySerializer],
+        responses={204: None},
+        description="Forget this browser's subscription (also when there was none).",
+    )
+    def delete(self, request: SignedInRequest) -> Response:
+        query = PushEndpointQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        push.remove_subscription(user_id=request.user.pk, endpoint=query.validated_data["endpoint"])
+        return Response(status=204)
 
 
 # --- Unsubscribe ----------------------------------------------------------------------------

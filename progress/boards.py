@@ -1,12 +1,13 @@
 """The leaderboards in Redis sorted sets: ranking at a cost that does not grow with learners.
 
 Keys (under settings.LEADERBOARD_KEY_PREFIX):
-- `day:<date>`: XP per visible learner earned on that UTC day (ZINCRBY after each award's
-  commit), kept 33 days;
+- `day:<date>`: XP per visible learner on that learner's day (`XPAward.day`, the one day rule;
+  ZINCRBY after each award's commit), kept 35 days;
 - `all`: all-time XP per visible learner;
-- `week:<date>`, `month:<date>`: the board of the 7 / 30 days ending on <date>, the ZUNIONSTORE
-  of its day keys, built once (by the periodic refresh, or by the first reader) and then kept
-  current by the same ZINCRBY as the days; they expire the day after;
+- `week:<monday>`, `month:<first>`: the calendar week's / month's board (`progress.periods`),
+  the ZUNIONSTORE of its day keys, built once (by the periodic refresh around today, or by the
+  first reader) and then kept current by the same ZINCRBY as the days; they expire two days
+  after the period's last day, once it has ended in every zone;
 - `hidden`: ids of learners who must not appear (opted out or deactivated): awards skip them;
 - `ready`: set by a complete rebuild. Without it (a new or flushed Redis), readers fall back to
   SQL and a rebuild is queued.
@@ -25,8 +26,7 @@ import logging
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
-from datetime import time as day_time
+from datetime import date, datetime, timedelta
 from typing import Any, ParamSpec, TypeVar
 
 import redis
@@ -37,15 +37,25 @@ from django.db.models import Q
 from learning_platform import clock
 from learning_platform.breaker import Breaker, breaker_for, reset_all
 from learning_platform.errors import Unavailable
+from progress.board_keys import (
+    DAY_KEY_DAYS,
+    _boards_around,
+    _end_of,
+    _key,
+    _period_expiry,
+    day_key,
+    member,
+    period_days,
+    period_key,
+    user_id_of,
+    utc_today,
+)
+from progress.periods import PERIODS
 
 logger = logging.getLogger(__name__)
 _P = ParamSpec("_P")  # _reporting_failures keeps the signature of what it wraps
 _R = TypeVar("_R")
 
-MEMBER_BASE = 10**15
-PERIOD_DAYS = {"week": 7, "month": 30}
-# Day keys outlive the longest period (and tomorrow's board, built ahead) by a margin.
-DAY_KEY_DAYS = max(PERIOD_DAYS.values()) + 3
 # After a failed call, skip Redis for this long: a dead Redis costs one timeout, not one each.
 PAUSE_AFTER_FAILURE = 5.0
 REBUILD_LOCK_SECONDS = 600
@@ -59,39 +69,6 @@ class BoardUnavailable(Unavailable):
 
 def enabled() -> bool:
     return bool(settings.LEADERBOARD_REDIS and settings.LEADERBOARD_REDIS_URL)
-
-
-def member(user_id: int) -> str:
-    return str(MEMBER_BASE - user_id)
-
-
-def user_id_of(value: bytes | str) -> int:
-    return MEMBER_BASE - int(value)
-
-
-def _key(*parts: str) -> str:
-    # The {lb} hash tag keeps every key in one Redis Cluster slot (scripts touch several).
-    return f"{settings.LEADERBOARD_KEY_PREFIX}:{{lb}}:" + ":".join(parts)
-
-
-def day_key(day: date) -> str:
-    return _key("day", day.isoformat())
-
-
-def period_key(period: str, day: date) -> str:
-    return _key(period, day.isoformat()) if period in PERIOD_DAYS else _key("all")
-
-
-def period_days(period: str, last_day: date) -> list[date]:
-    return [last_day - timedelta(days=n) for n in range(PERIOD_DAYS[period])]
-
-
-def utc_today() -> date:
-    return clock.now().date()
-
-
-def _end_of(day: date, *, days_after: int = 0) -> int:
-    return int(datetime.combine(day + timedelta(days=days_after + 1), day_time(), UTC).timestamp())
 
 
 # --- the connection, with a pause after a failure ----------------------------------------------
@@ -228,14 +205,10 @@ return 1
 """
 
 
-def _boards_counting(day: date, today: date) -> list[str]:
-    """The period keys a day's XP belongs to: today's and tomorrow's (built ahead)."""
-    return [
-        period_key(period, last)
-        for period, length in PERIOD_DAYS.items()
-        for last in (today, today + timedelta(days=1))
-        if last - timedelta(days=length - 1) <= day <= last
-    ]
+def _boards_counting(day: date) -> list[str]:
+    """The period keys a day's XP belongs to: its week's and its month's (the script adds to
+    those that are built)."""
+    return [period_key(period, day) for period in PERIODS]
 
 
 def record_awards_of_learners(*, xp_by_learner: dict[int, dict[date, int]]) -> None:
@@ -244,14 +217,13 @@ def record_awards_of_learners(*, xp_by_learner: dict[int, dict[date, int]]) -> N
     a minute of Redis's return); the ledger keeps the XP."""
     if not enabled() or not xp_by_learner:
         return
-    today = utc_today()
     try:
         client = _client()
         script = client.register_script(_RECORD)
         pipe = client.pipeline(transaction=False)
         for user_id, xp_by_day in xp_by_learner.items():
             for day, amount in sorted(xp_by_day.items()):
-                keys = [_key("hidden"), _key("all"), day_key(day), *_boards_counting(day, today)]
+                keys = [_key("hidden"), _key("all"), day_key(day), *_boards_counting(day)]
                 expires = _end_of(day, days_after=DAY_KEY_DAYS)
                 args: list[str | int] = [member(user_id), amount, expires]
                 script(keys=keys, args=args, client=pipe)
@@ -289,21 +261,28 @@ class BoardRead:
 
 
 def read(
-    *, period: str, count: int, viewer_id: int | None, viewer_xp: int | None = None
+    *,
+    period: str,
+    count: int,
+    viewer_id: int | None,
+    viewer_xp: int | None = None,
+    today: date | None = None,
 ) -> BoardRead:
-    """The board's first `count` learners and, for a viewer, their XP and how many visible
-    learners have more (one round trip, O(log n) in Redis). `viewer_xp` is given for a viewer
-    who is not on the board (opted out). Raises BoardUnavailable when Redis cannot answer or
-    the boards are not built."""
-    today = utc_today()
+    """The board of the period holding `today` (the viewer's day; UTC's by default): its first
+    `count` learners and, for a viewer, their XP and how many visible learners have more (one
+    round trip, O(log n) in Redis). `viewer_xp` is given for a viewer who is not on the board
+    (opted out). Raises BoardUnavailable when Redis cannot answer or the boards are not built."""
+    today = today or utc_today()
     keys = [_key("ready"), period_key(period, today)]
-    if period in PERIOD_DAYS:
+    expires = _end_of(today, days_after=1)
+    if period in PERIODS:
         keys += [day_key(day) for day in period_days(period, today)]
+        expires = _period_expiry(period, today)
     args: list[str | int] = [
         count,
         member(viewer_id) if viewer_id is not None else "",
         "" if viewer_xp is None else viewer_xp,
-        _end_of(today, days_after=1),
+        expires,
     ]
     try:
         client = _client()
@@ -333,16 +312,16 @@ return 1
 
 @_reporting_failures
 def ensure_period_boards(*, today: date | None = None) -> int:
-    """Build today's and tomorrow's week and month boards where missing (tomorrow's ahead, and
-    kept current, so midnight costs nothing): no reader pays a union. Returns how many."""
+    """Build the week and month boards any zone may read now where missing (the next ones
+    ahead, and kept current, so a new week costs nothing): no reader pays a union. Returns
+    how many."""
     today = today or utc_today()
     client = _client(maintenance=True)
     script = client.register_script(_BUILD_PERIOD)
     built = 0
-    for period in PERIOD_DAYS:
-        for last in (today, today + timedelta(days=1)):
-            keys = [period_key(period, last), *(day_key(d) for d in period_days(period, last))]
-            built += script(keys=keys, args=[_end_of(last, days_after=1)])
+    for period, day in _boards_around(today):
+        keys = [period_key(period, day), *(day_key(d) for d in period_days(period, day))]
+        built += script(keys=keys, args=[_period_expiry(period, day)])
     return built
 
 
@@ -433,7 +412,7 @@ def rebuild(*, today: date | None = None) -> dict[str, int]:
     built = [k for k in (day_key(d) for d in days) if client.exists(staged(k))]
     swap = client.pipeline(transaction=True)
     swap.delete(*(day_key(d) for d in days), _key("all"), _key("hidden"))
-    swap.delete(*(period_key(p, d) for p in PERIOD_DAYS for d in (today, days[-1])))
+    swap.delete(*(period_key(period, day) for period, day in _boards_around(today)))
     for key in built:
         swap.rename(staged(key), key)
         day = date.fromisoformat(key.rsplit(":", 1)[1])
@@ -459,7 +438,8 @@ def refresh_learner(*, user_id: int, visible: bool) -> None:
     today = utc_today()
     first_day = today - timedelta(days=DAY_KEY_DAYS - 1)
     days = [first_day + timedelta(days=n) for n in range(DAY_KEY_DAYS + 1)]
-    boards = [period_key(p, d) for p in PERIOD_DAYS for d in (today, days[-1])]
+    around = _boards_around(today)
+    boards = [period_key(period, day) for period, day in around]
     who = member(user_id)
     try:
         client = _client()
@@ -477,19 +457,19 @@ def refresh_learner(*, user_id: int, visible: bool) -> None:
             )
         )
         total = LearnerStats.objects.filter(pk=user_id).values_list("xp_total", flat=True).first()
-        existing = [key for key in boards if client.exists(key)]
+        existing = [
+            (period, day) for period, day in around if client.exists(period_key(period, day))
+        ]
         pipe = client.pipeline(transaction=True)
         pipe.srem(_key("hidden"), who)
         for day, xp in xp_by_day.items():
             pipe.zadd(day_key(day), {who: xp})
         if total:
             pipe.zadd(_key("all"), {who: total})
-        for key in existing:
-            period, last = key.rsplit(":", 2)[-2:]
-            last_day = date.fromisoformat(last)
-            xp = sum(xp_by_day.get(d, 0) for d in period_days(period, last_day))
+        for period, day in existing:
+            xp = sum(xp_by_day.get(d, 0) for d in period_days(period, day))
             if xp:
-                pipe.zadd(key, {who: xp})
+                pipe.zadd(period_key(period, day), {who: xp})
         pipe.execute()
     except (redis.RedisError, BoardUnavailable) as error:
         if not isinstance(error, BoardUnavailable):

@@ -4,7 +4,8 @@ A trigger, not application code, so every insert into the ledger (the award, a b
 hand-written INSERT) updates the rollup in the same statement, and no code path adds a query
 for it. Migration 0004 installs it (PostgreSQL: one statement-level trigger per INSERT, whose
 transition table holds only the rows actually inserted, not those ON CONFLICT skipped; SQLite:
-one per row). Days are UTC days, as the leaderboards count them.
+one per row). Days are learners' days (`XPAward.day`, the one day rule), as the calendar and the
+boards count them; a row without one (written by hand or by a bulk load) counts on its UTC day.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from itertools import islice
 
 from django.db import transaction
 from django.db.models import Sum
-from django.db.models.functions import TruncDate
+from django.db.models.functions import Coalesce, TruncDate
 
 from learning_platform.db import lock_against_writes
 from progress.models import LearnerDayXP, XPAward
@@ -32,9 +33,8 @@ def refill_from_ledger() -> int:
         lock_against_writes(XPAward)
         LearnerDayXP.objects.all().delete()
         days = (
-            # The boards' days are UTC days, not the learner's (`XPAward.day`).
-            XPAward.objects.annotate(utc_day=TruncDate("awarded_at", tzinfo=UTC))
-            .values_list("user_id", "utc_day")
+            XPAward.objects.annotate(board_day=Coalesce("day", TruncDate("awarded_at", tzinfo=UTC)))
+            .values_list("user_id", "board_day")
             .annotate(xp=Sum("amount"))
             .order_by()
             .iterator(chunk_size=_BATCH)

@@ -202,8 +202,8 @@ class LeaderboardQuerySerializer(QuerySerializer):
     period = serializers.ChoiceField(
         choices=list(LEADERBOARD_PERIODS),
         default="week",
-        help_text="week: today and the 6 days before; month: today and the 29 days before "
-        "(whole UTC days); all: all time.",
+        help_text="week: this calendar week (Monday to Sunday); month: this calendar month, "
+        "of learners' days, on your clock; all: all time.",
     )
 
 
@@ -223,8 +223,18 @@ class LeaderboardMeSerializer(serializers.Serializer[Any]):
     )
 
 
-class LeaderboardOutputSerializer(serializers.Serializer[Any]):
+class LeaderboardBoundsSerializer(serializers.Serializer[Any]):
+    since = serializers.DateTimeField(
+        allow_null=True, help_text="When the period began on your clock (null: all time)."
+    )
+    ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="When it ends on your clock: the time left (null: all time)."
+    )
+    first_day = serializers.DateField(allow_null=True, help_text="The period's first day.")
+    last_day = serializers.DateField(allow_null=True, help_text="The period's last day.")
+
+
+class LeaderboardOutputSerializer(LeaderboardBoundsSerializer):
     period = serializers.CharField()
-    since = serializers.DateTimeField(allow_null=True)
     entries = LeaderboardEntrySerializer(many=True)
     me = LeaderboardMeSerializer(allow_null=True, help_text="Null when signed out.")

@@ -16,6 +16,7 @@ from progress.serializers import (
     CalendarSerializer,
     CompletionOutputSerializer,
     DailyGoalInputSerializer,
+    LeaderboardBoundsSerializer,
     LeaderboardOutputSerializer,
     LeaderboardQuerySerializer,
     LevelCurveSerializer,
@@ -28,7 +29,7 @@ from progress.serializers import (
 NOT_FOUND = OpenApiResponse(description="No such (published) resource.")
 # Editors change the curve rarely; a browser or CDN may reuse it this long before asking again.
 LEVEL_CURVE_MAX_AGE = 300
-_SINCE = LeaderboardOutputSerializer().fields["since"]
+_BOUNDS = LeaderboardBoundsSerializer()
 
 
 class LevelCurveView(APIView):
@@ -169,10 +170,12 @@ class LeaderboardView(APIView):
         operation_id="leaderboard_retrieve",
         parameters=[LeaderboardQuerySerializer],
         responses=LeaderboardOutputSerializer,
-        description="The top 50 learners by XP earned in the period (week: today and the 6 "
-        "days before, month: today and the 29 days before, in whole UTC days from `since`; all: "
-        "all time), and the caller's own rank (`me`, null when signed out). Equal XP, equal "
-        "rank. Learners who opted out (`show_on_leaderboard`) are not listed.",
+        description="The top 50 learners by XP earned in the period (week: the calendar week, "
+        "Monday to Sunday, holding the caller's today; month: its calendar month; all: all "
+        "time), and the caller's own rank (`me`, null when signed out). XP counts on the day "
+        "it was earned on its learner's clock; the period's bounds are on the caller's "
+        "(`since`, `ends_at`; UTC when signed out). Equal XP, equal rank. Learners who opted "
+        "out (`show_on_leaderboard`) are not listed.",
     )
     def get(self, request: Request) -> Response:
         query = LeaderboardQuerySerializer(data=request.query_params)
@@ -180,8 +183,8 @@ class LeaderboardView(APIView):
         viewer = request.user if request.user.is_authenticated else None
         board = selectors.leaderboard(period=query.validated_data["period"], viewer=viewer)
         # The selector builds the documented body (plain ints, strings and booleans) but for
-        # `since`; 50 entries through nested serializers cost more than the board's reads.
-        return Response({**board, "since": _SINCE.to_representation(board["since"])})
+        # the bounds; 50 entries through nested serializers cost more than the board's reads.
+        return Response({**board, **_BOUNDS.to_representation(board)})
 
 
 class DailyGoalView(APIView):

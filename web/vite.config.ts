@@ -50,6 +50,8 @@ const pwa = VitePWA({
     ],
   },
   workbox: {
+    // Web Push (public/push-sw.js): the daily reminder shown by the browser, the app closed.
+    importScripts: ['/push-sw.js'],
     // The shell: index.html, the JS and CSS, the icons (the manifest is added by the plugin).
     globPatterns: ['**/*.{js,css,html,svg,png}'],
     cleanupOutdatedCaches: true,

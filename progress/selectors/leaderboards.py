@@ -2,43 +2,52 @@
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Mapping, Sequence
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db.models import F, QuerySet, Sum
 
 from accounts.models import public_name
+from learning_platform import clock
 from progress import boards
 from progress.models import LearnerDayXP, LearnerStats
+from progress.periods import PERIODS, period_of
+from progress.selectors.learners import today_in
 from progress.selectors.levels import xp_total
+from progress.streaks import day_start
 
 LEADERBOARD_SIZE = 50
 
 LEADERBOARD_MARGIN = 10
 
-# Runs of whole UTC days ending today, not calendar weeks or months: a fresh week never starts
-# empty. Whole days, so the Redis boards can be unions of per-day buckets.
-LEADERBOARD_PERIODS: dict[str, timedelta | None] = {
-    "week": timedelta(days=7),
-    "month": timedelta(days=30),
-    "all": None,
-}
+# The calendar week (Monday to Sunday) and month of learners' days (progress.periods), and all
+# time. A learner's XP counts on the day it was earned on their clock (`XPAward.day`).
+LEADERBOARD_PERIODS = (*PERIODS, "all")
+
+
+def leaderboard_days(*, period: str, today: date) -> tuple[date, date] | None:
+    """The first and last day of the period holding `today` (None: all time). Raises KeyError
+    for an unknown period."""
+    if period not in LEADERBOARD_PERIODS:
+        raise KeyError(period)
+    return period_of(period, today) if period in PERIODS else None
 
 
 def leaderboard_first_day(*, period: str, today: date) -> date | None:
-    """The first UTC day a period counts (None: all time). Raises KeyError for an unknown
-    period."""
-    window = LEADERBOARD_PERIODS[period]
-    return today - window + timedelta(days=1) if window is not None else None
+    """The first day a period counts (None: all time). Raises KeyError for an unknown period."""
+    days = leaderboard_days(period=period, today=today)
+    return days[0] if days is not None else None
 
 
 def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
     """Top learners by XP earned in the period, plus the viewer's own rank.
 
-    Periods are whole UTC days: the week is today and the 6 days before it, the month today and
-    the 29 before. Learners who opted out (`show_on_leaderboard=False`) and inactive accounts
+    The week and the month are the calendar ones holding the viewer's today (UTC's for a
+    signed-out reader), of learners' days: `since` and `ends_at` are their bounds on the
+    viewer's clock, `first_day` and `last_day` their dates. Learners who opted out (`show_on_leaderboard=False`) and inactive accounts
     never appear; a viewer who opted out still learns where they would stand. Ranks are
     competition ranks (equal XP, equal rank; equal XP listed by ascending id). Raises KeyError
     for an unknown period.
@@ -47,17 +56,26 @@ def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
     opted out), else, or when Redis cannot answer, from SQL over the XP-per-day rollup
     (at most 3 queries).
     """
-    first_day = leaderboard_first_day(period=period, today=boards.utc_today())
-    since = datetime.combine(first_day, time(), UTC) if first_day is not None else None
+    zone = zoneinfo.ZoneInfo(viewer.time_zone) if viewer is not None else zoneinfo.ZoneInfo("UTC")
+    today = today_in(zone, at=clock.now())
+    days = leaderboard_days(period=period, today=today)
+    bounds: dict[str, Any] = {"since": None, "ends_at": None, "first_day": None, "last_day": None}
+    if days is not None:
+        bounds = {
+            "since": day_start(days[0], zone),
+            "ends_at": day_start(days[1] + timedelta(days=1), zone),
+            "first_day": days[0],
+            "last_day": days[1],
+        }
     if boards.enabled():
         try:
-            rows, me = _leaderboard_from_redis(period=period, viewer=viewer, first_day=first_day)
+            rows, me = _leaderboard_from_redis(period=period, viewer=viewer, days=days, today=today)
         except boards.BoardUnavailable:
             pass
         else:
-            return {"period": period, "since": since, "entries": rows, "me": me}
-    rows, me = _leaderboard_from_sql(viewer=viewer, first_day=first_day)
-    return {"period": period, "since": since, "entries": rows, "me": me}
+            return {"period": period, **bounds, "entries": rows, "me": me}
+    rows, me = _leaderboard_from_sql(viewer=viewer, days=days)
+    return {"period": period, **bounds, "entries": rows, "me": me}
 
 
 def _on_leaderboard(viewer: Any) -> bool:
@@ -91,13 +109,13 @@ def _me_in(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {"rank": mine["rank"], "xp": mine["xp"], "on_leaderboard": True} if mine else None
 
 
-def _xp_since(*, user_id: int, first_day: date | None) -> int:
-    """The learner's XP from `first_day` on (all time: None), from the rollup (1 query)."""
-    if first_day is None:
+def _xp_in(*, user_id: int, days: tuple[date, date] | None) -> int:
+    """The learner's XP on these days (all time: None), from the rollup (1 query)."""
+    if days is None:
         return xp_total(user_id=user_id)
-    total = LearnerDayXP.objects.filter(user_id=user_id, day__gte=first_day).aggregate(
-        xp=Sum("xp")
-    )["xp"]
+    total = LearnerDayXP.objects.filter(user_id=user_id, day__range=days).aggregate(xp=Sum("xp"))[
+        "xp"
+    ]
     return total or 0
 
 
@@ -115,12 +133,13 @@ def _visible_names(*, user_ids: list[int]) -> dict[int, tuple[str, str]]:
 
 
 def _leaderboard_from_redis(
-    *, period: str, viewer: Any | None, first_day: date | None
+    *, period: str, viewer: Any | None, days: tuple[date, date] | None, today: date
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     viewer_xp = None
     if viewer is not None and not _on_leaderboard(viewer):
-        viewer_xp = _xp_since(user_id=viewer.pk, first_day=first_day)
+        viewer_xp = _xp_in(user_id=viewer.pk, days=days)
     board = boards.read(
+        today=today,
         period=period,
         # A few more than shown: a learner hidden since the last rebuild by a bulk update
         # (no signal) is dropped here rather than shown.
@@ -154,13 +173,13 @@ def _leaderboard_from_redis(
 
 
 def _leaderboard_from_sql(
-    *, viewer: Any | None, first_day: date | None
+    *, viewer: Any | None, days: tuple[date, date] | None
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     visible_users = {"user__show_on_leaderboard": True, "user__is_active": True}
     names = {"display_name": F("user__display_name"), "handle": F("user__public_handle")}
     visible: QuerySet[Any, Any]
     top: QuerySet[Any, Any]
-    if first_day is None:
+    if days is None:
         visible = (
             LearnerStats.objects.filter(xp_total__gt=0, **visible_users)
             .annotate(xp=F("xp_total"))
@@ -168,16 +187,16 @@ def _leaderboard_from_sql(
         )
         top = visible.values("user_id", "xp", **names)
     else:
-        days = LearnerDayXP.objects.filter(day__gte=first_day, **visible_users)
-        visible = days.values("user_id").annotate(xp=Sum("xp"))
-        top = days.values("user_id", **names).annotate(xp=Sum("xp"))
+        in_period = LearnerDayXP.objects.filter(day__range=days, **visible_users)
+        visible = in_period.values("user_id").annotate(xp=Sum("xp"))
+        top = in_period.values("user_id", **names).annotate(xp=Sum("xp"))
     rows = list(top.order_by("-xp", "user_id")[:LEADERBOARD_SIZE])
     entries = _ranked(rows, viewer=viewer)
     if viewer is None:
         return entries, None
     me = _me_in(entries)
     if me is None:
-        my_xp = _xp_since(user_id=viewer.pk, first_day=first_day)
+        my_xp = _xp_in(user_id=viewer.pk, days=days)
         ahead = visible.filter(xp__gt=my_xp).exclude(user_id=viewer.pk).count()
         me = {"rank": ahead + 1, "xp": my_xp, "on_leaderboard": _on_leaderboard(viewer)}
     return entries, me

@@ -14,7 +14,7 @@ import zoneinfo
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, datetime, timedelta
 from functools import partial, reduce
 from operator import or_
 
@@ -184,7 +184,7 @@ class _LearnerWriter:
                 )
             )
             stats.exercises_passed += a.source_type in PASS_SOURCES
-            self._xp_by_day[a.user_id][a.awarded_at.astimezone(UTC).date()] += a.amount
+            self._xp_by_day[a.user_id][day_at[a.user_id][a.awarded_at]] += a.amount
             self._note_active(a.user_id, [(a.awarded_at, a.amount)])
         if paid:
             events.xp_paid.announce(events.XpAwardsPaid(awards=tuple(paid)))

@@ -1,7 +1,8 @@
 """Daily reminders on the learner's clock (issue 38): opt-in, at the local time the learner
 picked (`User.reminder_time`), and only on a day they have not yet kept their streak or met
-their goal ("2 hours left to keep your 12-day streak"). In the app and, for learners who take
-e-mails, by e-mail with a one-click unsubscribe from the reminders alone.
+their goal ("2 hours left to keep your 12-day streak"). In the app, by Web Push on the devices
+where the learner allowed it (notifications.push) and, for learners who take e-mails, by e-mail
+with a one-click unsubscribe from the reminders alone.
 
 At most one a day: the notification's key and the e-mail's key name the learner's day, and
 both are unique in the database, so a retried or doubled run sends nothing twice. Each learner
@@ -21,6 +22,7 @@ from accounts import selectors as accounts
 from accounts.models import User
 from accounts.services import schedule_next_reminder
 from learning_platform import clock
+from notifications import push
 from notifications import services as notifications
 from progress.selectors.learners import days_of_users, today_in
 from progress.streaks import day_start
@@ -75,7 +77,11 @@ def _remind(user: User, day: dict[str, Any], now: datetime) -> None:
         url="/",
         dedupe_key=f"reminder:{today.isoformat()}",
     )
-    if created is not None and user.email_notifications and user.email:
+    if created is None:
+        return
+    # Web Push on the devices where the learner allowed it (nothing when none did).
+    push.push_after_commit(notification_id=created.pk)
+    if user.email_notifications and user.email:
         _email(user, title=title, today=today.isoformat())
 
 

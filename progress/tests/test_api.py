@@ -635,14 +635,58 @@ def test_leaderboard_all_time_counts_everything(api_client):
     assert [(e["display_name"], e["xp"]) for e in body["entries"]] == [("Carol", 1100)]
 
 
-def test_leaderboard_month_is_the_last_30_days(api_client):
+def test_leaderboard_month_is_the_calendar_month(api_client):
     dave = UserFactory(display_name="Dave")
-    give(dave, 10, days_ago=20)
-    give(dave, 1000, days_ago=40)
+    give(dave, 10, days_ago=10)  # Sunday 1 March (the frozen clock: Wednesday 11 March)
+    give(dave, 1000, days_ago=11)  # Saturday 28 February
 
     body = api_client.get(LEADERBOARD, {"period": "month"}).json()
 
     assert [(e["display_name"], e["xp"]) for e in body["entries"]] == [("Dave", 10)]
+    assert (body["first_day"], body["last_day"]) == ("2026-03-01", "2026-03-31")
+
+
+def test_leaderboard_week_is_the_calendar_week_from_monday(api_client):
+    erin = UserFactory(display_name="Erin")
+    give(erin, 10, days_ago=2)  # Monday 9 March, 10:00 UTC
+    give(erin, 1000, days_ago=2.5)  # Sunday 8 March, 22:00 UTC: last week
+
+    body = api_client.get(LEADERBOARD, {"period": "week"}).json()
+
+    assert [(e["display_name"], e["xp"]) for e in body["entries"]] == [("Erin", 10)]
+
+
+def test_leaderboard_bounds_are_utc_midnights_when_signed_out(api_client):
+    body = api_client.get(LEADERBOARD, {"period": "week"}).json()
+
+    assert (body["first_day"], body["last_day"]) == ("2026-03-09", "2026-03-15")
+    assert (body["since"], body["ends_at"]) == ("2026-03-09T00:00:00Z", "2026-03-16T00:00:00Z")
+
+
+def test_leaderboard_bounds_are_on_the_viewers_clock(user_client, user):
+    user.time_zone = "Pacific/Auckland"  # UTC+13 in March (daylight time)
+    user.save()
+
+    body = user_client.get(LEADERBOARD, {"period": "week"}).json()
+
+    assert (body["first_day"], body["last_day"]) == ("2026-03-09", "2026-03-15")
+    assert (body["since"], body["ends_at"]) == ("2026-03-08T11:00:00Z", "2026-03-15T11:00:00Z")
+
+
+def test_leaderboard_all_time_has_no_bounds(api_client):
+    body = api_client.get(LEADERBOARD, {"period": "all"}).json()
+
+    assert [body[k] for k in ("since", "ends_at", "first_day", "last_day")] == [None] * 4
+
+
+def test_leaderboard_counts_xp_on_the_learners_own_day(api_client):
+    # Sunday 8 March 11:00 UTC is Monday 01:00 on Kiritimati (UTC+14): this week's, there.
+    kiri = UserFactory(display_name="Kiri", time_zone="Pacific/Kiritimati")
+    give(kiri, 30, days_ago=2 + 23 / 24)
+
+    body = api_client.get(LEADERBOARD, {"period": "week"}).json()
+
+    assert [(e["display_name"], e["xp"]) for e in body["entries"]] == [("Kiri", 30)]
 
 
 def test_leaderboard_leaves_out_learners_who_opted_out(api_client):

@@ -8,7 +8,6 @@ import redis
 import time_machine
 from django.core.management import call_command
 from django.db.models import Sum
-from django.db.models.functions import TruncDate
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -21,6 +20,9 @@ pytestmark = pytest.mark.django_db
 
 LEADERBOARD = "/api/v1/leaderboard"
 DEAD_REDIS = "redis://127.0.0.1:18549/0"  # nothing listens there
+# A Wednesday noon ahead of the real date: the calendar tests' weeks and months are known, and
+# the keys' expiry (Redis's own clock) stays in the future.
+WEDNESDAY = datetime(2027, 3, 24, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -107,12 +109,13 @@ def test_redis_boards_answer_exactly_what_sql_answers(settings, redis_boards, cr
     assert "Shy" not in [e["display_name"] for e in from_redis["entries"]]
 
 
+@time_machine.travel(WEDNESDAY, tick=False)
 def test_awards_after_a_rebuild_reach_every_board(settings, redis_boards, give):
     alice, bob = UserFactory(display_name="Alice"), UserFactory(display_name="Bob")
     call_command("rebuild_leaderboards", verbosity=0)
     give(alice, 30)
     give(bob, 20)
-    give(bob, 20, days_ago=10)
+    give(bob, 20, days_ago=10)  # Sunday 14 March: this month, last week
 
     week = board(client_for(bob), "week")
     month, all_time = board(client_for(), "month"), board(client_for(), "all")
@@ -139,23 +142,63 @@ def test_equal_xp_shares_a_rank_and_lists_by_joining_order(redis_boards, give):
     ]
 
 
-# Noon of the real UTC day: not across midnight, and the day keys' expiry (Redis' own clock)
-# stays in the future.
-@time_machine.travel(
-    datetime.now(UTC).replace(hour=12, minute=0, second=0, microsecond=0), tick=False
-)
-def test_the_week_is_today_and_the_six_days_before(redis_boards, give):
+def _give_at(give, learner, amount: int, at: datetime) -> None:
+    give(learner, amount, days_ago=(timezone.now() - at).total_seconds() / 86400)
+
+
+@time_machine.travel(WEDNESDAY, tick=False)
+def test_the_week_is_the_calendar_week_from_monday(redis_boards, give):
     learner = UserFactory(display_name="Dana")
     call_command("rebuild_leaderboards", verbosity=0)
-    start_of_today = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
-    for days_back, amount in ((6, 1), (7, 1000)):
-        at = start_of_today - timedelta(days=days_back) + timedelta(minutes=1)
-        give(learner, amount, days_ago=(timezone.now() - at).total_seconds() / 86400)
+    _give_at(give, learner, 1, datetime(2027, 3, 22, 0, 1, tzinfo=UTC))  # Monday
+    _give_at(give, learner, 1000, datetime(2027, 3, 21, 23, 59, tzinfo=UTC))  # Sunday before
 
     body = board(client_for(), "week")
 
     assert [e["xp"] for e in body["entries"]] == [1]
-    assert body["since"] == (start_of_today - timedelta(days=6)).isoformat().replace("+00:00", "Z")
+    assert (body["since"], body["ends_at"]) == ("2027-03-22T00:00:00Z", "2027-03-29T00:00:00Z")
+
+
+@time_machine.travel(WEDNESDAY, tick=False)
+def test_the_month_is_the_calendar_month_in_redis_as_in_sql(settings, redis_boards, give):
+    learner = UserFactory(display_name="Mo")
+    call_command("rebuild_leaderboards", verbosity=0)
+    _give_at(give, learner, 5, datetime(2027, 3, 1, 0, 1, tzinfo=UTC))
+    _give_at(give, learner, 500, datetime(2027, 2, 28, 23, 59, tzinfo=UTC))
+
+    from_redis, from_sql = both_ways(settings, client_for(learner), "month")
+
+    assert [e["xp"] for e in from_redis["entries"]] == [5]
+    assert from_redis == from_sql
+    assert (from_redis["first_day"], from_redis["last_day"]) == ("2027-03-01", "2027-03-31")
+
+
+@time_machine.travel(WEDNESDAY, tick=False)
+def test_xp_counts_on_the_learners_day_in_redis_as_in_sql(settings, redis_boards, give):
+    # Sunday 21 March 11:00 UTC is Monday 01:00 on Kiritimati (UTC+14): this week's there;
+    # the same instant is last week's for a learner in UTC.
+    kiri = UserFactory(display_name="Kiri", time_zone="Pacific/Kiritimati")
+    utc = UserFactory(display_name="Uma", time_zone="UTC")
+    call_command("rebuild_leaderboards", verbosity=0)
+    sunday_11 = datetime(2027, 3, 21, 11, 0, tzinfo=UTC)
+    _give_at(give, kiri, 30, sunday_11)
+    _give_at(give, utc, 40, sunday_11)
+
+    from_redis, from_sql = both_ways(settings, client_for(), "week")
+
+    assert [(e["display_name"], e["xp"]) for e in from_redis["entries"]] == [("Kiri", 30)]
+    assert from_redis == from_sql
+
+
+@time_machine.travel(WEDNESDAY, tick=False)
+def test_a_rebuild_puts_each_award_on_its_learners_day(redis_boards, give):
+    kiri = UserFactory(display_name="Kiri", time_zone="Pacific/Kiritimati")
+    _give_at(give, kiri, 30, datetime(2027, 3, 21, 11, 0, tzinfo=UTC))
+    redis_boards.delete(*redis_boards.scan_iter(match=boards._key("*")))
+
+    call_command("rebuild_leaderboards", verbosity=0)
+
+    assert [e["xp"] for e in board(client_for(), "week")["entries"]] == [30]
 
 
 def test_opting_out_hides_the_learner_and_opting_in_shows_them_again(
@@ -248,16 +291,33 @@ def test_a_signed_in_read_from_redis_runs_one_query(redis_boards, give, django_a
     assert body["me"] == {"rank": 55, "xp": 1000 - 54, "on_leaderboard": True}
 
 
-def test_the_periodic_refresh_rebuilds_lost_boards_and_builds_tomorrows(redis_boards, give):
+@time_machine.travel(datetime(2027, 3, 28, 12, 0, tzinfo=UTC), tick=False)  # a Sunday
+def test_the_periodic_refresh_rebuilds_lost_boards_and_builds_this_weeks(redis_boards, give):
     give(UserFactory(), 10)
     redis_boards.delete(*redis_boards.scan_iter(match=boards._key("*")))
 
     refresh_leaderboards.delay()
 
-    tomorrow = boards.utc_today() + timedelta(days=1)
+    today = boards.utc_today()
     assert boards.is_built()
-    assert redis_boards.exists(boards.period_key("week", tomorrow))
-    assert redis_boards.exists(boards.period_key("month", tomorrow))
+    assert boards.period_key("week", today).endswith(":week:2027-03-22")
+    assert redis_boards.exists(boards.period_key("week", today))
+    assert redis_boards.exists(boards.period_key("month", today))
+
+
+@time_machine.travel(datetime(2027, 3, 28, 23, 59, tzinfo=UTC), tick=False)  # Sunday night
+def test_the_first_award_of_a_new_week_is_on_its_board_at_once(redis_boards, give):
+    # Kiritimati's Monday has begun: its learners' XP starts the new week's board, which no
+    # award has built yet (an empty union makes no key).
+    kiri = UserFactory(display_name="Kiri", time_zone="Pacific/Kiritimati")
+    call_command("rebuild_leaderboards", verbosity=0)
+    give(kiri, 25)
+
+    body = board(client_for(kiri), "week")
+
+    assert body["first_day"] == "2027-03-29"
+    assert [e["xp"] for e in body["entries"]] == [25]
+    assert body["me"] == {"rank": 1, "xp": 25, "on_leaderboard": True}
 
 
 def test_the_command_recomputes_the_rollup_from_the_ledger(settings, give):
@@ -273,8 +333,8 @@ def test_the_command_recomputes_the_rollup_from_the_ledger(settings, give):
     assert set(LearnerDayXP.objects.values_list("user_id", "day", "xp")) == expected
 
 
-def test_the_ledger_trigger_sums_each_learners_xp_per_utc_day(give):
-    learner = UserFactory()
+def test_the_ledger_trigger_sums_each_learners_xp_per_day_of_theirs(give):
+    learner = UserFactory(time_zone="Pacific/Kiritimati")
     give(learner, 10)
     give(learner, 5)
     give(learner, 7, days_ago=2)
@@ -282,15 +342,22 @@ def test_the_ledger_trigger_sums_each_learners_xp_per_utc_day(give):
         awards=[services.Award(user_id=learner.id, source_type="exercise", source_id=1, amount=99)]
     )
 
-    per_day = (
-        XPAward.objects.annotate(utc_day=TruncDate("awarded_at", tzinfo=UTC))
-        .values("user_id", "utc_day")
-        .annotate(xp=Sum("amount"))
-    )
+    per_day = XPAward.objects.values("user_id", "day").annotate(xp=Sum("amount"))
     assert set(LearnerDayXP.objects.values_list("user_id", "day", "xp")) == {
-        (row["user_id"], row["utc_day"], row["xp"]) for row in per_day
+        (row["user_id"], row["day"], row["xp"]) for row in per_day
     }
     assert LearnerDayXP.objects.aggregate(total=Sum("xp"))["total"] == 22
+
+
+def test_a_ledger_row_without_a_day_counts_on_its_utc_day():
+    learner = UserFactory(time_zone="Pacific/Kiritimati")
+    at = datetime(2027, 3, 21, 11, 0, tzinfo=UTC)
+    # As a bulk load or a hand-written INSERT may leave it.
+    XPAward.objects.create(
+        user=learner, source_type="exercise", source_id=1, amount=9, awarded_at=at, day=None
+    )
+
+    assert list(LearnerDayXP.objects.values_list("day", "xp")) == [(at.date(), 9)]
 
 
 # --- awards Redis missed ----------------------------------------------------------------------

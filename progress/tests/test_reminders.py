@@ -8,7 +8,9 @@ import time_machine
 from django.core import mail
 
 from accounts.models import User
+from notifications import push
 from notifications.models import Notification
+from notifications.tests.push_service import PushService
 from progress import tasks
 from progress.models import LearnerStats
 
@@ -89,6 +91,28 @@ def test_at_their_time_a_learner_with_a_streak_to_keep_is_reminded_in_app_and_by
     assert email.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     learner.refresh_from_db()
     assert learner.reminder_due_at == datetime(2026, 12, 11, 14, 0, tzinfo=UTC)
+
+
+def test_a_learner_who_allowed_push_on_a_device_gets_the_reminder_there_once(
+    learner, settings, django_capture_on_commit_callbacks
+):
+    settings.WEBPUSH_VAPID_PRIVATE_KEY = "jmqJmK-wxvYXP3UcYVM4JnH5NwIXpWv8hd2yrytrjOw"
+    service = PushService()
+    try:
+        phone = service.browser("phone")
+        push.save_subscription(
+            user_id=learner.pk, endpoint=phone.endpoint, p256dh=phone.p256dh, auth=phone.auth
+        )
+        with django_capture_on_commit_callbacks(execute=True):
+            _run_at(BANGKOK_2100.replace(minute=1))
+        User.objects.filter(pk=learner.pk).update(reminder_due_at=BANGKOK_2100)
+        with django_capture_on_commit_callbacks(execute=True):
+            _run_at(BANGKOK_2100.replace(minute=2))
+
+        [pushed] = service.pushed
+        assert phone.read(pushed)["title"] == "2 hours left to keep your 12-day streak"
+    finally:
+        service.close()
 
 
 def test_a_reminder_is_sent_once_a_day_even_when_the_run_repeats(learner):

@@ -149,7 +149,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The top 50 learners by XP earned in the period (week: today and the 6 days before, month: today and the 29 days before, in whole UTC days from `since`; all: all time), and the caller's own rank (`me`, null when signed out). Equal XP, equal rank. Learners who opted out (`show_on_leaderboard`) are not listed. */
+        /** @description The top 50 learners by XP earned in the period (week: the calendar week, Monday to Sunday, holding the caller's today; month: its calendar month; all: all time), and the caller's own rank (`me`, null when signed out). XP counts on the day it was earned on its learner's clock; the period's bounds are on the caller's (`since`, `ends_at`; UTC when signed out). Equal XP, equal rank. Learners who opted out (`show_on_leaderboard`) are not listed. */
         get: operations["leaderboard_retrieve"];
         put?: never;
         post?: never;
@@ -520,6 +520,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/push-subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Keep this browser's subscription (201 new, 200 known: its keys are updated, and a browser signed in as someone else moves to you). 409 `push_not_configured` when the server has no VAPID key. */
+        put: operations["me_push_subscription_update"];
+        post?: never;
+        /** @description Forget this browser's subscription (also when there was none). */
+        delete: operations["me_push_subscription_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/reports/": {
         parameters: {
             query?: never;
@@ -616,6 +634,22 @@ export interface paths {
         put?: never;
         /** @description The reviews a device answered offline, graded and scheduled in the order they were answered, each as of its `answered_at`; sent again, an answer changes nothing. Each bad answer is rejected with a reason. */
         post: operations["me_reviews_sync"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/push/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["push_key_retrieve"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1161,9 +1195,27 @@ export interface components {
             on_leaderboard: boolean;
         };
         LeaderboardOutput: {
-            period: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the period began on your clock (null: all time).
+             */
             since: string | null;
+            /**
+             * Format: date-time
+             * @description When it ends on your clock: the time left (null: all time).
+             */
+            ends_at: string | null;
+            /**
+             * Format: date
+             * @description The period's first day.
+             */
+            first_day: string | null;
+            /**
+             * Format: date
+             * @description The period's last day.
+             */
+            last_day: string | null;
+            period: string;
             entries: components["schemas"]["LeaderboardEntry"][];
             /** @description Null when signed out. */
             me: components["schemas"]["LeaderboardMe"] | null;
@@ -1492,6 +1544,30 @@ export interface components {
          * @enum {string}
          */
         ProseBlockKindEnum: "prose";
+        PushKey: {
+            /** @description The VAPID public key to subscribe with (PushManager.subscribe's applicationServerKey, base64url); null when this server sends no pushes. */
+            public_key: string | null;
+        };
+        PushKeys: {
+            p256dh: string;
+            auth: string;
+        };
+        PushKeysRequest: {
+            p256dh: string;
+            auth: string;
+        };
+        /** @description What PushSubscription.toJSON() gives (expirationTime is ignored). */
+        PushSubscription: {
+            /** Format: uri */
+            endpoint: string;
+            keys: components["schemas"]["PushKeys"];
+        };
+        /** @description What PushSubscription.toJSON() gives (expirationTime is ignored). */
+        PushSubscriptionRequest: {
+            /** Format: uri */
+            endpoint: string;
+            keys: components["schemas"]["PushKeysRequest"];
+        };
         QuestDetail: {
             slug: string;
             title: string;
@@ -3485,7 +3561,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description week: today and the 6 days before; month: today and the 29 days before (whole UTC days); all: all time.
+                 * @description week: this calendar week (Monday to Sunday); month: this calendar month, of learners' days, on your clock; all: all time.
                  *
                  *     * `week` - week
                  *     * `month` - month
@@ -5475,6 +5551,167 @@ export interface operations {
             };
         };
     };
+    me_push_subscription_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushSubscriptionRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscription"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushSubscription"];
+                };
+            };
+            /** @description Invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_push_subscription_destroy: {
+        parameters: {
+            query: {
+                endpoint: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description URI too long: the query string is over the server's limit. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
     my_reports_list: {
         parameters: {
             query?: {
@@ -5906,6 +6143,55 @@ export interface operations {
             };
             /** @description Too many requests. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    push_key_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushKey"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,6 +6,7 @@ import { leaderboardQueries } from '@/lib/queries';
 import { useAuth } from '@/lib/session';
 import type { LeaderboardPeriod } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
+import { periodDays, timeLeft } from '../period';
 import { NameInvitation } from './NameInvitation';
 
 const PERIODS: { value: LeaderboardPeriod; label: string }[] = [
@@ -40,6 +41,11 @@ export function LeaderboardPage() {
       {board.error ? <ErrorMessage error={board.error} onRetry={() => void board.refetch()} /> : null}
       {board.data ? (
         <>
+          {board.data.first_day && board.data.last_day && board.data.ends_at ? (
+            <p className="muted board-period">
+              {periodDays(board.data.first_day, board.data.last_day)} · {timeLeft(board.data.ends_at)}
+            </p>
+          ) : null}
           {board.data.me ? (
             <p className="me-rank">
               Your rank: <strong>#{board.data.me.rank}</strong> with {board.data.me.xp} XP

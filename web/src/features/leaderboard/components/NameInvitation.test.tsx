@@ -7,7 +7,7 @@ import type { Profile } from '@/lib/types';
 import { renderApp } from '@/test/render';
 
 const handleOnly = { ...adaProfile, display_name: '', public_name: 'Learner 380293' };
-const board = { period: 'week', since: null, entries: [], me: null };
+const board = { period: 'week', since: null, ends_at: null, first_day: null, last_day: null, entries: [], me: null };
 
 function routes(profile: Profile, more: Record<string, Handler | object> = {}) {
   return mockApi({

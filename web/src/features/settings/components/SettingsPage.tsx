@@ -15,6 +15,7 @@ import { deviceName } from '@/lib/userAgent';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 import { settingsQueries, useEndSession, useUpdateProfile } from '../api';
 import { AccountSection } from './Account';
+import { PushOnThisDevice } from './PushOnThisDevice';
 import rules from '@/lib/rules.json';
 
 /** The server's limit (accounts.serializers.ProfileInputSerializer.display_name). */
@@ -170,10 +171,11 @@ function ProfileForm({ profile }: { profile: Profile }) {
               aria-describedby={`${id}-reminder-help ${id}-reminder-error`}
             />
             <p className="field-help muted" id={`${id}-reminder-help`}>
-              At this time in your time zone, only on a day you have not yet kept your streak or met your goal: in the app, and by e-mail when
-              notifications go by e-mail.
+              At this time in your time zone, only on a day you have not yet kept your streak or met your goal: in the app, by e-mail when
+              notifications go by e-mail, and as a notification on the devices where you allow it.
             </p>
             <FieldError error={update.error} field="reminder_time" id={`${id}-reminder-error`} />
+            <PushOnThisDevice />
           </>
         ) : null}
       </fieldset>
