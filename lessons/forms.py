@@ -303,6 +303,11 @@ class LessonForm(forms.ModelForm):  # type: ignore[type-arg]  # as BlockForm
         self.conflict = []
         if self.instance.pk:
             self.fields["opened_version"].initial = self.instance.version
+        # The units on offer are the lesson's quest's (a unit of another is refused on save).
+        quest_id = self.instance.quest_id if self.instance.pk else self.initial.get("quest")
+        unit = self.fields.get("unit")
+        if quest_id and isinstance(unit, forms.ModelChoiceField):
+            unit.queryset = unit.queryset.filter(quest_id=quest_id)
 
     def clean_summary(self) -> str:
         summary: str = clean_text(self.cleaned_data.get("summary") or "")  # a str stays one

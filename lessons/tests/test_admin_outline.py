@@ -1,5 +1,7 @@
 """The quest outline page in the admin, through its pages as an editor's browser uses them."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -171,3 +173,17 @@ def test_a_unit_of_another_quest_is_refused_on_the_lesson(quest, abc):
 
     with pytest.raises(ValidationError, match="own quest"):
         abc[0].full_clean()
+
+
+def test_a_lessons_page_offers_the_units_of_its_own_quest_only(client, editor, quest, abc):
+    ours = Unit.objects.create(quest=quest, title="Tokens")
+    theirs = Unit.objects.create(quest=QuestFactory(slug="other"), title="Elsewhere")
+
+    change = client.get(reverse("admin:lessons_lesson_change", args=[abc[0].id])).content.decode()
+    add = client.get(reverse("admin:lessons_lesson_add") + f"?quest={quest.id}").content.decode()
+
+    for page in (change, add):
+        units = re.search(r'<select name="unit".*?</select>', page, re.S)
+        assert units is not None
+        assert f'<option value="{ours.id}">{ours.title}' in units.group(0)
+        assert theirs.title not in units.group(0)
