@@ -13,6 +13,8 @@ submissions, so it stays (as a lesson's revert keeps an exercise added since).
 
 from __future__ import annotations
 
+import re
+
 from django.db.models import Prefetch
 
 from exercises.models import Exercise, ExerciseColumn
@@ -22,6 +24,7 @@ from exercises.services.content import EXERCISE_VERSIONED_FIELDS, _sync_columns
 # What a draft's exercise puts on its live exercise: all but the slug, the live exercise's
 # address (a copy in a draft has its own: slugs are unique).
 COPIED_FIELDS = tuple(name for name in EXERCISE_VERSIONED_FIELDS if name != "slug")
+_DRAFT_SLUG = re.compile(r"^draft-\d+-(.+)$")
 
 
 def _with_columns(lesson_id: int) -> list[Exercise]:
@@ -36,6 +39,16 @@ def _with_columns(lesson_id: int) -> list[Exercise]:
 
 def draft_exercise_slug(exercise: Exercise) -> str:
     return f"draft-{exercise.pk}-{exercise.slug}"[:100].rstrip("-")
+
+
+def _live_slug(exercise: Exercise) -> str:
+    """A copy's slug without the draft's prefix, when that address is free (its live exercise
+    was deleted since the draft was made); any other slug as it is."""
+    match = _DRAFT_SLUG.match(exercise.slug)
+    truncated = len(exercise.slug) >= 100  # the prefix may have cut the old slug short
+    if match is None or truncated or Exercise.objects.filter(slug=match[1]).exists():
+        return exercise.slug
+    return match[1]
 
 
 def copy_exercises_to_draft(*, live_lesson_id: int, draft_id: int) -> int:
@@ -63,6 +76,7 @@ def publish_draft_exercises(*, draft_id: int, live_lesson_id: int) -> dict[str, 
         if target is None:  # added in the draft (or its live exercise was deleted since)
             draft.lesson_id = live_lesson_id
             draft.draft_of = None
+            draft.slug = _live_slug(draft)
             draft.save()
             counts["moved"] += 1
             continue

@@ -93,6 +93,19 @@ def test_an_exercise_added_in_the_draft_moves_to_the_live_lesson(live):
     assert moved.columns.count() == 5
 
 
+def test_a_copy_whose_live_exercise_was_deleted_meanwhile_goes_live_under_its_old_slug(
+    live, exercise
+):
+    draft = live_drafts.make_live_draft(lesson_id=live.pk)
+    copy = Exercise.objects.get(lesson=draft)
+    exercise.delete()
+
+    live_drafts.publish_live_draft(draft_id=draft.pk)
+
+    moved = Exercise.objects.get(lesson=live)
+    assert (moved.pk, moved.slug) == (copy.pk, "live-table")
+
+
 def test_an_exercise_removed_in_the_draft_goes_only_without_submissions(live, exercise):
     answered = ExerciseFactory(lesson=live, slug="answered-table", position=2)
     submission = SubmissionFactory(exercise=answered)
