@@ -103,9 +103,14 @@ class Exercise(models.Model):
     )
     xp = models.PositiveIntegerField("XP value", default=50, validators=[MaxValueValidator(10_000)])
     position = models.PositiveIntegerField(default=0)
+    # On the copy of an exercise in a draft of a live lesson: the live exercise it rewrites,
+    # which publishing the draft updates in place (exercises.services.live_drafts).
+    draft_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, editable=False, related_name="+"
+    )
     created_at = models.DateTimeField(default=clock.now, editable=False)
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords(excluded_fields=["updated_at", "created_at"])
+    history = HistoricalRecords(excluded_fields=["updated_at", "created_at", "draft_of"])
 
     class Meta:
         ordering = ("lesson", "position", "id")

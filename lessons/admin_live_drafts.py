@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 from learning_platform.errors import Conflict, InvalidField, InvalidInput
 from lessons import live_drafts
 from lessons.history import changes_since
-from lessons.models import Block, Lesson, Link
+from lessons.models import Lesson
 
 # What a draft's own page may not change: its place and publishing are the live lesson's.
 DRAFT_READONLY_FIELDS = ("quest", "slug", "position", "published", "publish_at")
@@ -67,14 +67,6 @@ class LiveDraftsAdminMixin:
         if obj is not None and obj.draft_of_id is not None:
             return (*fields, *DRAFT_READONLY_FIELDS)
         return fields
-
-    def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
-        inlines = super().get_inlines(request, obj)  # type: ignore[misc]
-        if obj is not None and obj.draft_of_id is not None:
-            # Blocks and links only: the table exercise (the exercises app's inline) is edited
-            # on the live lesson, where learners' submissions are; a draft leaves it alone.
-            return [inline for inline in inlines if inline.model in (Block, Link)]
-        return inlines
 
     def get_prepopulated_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is not None and obj.draft_of_id is not None:

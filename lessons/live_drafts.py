@@ -1,7 +1,8 @@
 """Drafts of live lessons: rewrite a published lesson without learners reading the rewrite.
 
 A draft is a lesson row of its own (`Lesson.draft_of` → the live lesson, one per lesson), so
-the whole admin edits it as any lesson: blocks, checks, links, tags. It is never published
+the whole admin edits it as any lesson: blocks, checks, links, tags, and (through the hooks
+in lessons.events, answered by the apps above) its exercise. It is never published
 (a database constraint), so no learner-facing read can return it. Publishing it copies its
 content onto the live lesson in one transaction, as one new version of the live lesson (its
 history records it, and reverting to the version before undoes it), then deletes the draft.
@@ -19,6 +20,7 @@ from django.db import transaction
 
 from learning_platform import clock, history
 from learning_platform.errors import Conflict, InvalidField, NotFound
+from lessons import events
 from lessons.blocks import EMPTY_BLOCK
 from lessons.history import LessonVersion, changes_since
 from lessons.models import Lesson
@@ -94,6 +96,9 @@ def make_live_draft(*, lesson_id: int) -> Lesson:
             draft.tags.set(live.tags.all())
             _sync_blocks(draft, _block_specs(live))
             _sync_links(draft, _link_specs(live))
+            events.live_draft_made.announce(
+                events.LiveDraftMade(live_lesson_id=live.pk, draft_id=draft.pk)
+            )
     return draft
 
 
@@ -140,6 +145,10 @@ def publish_live_draft(
             _sync_tags(live, list(draft.tags.values_list("slug", flat=True)))
             _sync_blocks(live, _block_specs(draft))
             _sync_links(live, _link_specs(draft))
+            # Before the draft goes: what the apps above keep of it (its exercise) moves too.
+            events.live_draft_published.announce(
+                events.LiveDraftPublished(draft_id=draft.pk, live_lesson_id=live.pk)
+            )
             live.save()  # last: its record closes the version, as in the admin
             draft.delete()
     return live
