@@ -306,7 +306,7 @@ class LessonForm(forms.ModelForm):  # type: ignore[type-arg]  # as BlockForm
         # The units on offer are the lesson's quest's (a unit of another is refused on save).
         quest_id = self.instance.quest_id if self.instance.pk else self.initial.get("quest")
         unit = self.fields.get("unit")
-        if quest_id and isinstance(unit, forms.ModelChoiceField):
+        if quest_id and isinstance(unit, forms.ModelChoiceField) and unit.queryset is not None:
             unit.queryset = unit.queryset.filter(quest_id=quest_id)
 
     def clean_summary(self) -> str:
