@@ -67,6 +67,8 @@ test('the outline is reordered by mouse and by keyboard, and a stale order is re
   await page.getByRole('link', { name: 'Outline' }).click();
   await expect(page.getByRole('heading', { name: 'Outline: Outline walk' })).toBeVisible();
   expect(await titlesOnPage(page)).toEqual(['Alpha', 'Beta', 'Gamma', 'Delta']);
+  // No empty error box before anything went wrong.
+  await expect(page.locator('#lp-outline-error')).toBeHidden();
   await shot(page, 'admin-39-outline-01-opened');
 
   // --- By mouse: Delta dragged onto the top half of Beta lands before it, in Part one.
