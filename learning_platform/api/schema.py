@@ -38,6 +38,9 @@ class ErrorSerializer(serializers.Serializer[None]):
 
 # DRF refuses a NUL character in any text field (ProhibitNullCharactersValidator); say so.
 NO_NUL_PATTERN = "^[^\\x00]*$"
+# A field that trims whitespace and refuses a blank value also refuses one made of whitespace
+# only (DRF strips it to ""): the schema says there is at least one other character.
+NO_NUL_NOT_BLANK_PATTERN = "^[^\\x00]*[^\\s\\x00][^\\x00]*$"
 
 
 class AutoSchema(SpectacularAutoSchema):
@@ -60,7 +63,11 @@ class AutoSchema(SpectacularAutoSchema):
             # A field with its own pattern (slug, regex) gets it from its validator later.
             and not any(hasattr(v, "regex") for v in field.validators)
         ):
-            schema["pattern"] = NO_NUL_PATTERN
+            schema["pattern"] = (
+                NO_NUL_NOT_BLANK_PATTERN
+                if field.trim_whitespace and not field.allow_blank
+                else NO_NUL_PATTERN
+            )
         return schema
 
     def _insert_field_validators(

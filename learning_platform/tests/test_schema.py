@@ -131,6 +131,15 @@ def test_text_inputs_say_a_nul_character_is_refused(schema):
     assert re.search(body["pattern"], "Hello, wörld") is not None
 
 
+def test_text_inputs_that_refuse_a_blank_say_whitespace_alone_is_blank(schema):
+    import re
+
+    body = schema["components"]["schemas"]["CommentInputRequest"]["properties"]["body"]
+
+    assert re.search(body["pattern"], " \x1c\t ") is None
+    assert re.search(body["pattern"], " a ") is not None
+
+
 def test_operations_with_query_parameters_document_the_servers_414(schema):
     responses = schema["paths"]["/api/v1/lessons/{slug}/comments/"]["get"]["responses"]
 

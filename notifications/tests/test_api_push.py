@@ -6,6 +6,7 @@ import pytest
 
 from accounts.tests.factories import UserFactory
 from notifications.models import PushSubscription
+from notifications.views import PUSH_ENDPOINT_PATTERN
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +132,39 @@ def test_deleting_the_account_forgets_its_devices(user, vapid):
     personal_data.purge(AccountPurged(user_id=user.pk, former_names=()))
 
     assert not PushSubscription.objects.exists()
+
+
+def test_turning_push_off_with_an_endpoint_never_saved_is_a_204(user_client, vapid):
+    response = user_client.delete(f"{URL}?endpoint=not-a-url")
+
+    assert response.status_code == 204
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://fcm.googleapis.com/fcm/send/dV3:APA91b-x_y",
+        "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABk~",
+        "https://push.example.com:8443",
+    ],
+)
+def test_the_endpoints_of_the_browsers_push_services_are_accepted(user_client, vapid, endpoint):
+    response = user_client.put(URL, _body(endpoint=endpoint), format="json")
+
+    assert response.status_code == 201
+
+
+def test_an_endpoint_with_a_space_in_its_path_is_a_400(user_client, vapid):
+    response = user_client.put(URL, _body(endpoint=f"{ENDPOINT}/a b"), format="json")
+
+    assert response.status_code == 400
+    assert "endpoint" in response.json()["errors"]
+
+
+def test_the_schema_gives_the_endpoint_rule_and_the_409(client):
+    schema = client.get("/api/schema/?format=json").json()
+    put = schema["paths"]["/api/v1/me/push-subscription"]["put"]
+    endpoint = schema["components"]["schemas"]["PushSubscriptionRequest"]["properties"]["endpoint"]
+
+    assert "409" in put["responses"]
+    assert endpoint["pattern"] == PUSH_ENDPOINT_PATTERN

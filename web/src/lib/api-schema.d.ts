@@ -528,7 +528,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Keep this browser's subscription (201 new, 200 known: its keys are updated, and a browser signed in as someone else moves to you). 409 `push_not_configured` when the server has no VAPID key. */
+        /** @description Keep this browser's subscription (201 new, 200 known: its keys are updated, and a browser signed in as someone else moves to you). */
         put: operations["me_push_subscription_update"];
         post?: never;
         /** @description Forget this browser's subscription (also when there was none). */
@@ -1558,13 +1558,11 @@ export interface components {
         };
         /** @description What PushSubscription.toJSON() gives (expirationTime is ignored). */
         PushSubscription: {
-            /** Format: uri */
             endpoint: string;
             keys: components["schemas"]["PushKeys"];
         };
         /** @description What PushSubscription.toJSON() gives (expirationTime is ignored). */
         PushSubscriptionRequest: {
-            /** Format: uri */
             endpoint: string;
             keys: components["schemas"]["PushKeysRequest"];
         };
@@ -5612,6 +5610,16 @@ export interface operations {
             };
             /** @description Not acceptable. */
             406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description `push_not_configured`: this server has no VAPID key. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
