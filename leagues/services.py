@@ -192,12 +192,20 @@ def _place_one_waiting(*, membership_id: int) -> bool:
 
 
 def close_cohort(*, cohort_id: int) -> bool:
-    """Close the cohort: rank its members (XP, then who reached it first, then id), set each
-    one's tier after the week (`rules.tiers_after`) on the membership and the learner, and mark
-    it closed, in one transaction. Idempotent: a closed cohort is left as it is (False)."""
+    """Close the cohort once its week has ended for all its members: rank its members (XP,
+    then who reached it first, then id), set each one's tier after the week
+    (`rules.tiers_after`) on the membership and the learner, and mark it closed, in one
+    transaction. Idempotent: a closed cohort, or one whose week has not ended (a member placed
+    since it was found due may have moved its end), is left as it is (False)."""
     with transaction.atomic():
         cohort = (
-            Cohort.objects.select_for_update().filter(pk=cohort_id, closed_at__isnull=True).first()
+            Cohort.objects.select_for_update()
+            .filter(
+                pk=cohort_id,
+                closed_at__isnull=True,
+                ends_at__lte=clock.now() - rules.CLOSE_MARGIN,
+            )
+            .first()
         )
         if cohort is None:
             return False

@@ -79,6 +79,13 @@ def test_a_cohort_stays_open_until_its_week_ended_in_its_westmost_zone(db):
     assert Cohort.objects.get().closed_at is None
 
 
+def test_a_cohort_whose_week_end_moved_later_is_not_closed_before_it(db):
+    cohort = CohortFactory(ends_at=datetime(2026, 3, 16, 3, tzinfo=UTC))  # a member joined late
+
+    with time_machine.travel(AFTER_THE_WEEK, tick=False):
+        assert services.close_cohort(cohort_id=cohort.pk) is False
+
+
 def test_closing_twice_gives_the_same_tiers(db):
     ranked = _cohort(tier=2, members=30)
     _close_all()
