@@ -4,13 +4,26 @@ subscriber), placement in a cohort, the week's close and leaving or joining the 
 from __future__ import annotations
 
 import logging
+from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import (
+    Case,
+    DateTimeField,
+    Exists,
+    F,
+    Field,
+    IntegerField,
+    OuterRef,
+    Q,
+    Value,
+    When,
+)
 from django.db.models.functions import Greatest
 
 from leagues import rules
@@ -34,8 +47,10 @@ def record_league_xp(event: XpAwardsPaid) -> None:
     """Add the awards just paid to their learners' league XP for the week of each award's stored
     day, placing a learner with their first XP of that week. Runs in the award's transaction
     (the ledger holds the learners' progress locks), so league XP commits with the XP or not at
-    all. An award of 0 XP places nobody; a week already closed takes no more XP. One statement
-    a learner once placed; a placement costs about seven, once a week."""
+    all. An award of 0 XP places nobody; a week already closed takes no more XP.
+
+    One statement for a learner once placed; a write for many learners costs the same few
+    statements however many (two for those placed, at most eight for the placements)."""
     weeks: dict[tuple[int, date], _WeekXP] = {}
     for paid in event.awards:
         amount = paid.xp_after - paid.xp_before
@@ -47,14 +62,35 @@ def record_league_xp(event: XpAwardsPaid) -> None:
             weeks[key].reached_at = max(weeks[key].reached_at, paid.awarded_at)
         else:
             weeks[key] = _WeekXP(amount, paid.awarded_at, paid.time_zone)
-    for (user_id, week), earned in sorted(weeks.items()):
-        added = Membership.objects.filter(
-            user_id=user_id, week=week, tier_after__isnull=True
-        ).update(
+    if not weeks:
+        return
+    still_open = Membership.objects.filter(tier_after__isnull=True)
+    if len(weeks) == 1:
+        [((user_id, week), earned)] = weeks.items()
+        added = still_open.filter(user_id=user_id, week=week).update(
             xp=F("xp") + earned.xp, reached_at=Greatest("reached_at", Value(earned.reached_at))
         )
-        if not added:
-            _place(user_id=user_id, week=week, earned=earned)
+        placed = {(user_id, week)} if added else set()
+    else:
+        rows = still_open.filter(
+            user_id__in={u for u, _ in weeks}, week__in={w for _, w in weeks}
+        ).values_list("pk", "user_id", "week")
+        members = {pk: weeks[u, w] for pk, u, w in rows if (u, w) in weeks}
+        if members:
+            still_open.filter(pk__in=members).update(
+                xp=F("xp") + _by_pk(members, lambda e: e.xp, IntegerField()),
+                reached_at=Greatest(
+                    "reached_at", _by_pk(members, lambda e: e.reached_at, DateTimeField())
+                ),
+            )
+        placed = {(u, w) for _, u, w in rows if (u, w) in weeks}
+    new = {key: earned for key, earned in weeks.items() if key not in placed}
+    if new:
+        _place(new)
+
+
+def _by_pk(rows: dict[int, _WeekXP], value: Callable[[_WeekXP], object], field: Field) -> Case:
+    return Case(*(When(pk=pk, then=Value(value(e))) for pk, e in rows.items()), output_field=field)
 
 
 def _locked_leaguer(user_id: int) -> Leaguer:
@@ -66,91 +102,125 @@ def _locked_leaguer(user_id: int) -> Leaguer:
     return leaguer
 
 
-def _place(*, user_id: int, week: date, earned: _WeekXP) -> None:
-    """The learner's first XP of `week`: a membership in the open cohort of their tier near
-    their UTC offset, or waiting for last week's close when that has not happened yet."""
-    leaguer = Leaguer.objects.select_for_update().filter(user_id=user_id).first()
-    latest: list[tuple[date, int | None]] = []
-    if leaguer is None:
-        # Written with the first placement (`_join_cohort`): no week before, nothing to read.
-        leaguer = Leaguer(user_id=user_id)
-    elif leaguer.opted_out:
-        return
-    else:
-        latest = list(
-            Membership.objects.filter(user_id=user_id, week__lte=week)
-            .order_by("-week")
-            .values_list("week", "tier_after")[:1]
-        )
-    if latest and latest[0][0] == week:
-        return  # the week is closed already (an open one took the XP above)
+def _place(weeks: dict[tuple[int, date], _WeekXP]) -> None:
+    """The learners' first XP of these weeks: a membership each in the open cohort of their
+    tier near their UTC offset, or waiting for their previous week's close when that has not
+    happened yet (it decides the tier). Those who left the leagues, whose week is closed or
+    has ended where they live (XP synced late) are not placed."""
+    users = sorted({u for u, _ in weeks})
+    leaguers = {
+        leaguer.user_id: leaguer
+        for leaguer in Leaguer.objects.select_for_update().filter(user_id__in=users).order_by("pk")
+    }
+    known = [u for u in users if u in leaguers and not leaguers[u].opted_out]
+    # Their memberships of these weeks (closed: an open one took the XP) and their open ones.
+    weeks_of: dict[int, dict[date, bool]] = defaultdict(dict)
+    if known:
+        for user_id, week, tier_after in (
+            Membership.objects.filter(user_id__in=known)
+            .filter(Q(week__in={w for _, w in weeks}) | Q(tier_after__isnull=True))
+            .values_list("user_id", "week", "tier_after")
+        ):
+            weeks_of[user_id][week] = tier_after is None
     now = clock.now()
-    zone = ZoneInfo(earned.time_zone)
-    ends_at = rules.week_ends_at(week, zone)
-    if ends_at + rules.CLOSE_MARGIN <= now:
-        return  # XP synced after the week ended where the learner lives
-    membership = Membership(
-        user_id=user_id,
-        week=week,
-        offset=rules.offset_minutes(zone, now),
-        xp=earned.xp,
-        reached_at=earned.reached_at,
+    joining: list[tuple[Membership, Leaguer, datetime]] = []
+    waiting: list[Membership] = []
+    for (user_id, week), earned in sorted(weeks.items()):
+        leaguer = leaguers.setdefault(user_id, Leaguer(user_id=user_id))
+        if leaguer.opted_out or week in weeks_of[user_id]:
+            continue
+        zone = ZoneInfo(earned.time_zone)
+        ends_at = rules.week_ends_at(week, zone)
+        if ends_at + rules.CLOSE_MARGIN <= now:
+            continue
+        membership = Membership(
+            user_id=user_id,
+            week=week,
+            offset=rules.offset_minutes(zone, now),
+            xp=earned.xp,
+            reached_at=earned.reached_at,
+        )
+        if any(is_open for w, is_open in weeks_of[user_id].items() if w < week):
+            waiting.append(membership)
+        else:
+            joining.append((membership, leaguer, ends_at))
+        weeks_of[user_id][week] = True
+    _join(joining)
+    Membership.objects.bulk_create([m for m, _, _ in joining] + waiting)
+
+
+def _join(joining: list[tuple[Membership, Leaguer, datetime]]) -> None:
+    """Count each learner into the open cohort of their tier (after any idle weeks) whose
+    anchor is within the band of their offset, the oldest first, or a new one; sets each
+    membership's cohort (unsaved). The cohorts' rows are locked while counted."""
+    if not joining:
+        return
+    for membership, leaguer, _ in joining:
+        leaguer.tier = rules.tier_after_idling(
+            tier=leaguer.tier, last_week=leaguer.last_week, week=membership.week
+        )
+        leaguer.last_week = membership.week
+    learners = [leaguer for _, leaguer, _ in joining]
+    # A row that left the leagues meanwhile wins: the ledger's XP must not fail for this.
+    known = [x for x in learners if not x._state.adding]
+    Leaguer.objects.bulk_create([x for x in learners if x._state.adding], ignore_conflicts=True)
+    for leaguer in known:
+        leaguer.updated_at = clock.now()
+    Leaguer.objects.bulk_update(known, ["tier", "last_week", "updated_at"])
+    wanted = Q()
+    for membership, leaguer, _ in joining:
+        wanted |= Q(
+            week=membership.week,
+            tier=leaguer.tier,
+            anchor_offset__gte=membership.offset - rules.BAND_MINUTES,
+            anchor_offset__lte=membership.offset + rules.BAND_MINUTES,
+        )
+    cohorts = list(
+        Cohort.objects.select_for_update()
+        .filter(wanted, closed_at__isnull=True, size__lt=rules.COHORT_SIZE)
+        .order_by("pk")
     )
-    # Last week's close decides this week's tier: until it happened, the learner waits.
-    if not (latest and latest[0][1] is None):
-        membership.cohort = _join_cohort(leaguer=leaguer, membership=membership, ends_at=ends_at)
-    membership.save(force_insert=True)
-
-
-def _waits_for_close(*, user_id: int, week: date) -> bool:
-    """Whether the learner's last week before `week` is not closed yet (their tier is open)."""
-    latest = list(
-        Membership.objects.filter(user_id=user_id, week__lt=week)
-        .order_by("-week")
-        .values_list("tier_after", flat=True)[:1]
-    )
-    return bool(latest) and latest[0] is None
-
-
-def _join_cohort(*, leaguer: Leaguer, membership: Membership, ends_at: datetime) -> Cohort:
-    """Count the learner into the open cohort of their tier (after any idle weeks) whose anchor
-    is within the band of their offset, or open one; the cohort's row is locked while counted."""
-    week = membership.week
-    leaguer.tier = rules.tier_after_idling(
-        tier=leaguer.tier, last_week=leaguer.last_week, week=week
-    )
-    leaguer.last_week = week
-    if leaguer._state.adding:
-        # A row that left the leagues meanwhile wins: the ledger's XP must not fail for this.
-        Leaguer.objects.bulk_create([leaguer], ignore_conflicts=True)
-    else:
-        leaguer.save(update_fields=["tier", "last_week", "updated_at"])
-    offset = membership.offset
-    while True:
-        cohort = (
-            Cohort.objects.select_for_update()
-            .filter(
-                week=week,
-                tier=leaguer.tier,
-                closed_at__isnull=True,
-                size__lt=rules.COHORT_SIZE,
-                anchor_offset__gte=offset - rules.BAND_MINUTES,
-                anchor_offset__lte=offset + rules.BAND_MINUTES,
-            )
-            .order_by("id")
-            .first()
+    counted: dict[int, int] = defaultdict(int)
+    for membership, leaguer, ends_at in joining:
+        cohort = next(
+            (
+                c
+                for c in cohorts
+                if (c.week, c.tier) == (membership.week, leaguer.tier)
+                and c.size < rules.COHORT_SIZE
+                and rules.in_band(c.anchor_offset, membership.offset)
+            ),
+            None,
         )
         if cohort is None:
-            return Cohort.objects.create(
-                week=week, tier=leaguer.tier, anchor_offset=offset, size=1, ends_at=ends_at
+            cohort = Cohort(
+                week=membership.week,
+                tier=leaguer.tier,
+                anchor_offset=membership.offset,
+                ends_at=ends_at,
             )
-        # The size is checked again by the UPDATE itself: on a database without row locks
-        # (SQLite) another writer may have filled the cohort since it was read.
-        counted = Cohort.objects.filter(pk=cohort.pk, size__lt=rules.COHORT_SIZE).update(
-            size=F("size") + 1, ends_at=max(cohort.ends_at, ends_at)
+            cohorts.append(cohort)
+        cohort.size += 1
+        cohort.ends_at = max(cohort.ends_at, ends_at)
+        if cohort.pk is not None:
+            counted[cohort.pk] += 1
+        membership.cohort = cohort
+    Cohort.objects.bulk_create([c for c in cohorts if c.pk is None])
+    if counted:
+        # Counted up from the rows as they are (the check constraint says no to a 31st).
+        found = {c.pk: c for c in cohorts if c.pk in counted}
+        Cohort.objects.filter(pk__in=counted).update(
+            size=F("size") + Case(*(When(pk=pk, then=Value(n)) for pk, n in counted.items())),
+            ends_at=Greatest(
+                "ends_at",
+                Case(
+                    *(When(pk=pk, then=Value(found[pk].ends_at)) for pk in counted),
+                    output_field=DateTimeField(),
+                ),
+            ),
         )
-        if counted:
-            return cohort
+    for membership, _, _ in joining:
+        membership.cohort_id = membership.cohort.pk if membership.cohort else None
 
 
 def place_waiting(*, batch_size: int = BATCH_SIZE) -> int:
@@ -159,8 +229,13 @@ def place_waiting(*, batch_size: int = BATCH_SIZE) -> int:
     placed = 0
     after = 0
     while True:
+        # Only those whose earlier weeks are all closed: the others wait on.
+        open_before = Membership.objects.filter(
+            user_id=OuterRef("user_id"), week__lt=OuterRef("week"), tier_after__isnull=True
+        )
         waiting = list(
             Membership.objects.filter(cohort__isnull=True, pk__gt=after)
+            .exclude(Exists(open_before))
             .order_by("pk")
             .values_list("pk", flat=True)[:batch_size]
         )
@@ -180,13 +255,15 @@ def _place_one_waiting(*, membership_id: int) -> bool:
         )
         if membership is None:
             return False
-        leaguer = Leaguer.objects.select_for_update().get(user_id=membership.user_id)
-        if _waits_for_close(user_id=membership.user_id, week=membership.week):
+        leaguer = _locked_leaguer(membership.user_id)
+        earlier = Membership.objects.filter(
+            user_id=membership.user_id, week__lt=membership.week, tier_after__isnull=True
+        )
+        if earlier.exists():
             return False
         zone_name = get_user_model().objects.values_list("time_zone", flat=True)
         zone = ZoneInfo(zone_name.get(pk=membership.user_id))
-        ends_at = rules.week_ends_at(membership.week, zone)
-        membership.cohort = _join_cohort(leaguer=leaguer, membership=membership, ends_at=ends_at)
+        _join([(membership, leaguer, rules.week_ends_at(membership.week, zone))])
         membership.save(update_fields=["cohort"])
         return True
 

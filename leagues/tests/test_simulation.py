@@ -86,7 +86,7 @@ def test_a_month_of_leagues_equals_a_brute_force_recomputation_from_the_ledger(m
     started = time.monotonic()
     rng = random.Random(38)
     users = _learners(rng)
-    seeded = {l.user_id: (l.tier, l.last_week, l.opted_out) for l in Leaguer.objects.all()}  # noqa: E741
+    seeded = {r.user_id: (r.tier, r.last_week, r.opted_out) for r in Leaguer.objects.all()}
     slots = _activity(rng, users)
 
     # Paid hour by hour, the beat's close after each hour, as production runs them; the last
