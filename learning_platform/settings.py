@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "accounts",
     "lessons",
     "progress",
+    "leagues",
     "achievements",
     "reviews",
     "exercises",

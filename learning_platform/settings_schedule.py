@@ -35,5 +35,7 @@ BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         _every("accounts.purge_deleted_accounts", 3600, expires=3000),
         _every("xapi.send_statements", 60, expires=55),  # what an LRS outage left unsent (xapi/)
         _every("progress.send_due_reminders", 60, expires=55),  # progress/services/reminders.py
+        # Closes the league cohorts whose week has ended in all their members' zones.
+        _every("leagues.close_ended_weeks", 60, expires=55),
     )
 }

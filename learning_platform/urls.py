@@ -18,6 +18,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("lessons.urls")),
     path("", include("pages.urls")),
     path("", include("progress.urls")),
+    path("", include("leagues.urls")),
     path("", include("achievements.urls")),
     path("", include("exercises.urls")),
     path("", include("reviews.urls")),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from learning_platform.hooks import Hook
@@ -45,7 +45,8 @@ header_counts: Hook[HeaderAsked, dict[str, int]] = Hook("progress.header_counts"
 class XpPaid:
     """One award the XP ledger paid now (never one it held already), with the learner's XP
     total before and after it, read under their progress lock: which levels it crossed is
-    `progress.selectors.levels_crossed(...)`."""
+    `progress.selectors.levels_crossed(...)`. `day` is the learner's day it counts on, as
+    stored with it (`XPAward.day`); `time_zone` the learner's zone, read with the totals."""
 
     user_id: int
     source_type: str
@@ -53,6 +54,8 @@ class XpPaid:
     awarded_at: datetime
     xp_before: int
     xp_after: int
+    day: date
+    time_zone: str
 
 
 @dataclass(frozen=True)

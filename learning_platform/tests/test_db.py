@@ -130,6 +130,8 @@ def test_the_apps_register_the_tables_that_grow_with_learners():
         "progress_learnerstats",
         "progress_learnerdayxp",
         "progress_activityday",
+        "leagues_leaguer",
+        "leagues_membership",
         "achievements_achievementunlock",
         "community_comment",
         "exercises_submission",

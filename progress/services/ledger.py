@@ -22,10 +22,11 @@ from django.db import connection, transaction
 from django.db.models import Case, DateTimeField, Q, Value, When
 
 from learning_platform import clock
-from learning_platform.db import aware_datetime, insert_ignoring_conflicts, update_rows
+from learning_platform.db import insert_ignoring_conflicts, update_rows
 from progress import boards, events, summary_cache
 from progress.models import ActivityDay, FrozenDay, LearnerStats, LessonCompletion, XPAward
 from progress.selectors.learners import Outage, outage_days, platform_outages
+from progress.services.stats_rows import LockedStats, lock_stats
 from progress.streaks import Run, day_of_activity, day_start, extend_run
 
 # Streaks count only days the server could witness: activity that reached it within this long
@@ -105,7 +106,7 @@ class _LearnerWriter:
         if not connection.in_atomic_block:
             raise RuntimeError("_LearnerWriter needs an open transaction.")
         self.now = clock.now()
-        self.stats = _lock_stats(user_ids=sorted(set(user_ids)), now=self.now)
+        self.stats = lock_stats(user_ids=sorted(set(user_ids)), now=self.now)
         # Per learner: the days of this writer's instants (decided once, `_days_of`), the last
         # day and its start as the instants decided so far leave them, and the start of each
         # new day.
@@ -181,6 +182,8 @@ class _LearnerWriter:
                     awarded_at=a.awarded_at,
                     xp_before=before,
                     xp_after=stats.xp_total,
+                    day=day_at[a.user_id][a.awarded_at],
+                    time_zone=stats.time_zone,
                 )
             )
             stats.exercises_passed += a.source_type in PASS_SOURCES
@@ -412,89 +415,10 @@ class _LearnerWriter:
         if frozen:
             FrozenDay.objects.bulk_create(frozen, ignore_conflicts=True)
 
-    def _forgiven(self, stats: _Stats, first: date, last: date) -> set[date]:
+    def _forgiven(self, stats: LockedStats, first: date, last: date) -> set[date]:
         """The days from `first` to `last` the platform's outages forgive (the outages read
         once per writer, when a gap first needs them)."""
         if self._outages is None:
             self._outages = platform_outages()
         zone = zoneinfo.ZoneInfo(stats.time_zone)
         return outage_days(outages=self._outages, zone=zone, first=first, last=last)
-
-
-@dataclass
-class _Stats:
-    """A learner's stats row as locked and read, changed in memory until `flush()`."""
-
-    user_id: int
-    xp_total: int
-    exercises_passed: int
-    streak_current: int
-    streak_best: int
-    last_active_day: date | None
-    last_active_day_start: datetime | None
-    sync_seq: int
-    time_zone: str
-    daily_goal: int | None
-    day_xp: int
-    freezes_held: int
-
-
-# Creates the rows that are missing, takes every row's lock (ON CONFLICT DO UPDATE locks the row
-# it meets, and rows are met in the order given) and reads them, in one statement.
-# SQL text: bulk_create(update_conflicts=True) returns only the keys, so the rows and the time
-# zone would cost a second statement: progress/tests/test_services.py holds award_xp to 3
-# (lock, ledger, stats).
-_LOCK_SQL = """INSERT INTO {stats} AS s (user_id, xp_total, exercises_passed, streak_current,
-    streak_best, sync_seq, updated_at)
-VALUES {rows}
-ON CONFLICT (user_id) DO UPDATE SET updated_at = s.updated_at
-RETURNING user_id, xp_total, exercises_passed, streak_current, streak_best, last_active_day,
-    last_active_day_start, sync_seq, (SELECT u.time_zone FROM {user} AS u WHERE u.id = user_id),
-    daily_goal, day_xp, freezes_held"""
-
-
-def _lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, _Stats]:
-    """The learners' stats rows (ids in order), created where missing, locked until the
-    transaction ends."""
-    quote = connection.ops.quote_name
-    sql = _LOCK_SQL.format(
-        stats=quote(LearnerStats._meta.db_table),
-        user=quote(LearnerStats._meta.get_field("user").related_model._meta.db_table),
-        rows=", ".join(["(%s, 0, 0, 0, 0, 0, %s)"] * len(user_ids)),
-    )
-    stamp = LearnerStats._meta.get_field("updated_at").get_db_prep_save(now, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [value for u in user_ids for value in (u, stamp)])
-        rows = cursor.fetchall()
-    as_date = LearnerStats._meta.get_field("last_active_day").to_python
-    as_datetime = LearnerStats._meta.get_field("last_active_day_start").to_python
-    return {
-        user_id: _Stats(
-            user_id=user_id,
-            xp_total=xp_total,
-            exercises_passed=exercises_passed,
-            streak_current=streak_current,
-            streak_best=streak_best,
-            last_active_day=as_date(last_active_day),
-            last_active_day_start=aware_datetime(as_datetime(last_active_day_start)),
-            sync_seq=sync_seq,
-            time_zone=time_zone,
-            daily_goal=daily_goal,
-            day_xp=day_xp,
-            freezes_held=freezes_held,
-        )
-        for (
-            user_id,
-            xp_total,
-            exercises_passed,
-            streak_current,
-            streak_best,
-            last_active_day,
-            last_active_day_start,
-            sync_seq,
-            time_zone,
-            daily_goal,
-            day_xp,
-            freezes_held,
-        ) in rows
-    }

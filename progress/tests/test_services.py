@@ -406,7 +406,9 @@ def test_award_xp_of_several_sources_pays_each_new_one_once(user):
     assert selectors.xp_total(user_id=user.id) == 35 == ledger_total(user)
 
 
-def test_award_xp_costs_three_statements_on_a_day_already_active(user, django_assert_num_queries):
+def test_award_xp_costs_three_statements_on_a_day_already_active(
+    user, ledger_alone, django_assert_num_queries
+):
     services.award_xp(awards=[services.Award(user.id, "lesson", 1, 10)])
 
     # lock (and read) the stats row, the ledger, the stats
@@ -420,7 +422,7 @@ def test_award_xp_costs_three_statements_on_a_day_already_active(user, django_as
 
 
 def test_award_xp_costs_four_statements_on_a_new_day_however_many_learners(
-    django_assert_num_queries,
+    ledger_alone, django_assert_num_queries
 ):
     learners = UserFactory.create_batch(3)
 

@@ -1,0 +1,48 @@
+from typing import Any
+
+from rest_framework import serializers
+
+from leagues.rules import TIERS
+from learning_platform.api.fields import StrictBooleanField
+
+
+class TierSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text=f"1 (lowest) to {len(TIERS)} (highest).")
+    name = serializers.ChoiceField(choices=TIERS)
+
+
+class LeagueMemberSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField(help_text="1 is first; equal XP: who reached it first.")
+    display_name = serializers.CharField(help_text="The learner's public name.")
+    xp = serializers.IntegerField(help_text="League XP this week.")
+    you = serializers.BooleanField()
+
+
+class MyLeagueSerializer(serializers.Serializer[Any]):
+    participating = serializers.BooleanField(help_text="False: the learner left the leagues.")
+    placed = serializers.BooleanField(
+        help_text="Whether the learner is in a cohort this week (their first XP of the week "
+        "places them)."
+    )
+    waiting = serializers.BooleanField(
+        help_text="Earned XP this week but waits for last week's close to be placed."
+    )
+    tier = TierSerializer(help_text="This week's tier (when not placed: the tier they would join).")
+    week_first_day = serializers.DateField(help_text="The week's Monday.")
+    week_last_day = serializers.DateField(help_text="The week's Sunday.")
+    ends_at = serializers.DateTimeField(help_text="When the week ends in the learner's zone.")
+    members = LeagueMemberSerializer(
+        many=True, help_text="The cohort, best first; empty if not placed."
+    )
+    promotion_line = serializers.IntegerField(
+        allow_null=True, help_text="Members ranked up to this move up a tier; null: nobody."
+    )
+    demotion_line = serializers.IntegerField(
+        allow_null=True, help_text="Members ranked from this on move down a tier; null: nobody."
+    )
+
+
+class ParticipationSerializer(serializers.Serializer[Any]):
+    participating = StrictBooleanField(
+        help_text="False leaves the leagues (no placement; off this week's list); true joins again."
+    )

@@ -1,0 +1,355 @@
+"""Writes of the leagues: league XP from the ledger (`record_league_xp`, the `xp_paid`
+subscriber), placement in a cohort, the week's close and leaving or joining the leagues."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import (
+    Case,
+    DateTimeField,
+    Exists,
+    F,
+    Field,
+    IntegerField,
+    OuterRef,
+    Q,
+    Value,
+    When,
+)
+from django.db.models.functions import Greatest
+
+from leagues import rules
+from leagues.models import Cohort, Leaguer, Membership
+from learning_platform import clock
+from progress.events import XpAwardsPaid
+
+logger = logging.getLogger(__name__)
+
+BATCH_SIZE = 200
+
+
+@dataclass
+class _WeekXP:
+    xp: int
+    reached_at: datetime
+    time_zone: str
+
+
+def record_league_xp(event: XpAwardsPaid) -> None:
+    """Add the awards just paid to their learners' league XP for the week of each award's stored
+    day, placing a learner with their first XP of that week. Runs in the award's transaction
+    (the ledger holds the learners' progress locks), so league XP commits with the XP or not at
+    all. An award of 0 XP places nobody; a week already closed takes no more XP.
+
+    One statement for a learner once placed; a write for many learners costs the same few
+    statements however many (two for those placed, at most eight for the placements)."""
+    weeks: dict[tuple[int, date], _WeekXP] = {}
+    for paid in event.awards:
+        amount = paid.xp_after - paid.xp_before
+        if amount <= 0:
+            continue
+        key = (paid.user_id, rules.week_start(paid.day))
+        if key in weeks:
+            weeks[key].xp += amount
+            weeks[key].reached_at = max(weeks[key].reached_at, paid.awarded_at)
+        else:
+            weeks[key] = _WeekXP(amount, paid.awarded_at, paid.time_zone)
+    if not weeks:
+        return
+    still_open = Membership.objects.filter(tier_after__isnull=True)
+    if len(weeks) == 1:
+        [((user_id, week), earned)] = weeks.items()
+        added = still_open.filter(user_id=user_id, week=week).update(
+            xp=F("xp") + earned.xp, reached_at=Greatest("reached_at", Value(earned.reached_at))
+        )
+        placed = {(user_id, week)} if added else set()
+    else:
+        rows = still_open.filter(
+            user_id__in={u for u, _ in weeks}, week__in={w for _, w in weeks}
+        ).values_list("pk", "user_id", "week")
+        members = {pk: weeks[u, w] for pk, u, w in rows if (u, w) in weeks}
+        if members:
+            still_open.filter(pk__in=members).update(
+                xp=F("xp") + _by_pk(members, lambda e: e.xp, IntegerField()),
+                reached_at=Greatest(
+                    "reached_at", _by_pk(members, lambda e: e.reached_at, DateTimeField())
+                ),
+            )
+        placed = {(u, w) for _, u, w in rows if (u, w) in weeks}
+    new = {key: earned for key, earned in weeks.items() if key not in placed}
+    if new:
+        _place(new)
+
+
+def _by_pk(rows: dict[int, _WeekXP], value: Callable[[_WeekXP], object], field: Field) -> Case:
+    return Case(*(When(pk=pk, then=Value(value(e))) for pk, e in rows.items()), output_field=field)
+
+
+def _locked_leaguer(user_id: int) -> Leaguer:
+    """The learner's Leaguer row, created if missing, locked until the transaction ends."""
+    leaguer = Leaguer.objects.select_for_update().filter(user_id=user_id).first()
+    if leaguer is None:
+        Leaguer.objects.bulk_create([Leaguer(user_id=user_id)], ignore_conflicts=True)
+        leaguer = Leaguer.objects.select_for_update().get(user_id=user_id)
+    return leaguer
+
+
+def _place(weeks: dict[tuple[int, date], _WeekXP]) -> None:
+    """The learners' first XP of these weeks: a membership each in the open cohort of their
+    tier near their UTC offset, or waiting for their previous week's close when that has not
+    happened yet (it decides the tier). Those who left the leagues, whose week is closed or
+    has ended where they live (XP synced late) are not placed."""
+    users = sorted({u for u, _ in weeks})
+    leaguers = {
+        leaguer.user_id: leaguer
+        for leaguer in Leaguer.objects.select_for_update().filter(user_id__in=users).order_by("pk")
+    }
+    known = [u for u in users if u in leaguers and not leaguers[u].opted_out]
+    # Their memberships of these weeks (closed: an open one took the XP) and their open ones.
+    weeks_of: dict[int, dict[date, bool]] = defaultdict(dict)
+    if known:
+        for user_id, week, tier_after in (
+            Membership.objects.filter(user_id__in=known)
+            .filter(Q(week__in={w for _, w in weeks}) | Q(tier_after__isnull=True))
+            .values_list("user_id", "week", "tier_after")
+        ):
+            weeks_of[user_id][week] = tier_after is None
+    now = clock.now()
+    joining: list[tuple[Membership, Leaguer, datetime]] = []
+    waiting: list[Membership] = []
+    for (user_id, week), earned in sorted(weeks.items()):
+        leaguer = leaguers.setdefault(user_id, Leaguer(user_id=user_id))
+        if leaguer.opted_out or week in weeks_of[user_id]:
+            continue
+        zone = ZoneInfo(earned.time_zone)
+        ends_at = rules.week_ends_at(week, zone)
+        if ends_at + rules.CLOSE_MARGIN <= now:
+            continue
+        membership = Membership(
+            user_id=user_id,
+            week=week,
+            offset=rules.offset_minutes(zone, now),
+            xp=earned.xp,
+            reached_at=earned.reached_at,
+        )
+        if any(is_open for w, is_open in weeks_of[user_id].items() if w < week):
+            waiting.append(membership)
+        else:
+            joining.append((membership, leaguer, ends_at))
+        weeks_of[user_id][week] = True
+    _join(joining)
+    Membership.objects.bulk_create([m for m, _, _ in joining] + waiting)
+
+
+def _join(joining: list[tuple[Membership, Leaguer, datetime]]) -> None:
+    """Count each learner into the open cohort of their tier (after any idle weeks) whose
+    anchor is within the band of their offset, the oldest first, or a new one; sets each
+    membership's cohort (unsaved). The cohorts' rows are locked while counted."""
+    if not joining:
+        return
+    for membership, leaguer, _ in joining:
+        leaguer.tier = rules.tier_after_idling(
+            tier=leaguer.tier, last_week=leaguer.last_week, week=membership.week
+        )
+        leaguer.last_week = membership.week
+    learners = [leaguer for _, leaguer, _ in joining]
+    # A row that left the leagues meanwhile wins: the ledger's XP must not fail for this.
+    known = [x for x in learners if not x._state.adding]
+    Leaguer.objects.bulk_create([x for x in learners if x._state.adding], ignore_conflicts=True)
+    for leaguer in known:
+        leaguer.updated_at = clock.now()
+    Leaguer.objects.bulk_update(known, ["tier", "last_week", "updated_at"])
+    wanted = Q()
+    for membership, leaguer, _ in joining:
+        wanted |= Q(
+            week=membership.week,
+            tier=leaguer.tier,
+            anchor_offset__gte=membership.offset - rules.BAND_MINUTES,
+            anchor_offset__lte=membership.offset + rules.BAND_MINUTES,
+        )
+    cohorts = list(
+        Cohort.objects.select_for_update()
+        .filter(wanted, closed_at__isnull=True, size__lt=rules.COHORT_SIZE)
+        .order_by("pk")
+    )
+    counted: dict[int, int] = defaultdict(int)
+    for membership, leaguer, ends_at in joining:
+        cohort = next(
+            (
+                c
+                for c in cohorts
+                if (c.week, c.tier) == (membership.week, leaguer.tier)
+                and c.size < rules.COHORT_SIZE
+                and rules.in_band(c.anchor_offset, membership.offset)
+            ),
+            None,
+        )
+        if cohort is None:
+            cohort = Cohort(
+                week=membership.week,
+                tier=leaguer.tier,
+                anchor_offset=membership.offset,
+                ends_at=ends_at,
+            )
+            cohorts.append(cohort)
+        cohort.size += 1
+        cohort.ends_at = max(cohort.ends_at, ends_at)
+        if cohort.pk is not None:
+            counted[cohort.pk] += 1
+        membership.cohort = cohort
+    Cohort.objects.bulk_create([c for c in cohorts if c.pk is None])
+    if counted:
+        # Counted up from the rows as they are (the check constraint says no to a 31st).
+        found = {c.pk: c for c in cohorts if c.pk in counted}
+        Cohort.objects.filter(pk__in=counted).update(
+            size=F("size") + Case(*(When(pk=pk, then=Value(n)) for pk, n in counted.items())),
+            ends_at=Greatest(
+                "ends_at",
+                Case(
+                    *(When(pk=pk, then=Value(found[pk].ends_at)) for pk in counted),
+                    output_field=DateTimeField(),
+                ),
+            ),
+        )
+    for membership, _, _ in joining:
+        membership.cohort_id = membership.cohort.pk if membership.cohort else None
+
+
+def place_waiting(*, batch_size: int = BATCH_SIZE) -> int:
+    """Place the learners who waited for last week's close, now that it happened (each in its
+    own transaction, in bounded batches). Idempotent; returns how many were placed."""
+    placed = 0
+    after = 0
+    while True:
+        # Only those whose earlier weeks are all closed: the others wait on.
+        open_before = Membership.objects.filter(
+            user_id=OuterRef("user_id"), week__lt=OuterRef("week"), tier_after__isnull=True
+        )
+        waiting = list(
+            Membership.objects.filter(cohort__isnull=True, pk__gt=after)
+            .exclude(Exists(open_before))
+            .order_by("pk")
+            .values_list("pk", flat=True)[:batch_size]
+        )
+        for pk in waiting:
+            placed += _place_one_waiting(membership_id=pk)
+        if len(waiting) < batch_size:
+            return placed
+        after = waiting[-1]
+
+
+def _place_one_waiting(*, membership_id: int) -> bool:
+    with transaction.atomic():
+        membership = (
+            Membership.objects.select_for_update()
+            .filter(pk=membership_id, cohort__isnull=True)
+            .first()
+        )
+        if membership is None:
+            return False
+        leaguer = _locked_leaguer(membership.user_id)
+        earlier = Membership.objects.filter(
+            user_id=membership.user_id, week__lt=membership.week, tier_after__isnull=True
+        )
+        if earlier.exists():
+            return False
+        zone_name = get_user_model().objects.values_list("time_zone", flat=True)
+        zone = ZoneInfo(zone_name.get(pk=membership.user_id))
+        _join([(membership, leaguer, rules.week_ends_at(membership.week, zone))])
+        membership.save(update_fields=["cohort"])
+        return True
+
+
+def close_cohort(*, cohort_id: int) -> bool:
+    """Close the cohort once its week has ended for all its members: rank its members (XP,
+    then who reached it first, then id), set each one's tier after the week
+    (`rules.tiers_after`) on the membership and the learner, and mark it closed, in one
+    transaction. Idempotent: a closed cohort, or one whose week has not ended (a member placed
+    since it was found due may have moved its end), is left as it is (False)."""
+    with transaction.atomic():
+        cohort = (
+            Cohort.objects.select_for_update()
+            .filter(
+                pk=cohort_id,
+                closed_at__isnull=True,
+                ends_at__lte=clock.now() - rules.CLOSE_MARGIN,
+            )
+            .first()
+        )
+        if cohort is None:
+            return False
+        members = list(
+            Membership.objects.filter(cohort_id=cohort.pk)
+            .order_by("-xp", "reached_at", "user_id")
+            .values_list("pk", "user_id")
+        )
+        after = rules.tiers_after(tier=cohort.tier, members=len(members))
+        if members:
+            Membership.objects.filter(cohort_id=cohort.pk).update(
+                tier_after=Case(
+                    *(When(pk=pk, then=Value(t)) for (pk, _), t in zip(members, after, strict=True))
+                )
+            )
+            # A learner's tier moves only by the close of their latest week (placement waits
+            # for it), so setting it here never undoes a later week's.
+            Leaguer.objects.filter(user_id__in=[u for _, u in members]).update(
+                tier=Case(
+                    *(
+                        When(user_id=u, then=Value(t))
+                        for (_, u), t in zip(members, after, strict=True)
+                    )
+                )
+            )
+        cohort.closed_at = clock.now()
+        cohort.save(update_fields=["closed_at"])
+        return True
+
+
+def close_ended_cohorts(*, batch_size: int = BATCH_SIZE) -> int:
+    """Close every cohort whose week has ended for all its members (plus `CLOSE_MARGIN`), each
+    in its own transaction, then place the learners who waited for those closes. Idempotent
+    and resumable: a run killed mid-way leaves closed cohorts closed and the rest to the next.
+    Returns how many cohorts this run closed."""
+    closed = 0
+    while True:
+        due = list(
+            Cohort.objects.filter(
+                closed_at__isnull=True, ends_at__lte=clock.now() - rules.CLOSE_MARGIN
+            )
+            .order_by("ends_at", "pk")
+            .values_list("pk", flat=True)[:batch_size]
+        )
+        for pk in due:
+            closed += close_cohort(cohort_id=pk)
+        if len(due) < batch_size:
+            break
+    place_waiting(batch_size=batch_size)
+    return closed
+
+
+def set_participation(*, user_id: int, participating: bool) -> None:
+    """Take part in the leagues, or leave them: a learner who left is placed in no cohort and
+    is taken off the list of their cohort still open this week (their league XP of it is
+    dropped; joining again places them with their next XP)."""
+    with transaction.atomic():
+        leaguer = _locked_leaguer(user_id)
+        leaguer.opted_out = not participating
+        leaguer.save(update_fields=["opted_out", "updated_at"])
+        if participating:
+            return
+        for membership in Membership.objects.select_for_update().filter(
+            user_id=user_id, tier_after__isnull=True
+        ):
+            if membership.cohort_id is not None:
+                Cohort.objects.filter(pk=membership.cohort_id, closed_at__isnull=True).update(
+                    size=F("size") - 1
+                )
+            membership.delete()
