@@ -44,6 +44,7 @@ export const routes: RouteObject[] = [
       { path: '/lessons/:slug', element: <LessonPage /> },
       lazyPage('/achievements', () => import('@/features/achievements/components/AchievementsPage'), 'AchievementsPage'),
       lazyPage('/leaderboard', () => import('@/features/leaderboard/components/LeaderboardPage'), 'LeaderboardPage'),
+      lazyPage('/league', () => import('@/features/league/components/LeaguePage'), 'LeaguePage'),
       signedIn('/notifications', () => import('@/features/notifications/components/NotificationsPage'), 'NotificationsPage'),
       signedIn('/progress', () => import('@/features/progress/components/ProgressPage'), 'ProgressPage'),
       signedIn('/review', () => import('./ReviewPage'), 'ReviewPage'),
