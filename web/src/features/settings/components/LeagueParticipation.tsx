@@ -10,6 +10,8 @@ export function LeagueParticipation() {
   const save = useSetParticipation();
   const toast = useToast();
   const participating = league.data?.participating;
+  // While the change is saved the box shows it; a refusal puts back what the server has.
+  const shown = save.isPending && save.variables !== undefined ? save.variables : participating;
   return (
     <section className="card" aria-labelledby="league-settings-title">
       <h2 id="league-settings-title">Weekly leagues</h2>
@@ -21,7 +23,7 @@ export function LeagueParticipation() {
             <input
               id="league-participation"
               type="checkbox"
-              checked={participating}
+              checked={shown}
               disabled={save.isPending}
               aria-describedby="league-participation-help"
               onChange={(event) => {
