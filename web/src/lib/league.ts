@@ -13,6 +13,10 @@ export function useSetParticipation() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (participating: boolean) => data(api.PUT('/api/v1/me/league/participation', { body: { participating } })),
-    onSuccess: () => client.invalidateQueries({ queryKey: leagueQueries.all }),
+    onSuccess: ({ participating }) => {
+      // The answer says where the learner stands at once; the rest (placement, the list) is read again.
+      client.setQueryData(leagueQueries.mine().queryKey, (league) => (league ? { ...league, participating } : league));
+      return client.invalidateQueries({ queryKey: leagueQueries.all });
+    },
   });
 }

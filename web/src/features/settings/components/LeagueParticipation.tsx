@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { ErrorMessage } from '@/components/ErrorMessage';
 import { Loading } from '@/components/Loading';
 import { useToast } from '@/components/Toasts';
@@ -10,8 +11,10 @@ export function LeagueParticipation() {
   const save = useSetParticipation();
   const toast = useToast();
   const participating = league.data?.participating;
-  // While the change is saved the box shows it; a refusal puts back what the server has.
-  const shown = save.isPending && save.variables !== undefined ? save.variables : participating;
+  // While the change is saved the box shows it (set in the click's own render); a refusal puts
+  // back what the server has.
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const shown = choice ?? participating;
   return (
     <section className="card" aria-labelledby="league-settings-title">
       <h2 id="league-settings-title">Weekly leagues</h2>
@@ -28,8 +31,10 @@ export function LeagueParticipation() {
               aria-describedby="league-participation-help"
               onChange={(event) => {
                 const next = event.target.checked;
+                setChoice(next);
                 save.mutate(next, {
                   onSuccess: () => toast.show({ title: next ? 'You joined the weekly leagues' : 'You left the weekly leagues', tone: 'success' }),
+                  onSettled: () => setChoice(null),
                 });
               }}
             />
