@@ -102,7 +102,7 @@ function SignedOutPlaces({ pending }: { pending: boolean }) {
   );
 }
 
-/** Review, the board and notifications in the bar; the rest behind More on a phone (a native popover), in the row wider. */
+/** Review, the board and notifications in the bar; the rest (the league among them) behind More on a phone (a native popover), in the row wider. */
 function SignedInPlaces() {
   const unread = useQuery(notificationQueries.unreadCount());
   const count = unread.data ?? 0;
@@ -132,6 +132,7 @@ function SignedInPlaces() {
           <span>More</span>
         </button>
         <ul id="more-places" popover="auto" onClick={closeMore}>
+          <Place to="/league" icon="trophy" label="League" />
           <Place to="/achievements" icon="trophy" label="Achievements" />
           <Place to="/progress" icon="progress" label="Progress" />
           <Place to="/settings" icon="gear" label="Settings" />

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { NotFound } from '@/components/NotFound';
 import { HomePage } from './HomePage';
@@ -11,19 +11,29 @@ import { LessonPage } from './LessonPage';
 // chunk, fetched by the router before it renders the page (no fallback in between): a phone
 // opening a lesson does not download, parse and run the account, settings and board pages.
 const auth = () => import('@/features/auth/components/AuthPages');
+type Pages<Name extends string> = Promise<Record<Name, ComponentType>>;
 const page = (load: () => Promise<ReactNode>): Pick<RouteObject, 'lazy'> => ({
   lazy: async () => ({ element: await load() }),
 });
+// The module is imported whole and its page taken by name: each route then costs the main bundle
+// its path and chunk only (a destructured import repeats the name four times in the build).
+const element = async <Name extends string>(load: () => Pages<Name>, name: Name) => {
+  const Page: ComponentType = (await load())[name];
+  return <Page />;
+};
+const lazyPage = <Name extends string>(path: string, load: () => Pages<Name>, name: Name): RouteObject => ({
+  path,
+  ...page(() => element(load, name)),
+});
 const authPage = (name: 'SignInPage' | 'SignUpPage' | 'VerifyEmailPage' | 'RequestPasswordResetPage' | 'ResetPasswordPage') =>
-  page(async () => {
-    const Page = (await auth())[name];
-    return <Page />;
-  });
-const signedIn = (path: string, load: () => Promise<ReactNode>) =>
-  page(async () => {
-    const [{ RequireAuth }, element] = await Promise.all([auth(), load()]);
-    return <RequireAuth path={path}>{element}</RequireAuth>;
-  });
+  page(() => element(auth, name));
+const signedIn = <Name extends string>(path: string, load: () => Pages<Name>, name: Name): RouteObject => ({
+  path,
+  ...page(async () => {
+    const [{ RequireAuth }, shown] = await Promise.all([auth(), element(load, name)]);
+    return <RequireAuth path={path}>{shown}</RequireAuth>;
+  }),
+});
 
 export const routes: RouteObject[] = [
   {
@@ -32,55 +42,14 @@ export const routes: RouteObject[] = [
       { path: '/', element: <HomePage /> },
       { path: '/quests/:slug', element: <QuestPage /> },
       { path: '/lessons/:slug', element: <LessonPage /> },
-      {
-        path: '/achievements',
-        ...page(async () => {
-          const { AchievementsPage } = await import('@/features/achievements/components/AchievementsPage');
-          return <AchievementsPage />;
-        }),
-      },
-      {
-        path: '/leaderboard',
-        ...page(async () => {
-          const { LeaderboardPage } = await import('@/features/leaderboard/components/LeaderboardPage');
-          return <LeaderboardPage />;
-        }),
-      },
-      {
-        path: '/notifications',
-        ...signedIn('/notifications', async () => {
-          const { NotificationsPage } = await import('@/features/notifications/components/NotificationsPage');
-          return <NotificationsPage />;
-        }),
-      },
-      {
-        path: '/progress',
-        ...signedIn('/progress', async () => {
-          const { ProgressPage } = await import('@/features/progress/components/ProgressPage');
-          return <ProgressPage />;
-        }),
-      },
-      {
-        path: '/review',
-        ...signedIn('/review', async () => {
-          const { ReviewPage } = await import('./ReviewPage');
-          return <ReviewPage />;
-        }),
-      },
-      {
-        path: '/reports',
-        ...signedIn('/reports', async () => {
-          const { MyReportsPage } = await import('@/features/reports/components/MyReportsPage');
-          return <MyReportsPage />;
-        }),
-      },
-      {
-        path: '/settings',
-        ...signedIn('/settings', async () => {
-          const { SettingsPage } = await import('@/features/settings/components/SettingsPage');
-          return <SettingsPage />;
-        }),
-      },
+      lazyPage('/achievements', () => import('@/features/achievements/components/AchievementsPage'), 'AchievementsPage'),
+      lazyPage('/leaderboard', () => import('@/features/leaderboard/components/LeaderboardPage'), 'LeaderboardPage'),
+      lazyPage('/league', () => import('@/features/league/components/LeaguePage'), 'LeaguePage'),
+      signedIn('/notifications', () => import('@/features/notifications/components/NotificationsPage'), 'NotificationsPage'),
+      signedIn('/progress', () => import('@/features/progress/components/ProgressPage'), 'ProgressPage'),
+      signedIn('/review', () => import('./ReviewPage'), 'ReviewPage'),
+      signedIn('/reports', () => import('@/features/reports/components/MyReportsPage'), 'MyReportsPage'),
+      signedIn('/settings', () => import('@/features/settings/components/SettingsPage'), 'SettingsPage'),
       { path: '/signin', ...authPage('SignInPage') },
       { path: '/signup', ...authPage('SignUpPage') },
       { path: '/account/signup', ...authPage('SignUpPage') },

@@ -385,6 +385,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/me/league": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The learner's weekly league: their tier and, once their first XP of the week placed them (`placed`), their cohort of at most 30 ranked by XP earned this week (equal XP: who reached it first), others shown by public name only. At the week's end the members up to `promotion_line` move up a tier and those from `demotion_line` on move down. The week is the calendar week of the learner's days; `ends_at` is its end in their zone. */
+        get: operations["me_league_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/league/participation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** @description Leave the leagues (`participating: false`: the learner is placed in no cohort and taken off this week's list) or join them again (placed with their next XP). */
+        put: operations["me_league_participation_update"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/me/lessons/{slug}/checks": {
         parameters: {
             query?: never;
@@ -1220,6 +1254,15 @@ export interface components {
             /** @description Null when signed out. */
             me: components["schemas"]["LeaderboardMe"] | null;
         };
+        LeagueMember: {
+            /** @description 1 is first; equal XP: who reached it first. */
+            rank: number;
+            /** @description The learner's public name. */
+            display_name: string;
+            /** @description League XP this week. */
+            xp: number;
+            you: boolean;
+        };
         LessonCheckStandings: {
             lesson: string;
             checks: components["schemas"]["CheckStanding"][];
@@ -1292,6 +1335,46 @@ export interface components {
             /** Format: uri */
             url: string;
         };
+        MyLeague: {
+            /** @description False: the learner left the leagues. */
+            participating: boolean;
+            /** @description Whether the learner is in a cohort this week (their first XP of the week places them). */
+            placed: boolean;
+            /** @description Earned XP this week but waits for last week's close to be placed. */
+            waiting: boolean;
+            /** @description This week's tier (when not placed: the tier they would join). */
+            tier: components["schemas"]["Tier"];
+            /**
+             * Format: date
+             * @description The week's Monday.
+             */
+            week_first_day: string;
+            /**
+             * Format: date
+             * @description The week's Sunday.
+             */
+            week_last_day: string;
+            /**
+             * Format: date-time
+             * @description When the week ends in the learner's zone.
+             */
+            ends_at: string;
+            /** @description The cohort, best first; empty if not placed. */
+            members: components["schemas"]["LeagueMember"][];
+            /** @description Members ranked up to this move up a tier; null: nobody. */
+            promotion_line: number | null;
+            /** @description Members ranked from this on move down a tier; null: nobody. */
+            demotion_line: number | null;
+        };
+        /**
+         * @description * `Bronze` - Bronze
+         *     * `Silver` - Silver
+         *     * `Gold` - Gold
+         *     * `Sapphire` - Sapphire
+         *     * `Diamond` - Diamond
+         * @enum {string}
+         */
+        NameEnum: "Bronze" | "Silver" | "Gold" | "Sapphire" | "Diamond";
         Neighbour: {
             slug: string;
             title: string;
@@ -1449,6 +1532,14 @@ export interface components {
              */
             previous?: string | null;
             results: components["schemas"]["Thread"][];
+        };
+        Participation: {
+            /** @description False leaves the leagues (no placement; off this week's list); true joins again. */
+            participating: boolean;
+        };
+        ParticipationRequest: {
+            /** @description False leaves the leagues (no placement; off this week's list); true joins again. */
+            participating: boolean;
         };
         PatchedCommentEditRequest: {
             body?: string;
@@ -2085,6 +2176,11 @@ export interface components {
             readonly replies: components["schemas"]["Comment"][];
             /** Format: uri */
             readonly replies_url: string;
+        };
+        Tier: {
+            /** @description 1 (lowest) to 5 (highest). */
+            rank: number;
+            name: components["schemas"]["NameEnum"];
         };
         /**
          * @description * `Africa/Abidjan` - Africa/Abidjan
@@ -4922,6 +5018,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeletionOutput"];
+                };
+            };
+            /** @description Invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_league_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyLeague"];
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_league_participation_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParticipationRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Participation"];
                 };
             };
             /** @description Invalid input. */

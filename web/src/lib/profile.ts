@@ -1,7 +1,9 @@
 // The signed-in learner's profile (GET/PATCH /api/v1/me/): Settings edits it, the leaderboard's
-// invitation to choose a name reads and edits it too, so its key and writes live here.
+// invitation to choose a name reads and edits it too, the league page says how others see the
+// learner, so its key and writes live here.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, data } from './api';
+import { leagueQueries } from './league';
 import { leaderboardQueries } from './queries';
 import { sessionQuery } from './session';
 import type { ProfileInput } from './types';
@@ -16,7 +18,9 @@ export function useUpdateProfile() {
       client.setQueryData(profileQuery().queryKey, profile);
       // Every time on screen follows the learner's zone at once.
       client.setQueryData(sessionQuery.queryKey, (state) => (state ? { ...state, timeZone: profile.time_zone } : state));
+      // The boards and the league show the learner's public name.
       void client.invalidateQueries({ queryKey: leaderboardQueries.all });
+      void client.invalidateQueries({ queryKey: leagueQueries.all });
     },
   });
 }

@@ -88,4 +88,6 @@ export type ReadAll = Schemas['ReadAll'];
 
 export type AchievementList = Schemas['AchievementListOutput'];
 export type LeaderboardOutput = Schemas['LeaderboardOutput'];
+export type MyLeague = Schemas['MyLeague'];
+export type LeagueMember = Schemas['LeagueMember'];
 export type LeaderboardPeriod = NonNullable<NonNullable<operations['leaderboard_retrieve']['parameters']['query']>['period']>;

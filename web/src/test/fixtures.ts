@@ -1,5 +1,5 @@
 import { allauthConfig, signedInSession, signedOutSession } from './mockApi';
-import type { AchievementList, Calendar, LessonDetail, LevelCurve, ProgressSummary, QuestDetail, SyncResult } from '@/lib/types';
+import type { AchievementList, Calendar, LessonDetail, LevelCurve, MyLeague, ProgressSummary, QuestDetail, SyncResult } from '@/lib/types';
 
 export const levels: LevelCurve = {
   count: 3,
@@ -95,6 +95,23 @@ export function progressSummary(overrides: Partial<ProgressSummary> = {}): Progr
     streak: { current: 0, best: 0, today: 'none', freezes: 0 },
     daily_goal: { xp: null, xp_today: 0, met: false, chosen: false },
     completed_lessons: [],
+    ...overrides,
+  };
+}
+
+/** GET /api/v1/me/league for a learner not placed yet in the week of Monday 9 March 2026 (UTC): override what a test needs. */
+export function myLeague(overrides: Partial<MyLeague> = {}): MyLeague {
+  return {
+    participating: true,
+    placed: false,
+    waiting: false,
+    tier: { rank: 2, name: 'Silver' },
+    week_first_day: '2026-03-09',
+    week_last_day: '2026-03-15',
+    ends_at: '2026-03-16T00:00:00Z',
+    members: [],
+    promotion_line: null,
+    demotion_line: null,
     ...overrides,
   };
 }

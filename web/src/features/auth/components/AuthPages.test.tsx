@@ -5,7 +5,7 @@ import { readAnswers, readEvents, recordAnswer, recordCompletion } from '@/lib/p
 import { sessionQuery } from '@/lib/session';
 import { fakeCaches } from '@/test/caches';
 import { allauthConfig, type Answer, mockApi, signedInAnswer, signedInSession, signedOutSession } from '@/test/mockApi';
-import { profile, progressSummary, syncResult } from '@/test/fixtures';
+import { profile, progressSummary, syncResult, myLeague } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const syncAnswer = { body: syncResult() };
@@ -250,6 +250,7 @@ describe('verify e-mail', () => {
       'POST /_allauth/browser/v1/auth/email/verify': signedInAnswer('ada@example.com'),
       'GET /api/v1/me/': { body: profile },
       'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
+      'GET /api/v1/me/league': { body: myLeague() },
       'GET /api/v1/me/progress': { body: progressSummary() },
       'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
       'GET /_allauth/browser/v1/auth/sessions': { body: { status: 200, data: [] } },

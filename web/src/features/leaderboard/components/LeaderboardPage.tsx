@@ -6,7 +6,7 @@ import { leaderboardQueries } from '@/lib/queries';
 import { useAuth } from '@/lib/session';
 import type { LeaderboardPeriod } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
-import { periodDays, timeLeft } from '../period';
+import { periodDays, timeLeft } from '@/lib/period';
 import { NameInvitation } from './NameInvitation';
 
 const PERIODS: { value: LeaderboardPeriod; label: string }[] = [

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SIGN_OUT_CHANNEL } from '@/lib/signOut';
 import { allauthConfig, mockApi, signedInSession, signedOutSession, type Answer, type Handler, type MockResponse } from '@/test/mockApi';
 import type { EmailAddress } from '@/lib/allauth';
-import { profile, progressSummary } from '@/test/fixtures';
+import { profile, progressSummary, myLeague } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const EMAIL = 'GET /_allauth/browser/v1/account/email';
@@ -22,6 +22,7 @@ function routes(extra: Record<string, Handler | MockResponse> = {}) {
     'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },
     'GET /api/v1/me/notifications/?unread=true&page_size=1': { body: { count: 0, results: [], unread_count: 0 } },
     'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
+    'GET /api/v1/me/league': { body: myLeague() },
     ...extra,
   });
 }
@@ -190,6 +191,7 @@ describe('Settings: account', () => {
         return { status: 202, body: { requested_at: '2026-12-04T10:00:00Z', delete_after: '2026-12-11T10:00:00Z' } };
       },
       'GET /api/v1/me/deletion': { body: { grace_days: 10 } },
+      'GET /api/v1/me/league': { body: myLeague() },
       ...HOME,
     });
     const otherTab = anotherTab();

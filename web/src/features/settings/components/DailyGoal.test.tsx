@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { allauthConfig, mockApi, signedInSession, type Answer } from '@/test/mockApi';
-import { profile, progressSummary } from '@/test/fixtures';
+import { profile, progressSummary, myLeague } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 
@@ -24,6 +24,7 @@ function routes(goal: { xp: number | null }, put: (xp: unknown) => Answer<'PUT /
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/': { body: profile },
     'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
+    'GET /api/v1/me/league': { body: myLeague() },
     'GET /_allauth/browser/v1/account/email': { body: { status: 200, data: [{ email: 'ada@example.com', primary: true, verified: true }] } },
     'GET /api/v1/me/progress': progress,
     'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allauthConfig, mockApi, signedInSession } from '@/test/mockApi';
-import { profile, progressSummary } from '@/test/fixtures';
+import { profile, progressSummary, myLeague } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const KEY = 'BJC1jOS8jDBRNLidBNF1BiXROVwS348xbXIsxbT0n-HuAfYIjou_R7DlSEm7J61r-ODdjNQP4BOh5MHOJOwr6PU';
@@ -36,6 +36,7 @@ function routes(publicKey: string | null) {
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/': { body: { ...profile, reminder_time: '21:00' } },
     'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
+    'GET /api/v1/me/league': { body: myLeague() },
     'GET /_allauth/browser/v1/account/email': { body: { status: 200, data: [{ email: 'ada@example.com', primary: true, verified: true }] } },
     'GET /api/v1/me/progress': { body: progressSummary() },
     'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },

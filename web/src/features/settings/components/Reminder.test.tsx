@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { allauthConfig, mockApi, signedInSession } from '@/test/mockApi';
-import { profile, progressSummary } from '@/test/fixtures';
+import { profile, progressSummary, myLeague } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 function routes(saved: { reminder_time: string | null }) {
@@ -12,6 +12,7 @@ function routes(saved: { reminder_time: string | null }) {
     'GET /api/v1/session': signedInSession(),
     'GET /api/v1/me/': () => ({ body: { ...profile, ...saved } }),
     'GET /api/v1/me/deletion': { body: { grace_days: 7 } },
+    'GET /api/v1/me/league': { body: myLeague() },
     'GET /_allauth/browser/v1/account/email': { body: { status: 200, data: [{ email: 'ada@example.com', primary: true, verified: true }] } },
     'GET /api/v1/me/progress': { body: progressSummary() },
     'GET /api/v1/achievements/': { body: { count: 10, unlocked_count: 0, results: [] } },

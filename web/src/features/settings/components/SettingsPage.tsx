@@ -13,6 +13,7 @@ import { browserZone, formatDateTime, searchZones, zoneLabel, zoneList } from '@
 import type { Profile, ProfileInput } from '@/lib/types';
 import { deviceName } from '@/lib/userAgent';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
+import { LeagueParticipation } from './LeagueParticipation';
 import { settingsQueries, useEndSession, useUpdateProfile } from '../api';
 import { AccountSection } from './Account';
 import { PushOnThisDevice } from './PushOnThisDevice';
@@ -32,6 +33,7 @@ export function SettingsPage() {
       {profile.error ? <ErrorMessage error={profile.error} onRetry={() => void profile.refetch()} /> : null}
       {profile.data ? <ProfileForm profile={profile.data} /> : null}
       {profile.data ? <DailyGoalForm /> : null}
+      {profile.data ? <LeagueParticipation /> : null}
       {profile.data ? <Sessions /> : null}
       {profile.data ? <AccountSection /> : null}
     </div>

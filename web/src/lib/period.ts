@@ -1,6 +1,6 @@
-// How the board's period reads: its days, and the time left on the learner's clock (the server
+// How a board's or a league's period reads: its days, and the time left on the learner's clock (the server
 // gives both: first_day/last_day, and ends_at at the learner's midnight after the last day).
-import { formatDate } from '@/lib/timeZones';
+import { formatDate } from './timeZones';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
