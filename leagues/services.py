@@ -8,6 +8,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
@@ -89,7 +90,9 @@ def record_league_xp(event: XpAwardsPaid) -> None:
         _place(new)
 
 
-def _by_pk(rows: dict[int, _WeekXP], value: Callable[[_WeekXP], object], field: Field) -> Case:
+def _by_pk(
+    rows: dict[int, _WeekXP], value: Callable[[_WeekXP], object], field: Field[Any, Any]
+) -> Case:
     return Case(*(When(pk=pk, then=Value(value(e))) for pk, e in rows.items()), output_field=field)
 
 
