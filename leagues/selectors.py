@@ -26,6 +26,7 @@ class MyLeague(TypedDict):
     placed: bool
     waiting: bool
     tier: dict[str, Any]
+    cohort_size: int
     week_first_day: date
     week_last_day: date
     ends_at: datetime
@@ -78,6 +79,7 @@ def my_league(*, user_id: int, time_zone: str) -> MyLeague:
         "placed": cohort is not None,
         "waiting": membership is not None and cohort is None,
         "tier": {"rank": tier + 1, "name": rules.tier_name(tier)},
+        "cohort_size": rules.COHORT_SIZE,
         "week_first_day": week,
         "week_last_day": week + timedelta(days=6),
         "ends_at": rules.week_ends_at(week, zone),

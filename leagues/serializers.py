@@ -28,6 +28,7 @@ class MyLeagueSerializer(serializers.Serializer[Any]):
         help_text="Earned XP this week but waits for last week's close to be placed."
     )
     tier = TierSerializer(help_text="This week's tier (when not placed: the tier they would join).")
+    cohort_size = serializers.IntegerField(help_text="The most learners one cohort holds.")
     week_first_day = serializers.DateField(help_text="The week's Monday.")
     week_last_day = serializers.DateField(help_text="The week's Sunday.")
     ends_at = serializers.DateTimeField(help_text="When the week ends in the learner's zone.")

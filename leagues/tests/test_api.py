@@ -33,6 +33,7 @@ def test_my_league_ranks_the_cohort_with_the_lines_and_the_week(
         "placed": True,
         "waiting": False,
         "tier": {"rank": 2, "name": "Silver"},
+        "cohort_size": 30,
         "week_first_day": "2026-03-09",
         "week_last_day": "2026-03-15",
         "ends_at": "2026-03-16T00:00:00Z",

@@ -1344,6 +1344,8 @@ export interface components {
             waiting: boolean;
             /** @description This week's tier (when not placed: the tier they would join). */
             tier: components["schemas"]["Tier"];
+            /** @description The most learners one cohort holds. */
+            cohort_size: number;
             /**
              * Format: date
              * @description The week's Monday.

@@ -106,6 +106,7 @@ export function myLeague(overrides: Partial<MyLeague> = {}): MyLeague {
     placed: false,
     waiting: false,
     tier: { rank: 2, name: 'Silver' },
+    cohort_size: 30,
     week_first_day: '2026-03-09',
     week_last_day: '2026-03-15',
     ends_at: '2026-03-16T00:00:00Z',

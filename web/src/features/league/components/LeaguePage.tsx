@@ -42,7 +42,7 @@ function SignedOut() {
     <div className="league">
       <h1>Weekly leagues</h1>
       <p>
-        Each week, learners who earn XP are ranked in a league of 30: the top move up a tier, the bottom move down. Others see you by your
+        Each week, learners who earn XP are ranked in a weekly league: the top move up a tier, the bottom move down. Others see you by your
         display name only.
       </p>
       <p>
@@ -68,7 +68,7 @@ function League({ league }: { league: MyLeague }) {
         </p>
       ) : !league.placed ? (
         <p className="note">
-          Earn XP this week to join a {title} of 30. <Link to="/">Go to a lesson</Link>
+          Earn XP this week to join a {title} of {league.cohort_size}. <Link to="/">Go to a lesson</Link>
         </p>
       ) : (
         <Cohort league={league} title={title} />

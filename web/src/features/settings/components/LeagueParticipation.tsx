@@ -44,7 +44,7 @@ export function LeagueParticipation() {
             {save.isPending
               ? 'Saving…'
               : participating
-                ? 'Now: you take part. Your first XP each week places you in a league of 30; others see your display name, never your e-mail.'
+                ? 'Now: you take part. Your first XP each week places you in a league; others see your display name, never your e-mail.'
                 : 'Now: you are out of the leagues. You are in no league and off this week’s list.'}
           </p>
         </>
