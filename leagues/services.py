@@ -5,36 +5,38 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import (
-    Case,
-    DateTimeField,
     Exists,
     F,
-    Field,
-    IntegerField,
     OuterRef,
     Q,
     Value,
-    When,
 )
 from django.db.models.functions import Greatest
 
 from leagues import rules
 from leagues.models import Cohort, Leaguer, Membership
 from learning_platform import clock
+from learning_platform.db import update_rows
 from progress.events import XpAwardsPaid
 
 logger = logging.getLogger(__name__)
 
 BATCH_SIZE = 200
+# A membership still takes XP until its week's close sets the tier after it.
+_STILL_OPEN = "tier_after IS NULL"
+
+
+# ZoneInfo keeps only its last few zones alive: a batch of learners in many zones would load
+# the same zone files again and again.
+_zone = lru_cache(maxsize=1024)(ZoneInfo)
 
 
 @dataclass
@@ -73,27 +75,29 @@ def record_league_xp(event: XpAwardsPaid) -> None:
         )
         placed = {(user_id, week)} if added else set()
     else:
-        rows = still_open.filter(
-            user_id__in={u for u, _ in weeks}, week__in={w for _, w in weeks}
-        ).values_list("pk", "user_id", "week")
-        members = {pk: weeks[u, w] for pk, u, w in rows if (u, w) in weeks}
-        if members:
-            still_open.filter(pk__in=members).update(
-                xp=F("xp") + _by_pk(members, lambda e: e.xp, IntegerField()),
-                reached_at=Greatest(
-                    "reached_at", _by_pk(members, lambda e: e.reached_at, DateTimeField())
-                ),
-            )
-        placed = {(u, w) for _, u, w in rows if (u, w) in weeks}
+        # Locked in id order (any two writers agree on it), read with what they hold: the
+        # learners' progress locks keep every other XP write of these rows out meanwhile.
+        rows = list(
+            still_open.select_for_update()
+            .filter(user_id__in={u for u, _ in weeks}, week__in={w for _, w in weeks})
+            .order_by("pk")
+            .values_list("pk", "user_id", "week", "xp", "reached_at")
+        )
+        update_rows(
+            Membership,
+            keys=["id"],
+            fields=["xp", "reached_at"],
+            rows=[
+                (pk, xp + weeks[u, w].xp, max(reached_at, weeks[u, w].reached_at))
+                for pk, u, w, xp, reached_at in rows
+                if (u, w) in weeks
+            ],
+            where=_STILL_OPEN,
+        )
+        placed = {(u, w) for _, u, w, _, _ in rows if (u, w) in weeks}
     new = {key: earned for key, earned in weeks.items() if key not in placed}
     if new:
         _place(new)
-
-
-def _by_pk(
-    rows: dict[int, _WeekXP], value: Callable[[_WeekXP], object], field: Field[Any, Any]
-) -> Case:
-    return Case(*(When(pk=pk, then=Value(value(e))) for pk, e in rows.items()), output_field=field)
 
 
 def _locked_leaguer(user_id: int) -> Leaguer:
@@ -132,7 +136,7 @@ def _place(weeks: dict[tuple[int, date], _WeekXP]) -> None:
         leaguer = leaguers.setdefault(user_id, Leaguer(user_id=user_id))
         if leaguer.opted_out or week in weeks_of[user_id]:
             continue
-        zone = ZoneInfo(earned.time_zone)
+        zone = _zone(earned.time_zone)
         ends_at = rules.week_ends_at(week, zone)
         if ends_at + rules.CLOSE_MARGIN <= now:
             continue
@@ -167,20 +171,16 @@ def _join(joining: list[tuple[Membership, Leaguer, datetime]]) -> None:
     # A row that left the leagues meanwhile wins: the ledger's XP must not fail for this.
     known = [x for x in learners if not x._state.adding]
     Leaguer.objects.bulk_create([x for x in learners if x._state.adding], ignore_conflicts=True)
-    for leaguer in known:
-        leaguer.updated_at = clock.now()
-    Leaguer.objects.bulk_update(known, ["tier", "last_week", "updated_at"])
-    wanted = Q()
-    for membership, leaguer, _ in joining:
-        wanted |= Q(
-            week=membership.week,
-            tier=leaguer.tier,
-            anchor_offset__gte=membership.offset - rules.BAND_MINUTES,
-            anchor_offset__lte=membership.offset + rules.BAND_MINUTES,
-        )
+    now = clock.now()
+    update_rows(
+        Leaguer,
+        keys=["user"],
+        fields=["tier", "last_week", "updated_at"],
+        rows=[(x.user_id, x.tier, x.last_week, now) for x in known],
+    )
     cohorts = list(
         Cohort.objects.select_for_update()
-        .filter(wanted, closed_at__isnull=True, size__lt=rules.COHORT_SIZE)
+        .filter(_bands(joining), closed_at__isnull=True, size__lt=rules.COHORT_SIZE)
         .order_by("pk")
     )
     counted: dict[int, int] = defaultdict(int)
@@ -209,21 +209,38 @@ def _join(joining: list[tuple[Membership, Leaguer, datetime]]) -> None:
             counted[cohort.pk] += 1
         membership.cohort = cohort
     Cohort.objects.bulk_create([c for c in cohorts if c.pk is None])
-    if counted:
-        # Counted up from the rows as they are (the check constraint says no to a 31st).
-        found = {c.pk: c for c in cohorts if c.pk in counted}
-        Cohort.objects.filter(pk__in=counted).update(
-            size=F("size") + Case(*(When(pk=pk, then=Value(n)) for pk, n in counted.items())),
-            ends_at=Greatest(
-                "ends_at",
-                Case(
-                    *(When(pk=pk, then=Value(found[pk].ends_at)) for pk in counted),
-                    output_field=DateTimeField(),
-                ),
-            ),
-        )
+    # The counted rows are locked since they were read (on SQLite this transaction has written
+    # already, so no other writer comes between), so their new sizes are what was read plus
+    # what was counted here; the check constraint still says no to a 31st.
+    update_rows(
+        Cohort,
+        keys=["id"],
+        fields=["size", "ends_at"],
+        rows=[(c.pk, c.size, c.ends_at) for c in cohorts if c.pk in counted],
+    )
     for membership, _, _ in joining:
         membership.cohort_id = membership.cohort.pk if membership.cohort else None
+
+
+def _bands(joining: list[tuple[Membership, Leaguer, datetime]]) -> Q:
+    """The cohorts the learners may join: per week and tier, the anchors within the band of
+    their offsets, overlapping bands merged (a batch of hundreds of learners in a few zones
+    asks for a few ranges, not a condition per learner)."""
+    offsets: dict[tuple[date, int], set[int]] = defaultdict(set)
+    for membership, leaguer, _ in joining:
+        offsets[membership.week, leaguer.tier].add(membership.offset)
+    wanted = Q()
+    for (week, tier), found in sorted(offsets.items()):
+        ranges: list[list[int]] = []
+        for offset in sorted(found):
+            low, high = offset - rules.BAND_MINUTES, offset + rules.BAND_MINUTES
+            if ranges and low <= ranges[-1][1]:
+                ranges[-1][1] = high
+            else:
+                ranges.append([low, high])
+        for low, high in ranges:
+            wanted |= Q(week=week, tier=tier, anchor_offset__gte=low, anchor_offset__lte=high)
+    return wanted
 
 
 def place_waiting(*, batch_size: int = BATCH_SIZE) -> int:
@@ -295,22 +312,21 @@ def close_cohort(*, cohort_id: int) -> bool:
             .values_list("pk", "user_id")
         )
         after = rules.tiers_after(tier=cohort.tier, members=len(members))
-        if members:
-            Membership.objects.filter(cohort_id=cohort.pk).update(
-                tier_after=Case(
-                    *(When(pk=pk, then=Value(t)) for (pk, _), t in zip(members, after, strict=True))
-                )
-            )
-            # A learner's tier moves only by the close of their latest week (placement waits
-            # for it), so setting it here never undoes a later week's.
-            Leaguer.objects.filter(user_id__in=[u for _, u in members]).update(
-                tier=Case(
-                    *(
-                        When(user_id=u, then=Value(t))
-                        for (_, u), t in zip(members, after, strict=True)
-                    )
-                )
-            )
+        # The cohort's lock keeps its members' results to this close; tiers are absolute.
+        update_rows(
+            Membership,
+            keys=["id"],
+            fields=["tier_after"],
+            rows=[(pk, t) for (pk, _), t in zip(members, after, strict=True)],
+        )
+        # A learner's tier moves only by the close of their latest week (placement waits
+        # for it), so setting it here never undoes a later week's.
+        update_rows(
+            Leaguer,
+            keys=["user"],
+            fields=["tier"],
+            rows=[(u, t) for (_, u), t in zip(members, after, strict=True)],
+        )
         cohort.closed_at = clock.now()
         cohort.save(update_fields=["closed_at"])
         return True
