@@ -11,20 +11,18 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import (
     Exists,
     F,
     OuterRef,
     Q,
-    Value,
 )
-from django.db.models.functions import Greatest
 
 from leagues import rules
 from leagues.models import Cohort, Leaguer, Membership
 from learning_platform import clock
-from learning_platform.db import update_rows
+from learning_platform.db import for_vendor, update_rows
 from progress.events import XpAwardsPaid
 
 logger = logging.getLogger(__name__)
@@ -70,10 +68,7 @@ def record_league_xp(event: XpAwardsPaid) -> None:
     still_open = Membership.objects.filter(tier_after__isnull=True)
     if len(weeks) == 1:
         [((user_id, week), earned)] = weeks.items()
-        added = still_open.filter(user_id=user_id, week=week).update(
-            xp=F("xp") + earned.xp, reached_at=Greatest("reached_at", Value(earned.reached_at))
-        )
-        placed = {(user_id, week)} if added else set()
+        placed = {(user_id, week)} if _add_week_xp(user_id, week, earned) else set()
     else:
         # Locked in id order (any two writers agree on it), read with what they hold: the
         # learners' progress locks keep every other XP write of these rows out meanwhile.
@@ -98,6 +93,33 @@ def record_league_xp(event: XpAwardsPaid) -> None:
     new = {key: earned for key, earned in weeks.items() if key not in placed}
     if new:
         _place(new)
+
+
+# SQL text: the one statement of a placed learner's award, so of nearly every award. The ORM's
+# UPDATE with F() and Greatest() took 0.93 ms to build and run, this 0.41 ms (bench/scale's
+# lp_scale_bench_2000, in a transaction, 300 runs each, median).
+_ADD_WEEK_XP = (
+    "UPDATE {table} SET xp = xp + %s, reached_at = {latest}(reached_at, %s)"
+    " WHERE user_id = %s AND week = %s AND tier_after IS NULL"
+)
+
+
+def _add_week_xp(user_id: int, week: date, earned: _WeekXP) -> bool:
+    """Add the XP to the learner's membership of the week if it is still open; whether it was."""
+    meta = Membership._meta
+    sql = _ADD_WEEK_XP.format(
+        table=connection.ops.quote_name(meta.db_table),
+        latest=for_vendor(postgresql="GREATEST", sqlite="MAX"),
+    )
+    params = [
+        earned.xp,
+        meta.get_field("reached_at").get_db_prep_save(earned.reached_at, connection),
+        user_id,
+        meta.get_field("week").get_db_prep_save(week, connection),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return bool(cursor.rowcount > 0)
 
 
 def _locked_leaguer(user_id: int) -> Leaguer:
