@@ -9,19 +9,22 @@ dropped at the end unless --keep): migrates, loads `content/`, then seeds in bul
 (INSERT ... SELECT over generate_series, no API): n learners (5% opted out of the
 leaderboard), 30 lesson awards each spread over 60 days (3,000,000 at 100,000), their stats,
 n/2 completions with activity days and streaks, n/5 comments (a fifth on the busiest lesson),
-n/20 submissions, the unlocks of the seeded XP and streak achievements they qualify for; then
-VACUUM ANALYZE and a rebuild of the Redis leaderboards (db 7 by default, keys under a prefix of
-their own, deleted at the end).
+n/20 submissions, the unlocks of the seeded XP and streak achievements they qualify for, and
+the weekly leagues (bench/scale_leagues.py: tiers, this week's cohorts, league XP from the
+ledger); then VACUUM ANALYZE and a rebuild of the Redis leaderboards (db 7 by default, keys
+under a prefix of their own, deleted at the end).
 
 Then it times, through the Django test client (in-process, DEBUG off, the project's middleware,
 PROGRESS_SUMMARY_CACHE off so /me/progress costs its queries): the leaderboard of each period
 signed out and signed in (p50, p99 over --requests), the viewer's rank alone (one Redis round
 trip), the leaderboard answered from SQL (the rollup fallback, fewer requests), /me/progress,
 /achievements/, a lesson, the comments of the busiest lesson, the admin lists of learners, XP
-awards and submissions (--admin-requests), and the retroactive award of a new achievement that
-every learner qualifies for, by the task's batches run one after the other (one worker). It
-EXPLAINs every query of the learner-facing requests and lists sequential scans of the tables
-that grow with learners. Prints one table with every size, and which targets hold.
+awards and submissions (--admin-requests), the league's figures (GET /me/league, one award
+with the league's hook on and off, the close of every cohort of the week), and the retroactive
+award of a new achievement that every learner qualifies for, by the task's batches run one
+after the other (one worker; --no-retroactive skips it). It EXPLAINs every query of the
+learner-facing requests and lists sequential scans of the tables that grow with learners.
+Prints one table with every size, and which targets hold.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import scale_leagues  # noqa: E402
 from bench.postgres import drop_database, in_process_environment, recreate_database  # noqa: E402
 from bench.redis_keys import delete_keys  # noqa: E402
 from bench.scale_workload import Bench  # noqa: E402
@@ -54,6 +58,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--database-prefix", default="lp_scale_bench")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/7")
     parser.add_argument("--keep", action="store_true", help="keep the databases")
+    parser.add_argument(
+        "--no-retroactive", action="store_true", help="skip the retroactive award (long at 1M)"
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--json", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -132,6 +139,7 @@ def print_targets(results: dict[int, dict]) -> None:
                     f"{ratio:.2f}x; client CPU {cpu_ratio:.2f}x",
                 )
             )
+    checks += scale_leagues.targets(big)
     retro = big["facts"].get("retroactive award (s)")
     if retro is not None:
         checks.append(("retroactive award, one worker: <= 300 s", retro <= 300, f"{retro} s"))
