@@ -357,7 +357,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Everything the platform holds about the signed-in learner, as a JSON file to download: `profile`, `email_addresses`, `progress` (stats and completed lessons), `xp_ledger`, `submissions`, `check_answers`, `checks` (where each stands), `review_cards`, `comments`, `reports`, `followed_lessons`, `notifications`. Never cached. */
+        /** @description Everything the platform holds about the signed-in learner, as a JSON file to download: `profile`, `email_addresses`, `progress` (stats and completed lessons), `xp_ledger`, `submissions`, `check_answers`, `checks` (where each stands), `review_cards`, `comments`, `reports`, `followed_lessons`, `notifications`, `league` (tier, whether they take part, and their own weeks: tier, XP, rank, tier after). Never cached. */
         get: operations["me_data_retrieve"];
         put?: never;
         post?: never;
