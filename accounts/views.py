@@ -98,7 +98,8 @@ class AccountDataView(APIView):
         description="Everything the platform holds about the signed-in learner, as a JSON file "
         "to download: `profile`, `email_addresses`, `progress` (stats and completed lessons), "
         "`xp_ledger`, `submissions`, `check_answers`, `checks` (where each stands), `review_cards`, `comments`, `reports`, `followed_lessons`, "
-        "`notifications`. Never cached.",
+        "`notifications`, `league` (tier, whether they take part, and their own weeks: tier, XP, "
+        "rank, tier after). Never cached.",
     )
     def get(self, request: SignedInRequest) -> Response:
         response = Response(selectors.account_data(user=request.user))

@@ -13,7 +13,7 @@ Variants (each in this process, one per run):
 - `debug`: the same with DEBUG=1 (connection.queries is recorded, the browsable renderer is on).
 - `unbuilt`: the boards' keys under a fresh prefix, never built: every read falls back to SQL
   (and tries to queue a rebuild, once per 10 minutes).
-- `sql`: LEADERBOARD_REDIS=false: the SQL over the XP-per-day rollup.
+- `sql`: LEADERBOARD_REDIS=false: the SQL over the XP-per-period rollup.
 - `no-redis`: no REDIS_URL at all (the embedded default's local-memory cache, SQL boards).
 - `testing`: TESTING=1, as under pytest: the boards and the summary cache off.
 - `naive`: DEBUG=1 and `unbuilt`, no warm-up.

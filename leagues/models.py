@@ -87,6 +87,10 @@ class Membership(models.Model):
     reached_at = models.DateTimeField()
     # Set by the week's close: the tier the learner moves to. Null: the week is not closed.
     tier_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Set by the week's close with tier_after: the learner's final position in the cohort.
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When the learner saw the week's result in the app: shown once, on whichever device first.
+    result_seen_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [

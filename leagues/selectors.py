@@ -6,10 +6,10 @@ from datetime import date, datetime, timedelta
 from typing import Any, TypedDict
 from zoneinfo import ZoneInfo
 
-from django.db.models import F
+from django.db.models import F, Q
 
 from accounts.models import public_name
-from leagues import rules
+from leagues import results, rules
 from leagues.models import Leaguer, Membership
 from progress.selectors import today_in
 
@@ -19,6 +19,16 @@ class LeagueMember(TypedDict):
     display_name: str
     xp: int
     you: bool
+
+
+class LeagueResult(TypedDict):
+    week: date
+    week_last_day: date
+    tier_before: dict[str, Any]
+    tier_after: dict[str, Any]
+    rank: int
+    members: int
+    move: str
 
 
 class MyLeague(TypedDict):
@@ -33,21 +43,53 @@ class MyLeague(TypedDict):
     members: list[LeagueMember]
     promotion_line: int | None
     demotion_line: int | None
+    result: LeagueResult | None
+
+
+def _tier(tier: int) -> dict[str, Any]:
+    return {"rank": tier + 1, "name": rules.tier_name(tier)}
+
+
+def _result(membership: Membership | None) -> LeagueResult | None:
+    """The week's result as the celebration says it, unless the learner saw it already."""
+    if membership is None or membership.cohort is None or membership.result_seen_at is not None:
+        return None
+    cohort, tier_after = membership.cohort, membership.tier_after
+    if tier_after is None or membership.rank is None:
+        return None
+    return {
+        "week": membership.week,
+        "week_last_day": membership.week + timedelta(days=6),
+        "tier_before": _tier(cohort.tier),
+        "tier_after": _tier(tier_after),
+        "rank": membership.rank,
+        "members": cohort.size,
+        "move": results.move_of(tier=cohort.tier, tier_after=tier_after),
+    }
 
 
 def my_league(*, user_id: int, time_zone: str) -> MyLeague:
     """The learner's league in the week holding their today: their tier, and when placed their
     cohort ranked (XP, then who reached it first) with the lines of who moves up (positions up
     to `promotion_line`) and down (from `demotion_line`). Others appear by their public name
-    only. Three queries when placed, two when not."""
+    only. With them, the result of the learner's last closed week until they saw it
+    (`result`). Three queries when placed, two when not."""
     zone = ZoneInfo(time_zone)
     week = rules.week_start(today_in(zone))
     leaguer = Leaguer.objects.filter(user_id=user_id).first()
-    membership = (
-        Membership.objects.select_related("cohort").filter(user_id=user_id, week=week).first()
+    # This week's membership and the last closed one, in one query.
+    latest = (
+        list(
+            Membership.objects.select_related("cohort")
+            .filter(user_id=user_id, week__lte=week)
+            .filter(Q(week=week) | Q(tier_after__isnull=False))
+            .order_by("-week")[:2]
+        )
         if leaguer is not None and not leaguer.opted_out
-        else None
+        else []
     )
+    membership = next((m for m in latest if m.week == week), None)
+    last_closed = next((m for m in latest if m.tier_after is not None), None)
     cohort = membership.cohort if membership is not None else None
     if cohort is not None:
         tier = cohort.tier
@@ -78,7 +120,7 @@ def my_league(*, user_id: int, time_zone: str) -> MyLeague:
         "participating": leaguer is None or not leaguer.opted_out,
         "placed": cohort is not None,
         "waiting": membership is not None and cohort is None,
-        "tier": {"rank": tier + 1, "name": rules.tier_name(tier)},
+        "tier": _tier(tier),
         "cohort_size": rules.COHORT_SIZE,
         "week_first_day": week,
         "week_last_day": week + timedelta(days=6),
@@ -86,4 +128,5 @@ def my_league(*, user_id: int, time_zone: str) -> MyLeague:
         "members": members,
         "promotion_line": up,
         "demotion_line": down,
+        "result": _result(last_closed),
     }

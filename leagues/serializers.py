@@ -1,7 +1,9 @@
+from datetime import date
 from typing import Any
 
 from rest_framework import serializers
 
+from leagues.results import MOVES
 from leagues.rules import TIERS
 from learning_platform.api.fields import StrictBooleanField
 
@@ -16,6 +18,16 @@ class LeagueMemberSerializer(serializers.Serializer[Any]):
     display_name = serializers.CharField(help_text="The learner's public name.")
     xp = serializers.IntegerField(help_text="League XP this week.")
     you = serializers.BooleanField()
+
+
+class LeagueResultSerializer(serializers.Serializer[Any]):
+    week = serializers.DateField(help_text="The closed week's Monday (what `result/seen` takes).")
+    week_last_day = serializers.DateField(help_text="The closed week's Sunday.")
+    tier_before = TierSerializer(help_text="The tier the learner played the week in.")
+    tier_after = TierSerializer(help_text="The tier the week's close moved them to.")
+    rank = serializers.IntegerField(help_text="Their final position in the cohort, 1 is first.")
+    members = serializers.IntegerField(help_text="How many learners the cohort ranked.")
+    move = serializers.ChoiceField(choices=MOVES)
 
 
 class MyLeagueSerializer(serializers.Serializer[Any]):
@@ -41,9 +53,23 @@ class MyLeagueSerializer(serializers.Serializer[Any]):
     demotion_line = serializers.IntegerField(
         allow_null=True, help_text="Members ranked from this on move down a tier; null: nobody."
     )
+    result = LeagueResultSerializer(
+        allow_null=True,
+        help_text="The learner's last closed week, until they saw it (`POST "
+        "/me/league/result/seen`); null: none, or seen.",
+    )
 
 
 class ParticipationSerializer(serializers.Serializer[Any]):
     participating = StrictBooleanField(
         help_text="False leaves the leagues (no placement; off this week's list); true joins again."
     )
+
+
+class ResultSeenSerializer(serializers.Serializer[Any]):
+    week = serializers.DateField(help_text="The Monday of the week whose result was seen.")
+
+    def validate_week(self, week: date) -> date:
+        if week.weekday() != 0:
+            raise serializers.ValidationError("A week is given by its Monday.")
+        return week

@@ -19,10 +19,11 @@ from django.db.models import (
     Q,
 )
 
-from leagues import rules
+from leagues import results, rules
 from leagues.models import Cohort, Leaguer, Membership
 from learning_platform import clock
 from learning_platform.db import for_vendor, update_rows
+from learning_platform.errors import NotFound
 from progress.events import XpAwardsPaid
 
 logger = logging.getLogger(__name__)
@@ -328,18 +329,22 @@ def close_cohort(*, cohort_id: int) -> bool:
         )
         if cohort is None:
             return False
-        members = list(
+        ranked = list(
             Membership.objects.filter(cohort_id=cohort.pk)
             .order_by("-xp", "reached_at", "user_id")
-            .values_list("pk", "user_id")
+            .values_list("pk", "user_id", "user__email_notifications")
         )
+        members = [(pk, user_id) for pk, user_id, _ in ranked]
         after = rules.tiers_after(tier=cohort.tier, members=len(members))
         # The cohort's lock keeps its members' results to this close; tiers are absolute.
         update_rows(
             Membership,
             keys=["id"],
-            fields=["tier_after"],
-            rows=[(pk, t) for (pk, _), t in zip(members, after, strict=True)],
+            fields=["tier_after", "rank"],
+            rows=[
+                (pk, t, rank)
+                for rank, ((pk, _), t) in enumerate(zip(members, after, strict=True), start=1)
+            ],
         )
         # A learner's tier moves only by the close of their latest week (placement waits
         # for it), so setting it here never undoes a later week's.
@@ -351,6 +356,15 @@ def close_cohort(*, cohort_id: int) -> bool:
         )
         cohort.closed_at = clock.now()
         cohort.save(update_fields=["closed_at"])
+        results.tell_results(
+            cohort=cohort,
+            members=[
+                results.MemberResult(user_id, rank, tier_after, email)
+                for rank, ((_, user_id, email), tier_after) in enumerate(
+                    zip(ranked, after, strict=True), start=1
+                )
+            ],
+        )
         return True
 
 
@@ -394,3 +408,20 @@ def set_participation(*, user_id: int, participating: bool) -> None:
                     size=F("size") - 1
                 )
             membership.delete()
+
+
+class ResultNotFound(NotFound):
+    code = "league_result_not_found"
+
+
+def mark_result_seen(*, user_id: int, week: date) -> None:
+    """Note that the learner saw the result of `week` (its Monday), so no device shows it
+    again. Idempotent: the first time is kept. A week the learner has no closed result for
+    (not placed in it, or not closed yet) is not found."""
+    marked = Membership.objects.filter(
+        user_id=user_id, week=week, tier_after__isnull=False, result_seen_at__isnull=True
+    ).update(result_seen_at=clock.now())
+    if marked:
+        return
+    if not Membership.objects.filter(user_id=user_id, week=week, tier_after__isnull=False).exists():
+        raise ResultNotFound("You have no result for that week.")

@@ -9,4 +9,5 @@ urlpatterns = [
         views.ParticipationView.as_view(),
         name="me-league-participation",
     ),
+    path("me/league/result/seen", views.ResultSeenView.as_view(), name="me-league-result-seen"),
 ]

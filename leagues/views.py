@@ -1,11 +1,15 @@
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.signed_in import SignedInRequest
 from leagues import rules, selectors, services
-from leagues.serializers import MyLeagueSerializer, ParticipationSerializer
+from leagues.serializers import (
+    MyLeagueSerializer,
+    ParticipationSerializer,
+    ResultSeenSerializer,
+)
 
 
 class MyLeagueView(APIView):
@@ -43,3 +47,24 @@ class ParticipationView(APIView):
             user_id=request.user.pk, participating=body.validated_data["participating"]
         )
         return Response({"participating": body.validated_data["participating"]})
+
+
+class ResultSeenView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        operation_id="me_league_result_seen_create",
+        request=ResultSeenSerializer,
+        responses={
+            204: None,
+            404: OpenApiResponse(description="No closed result of the learner's for that week."),
+        },
+        description="The learner saw the result of a closed week (`week`: its Monday, as "
+        "`GET /me/league`'s `result.week` says it): no device shows it again. Idempotent. 404 "
+        "`league_result_not_found` when the learner has no closed result for that week.",
+    )
+    def post(self, request: SignedInRequest) -> Response:
+        body = ResultSeenSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.mark_result_seen(user_id=request.user.pk, week=body.validated_data["week"])
+        return Response(status=204)

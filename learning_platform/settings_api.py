@@ -60,5 +60,6 @@ SPECTACULAR_SETTINGS: dict[str, Any] = {
         "IssueReportKindEnum": "community.models.IssueReport.Kind",
         "IssueReportStatusEnum": "community.models.IssueReport.Status",
         "SubmissionStatusEnum": "exercises.models.SubmissionStatus",
+        "LeagueMoveEnum": "leagues.results.MOVES",
     },
 }

@@ -35,6 +35,7 @@ class ProgressConfig(AppConfig):
             models.LessonCompletion,
             models.LearnerStats,
             models.LearnerDayXP,
+            models.LearnerPeriodXP,
             models.ActivityDay,
         )
 

@@ -227,11 +227,12 @@ class LessonCompletion(models.Model):
 
 
 class LearnerDayXP(models.Model):
-    """XP a learner earned on one UTC day: the ledger summed per (learner, day).
+    """XP a learner earned on one of their days (`XPAward.day`): the ledger summed per
+    (learner, day).
 
-    Written by a database trigger on the ledger (migration 0003), in the statement that inserts
-    the award, so it can never disagree with the ledger. The leaderboards read it: the periods
-    are runs of whole UTC days, and the Redis boards are rebuilt from it.
+    Written by a database trigger on the ledger (migrations 0004, 0018, 0019), in the statement
+    that inserts the award, so it can never disagree with the ledger. The calendar reads it, and
+    the Redis boards are rebuilt from it.
     """
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -249,6 +250,45 @@ class LearnerDayXP(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.xp} XP on {self.day}"
+
+
+class LearnerPeriodXP(models.Model):
+    """XP a learner earned in one calendar week or month of their days (`progress.periods`):
+    the ledger summed per (learner, period).
+
+    Written by the ledger's trigger beside LearnerDayXP (migration 0019), in the statement that
+    inserts the award, so it never disagrees with the ledger and costs the award no query. A
+    period's board reads its top from one index, and a learner's XP in it from one row.
+    """
+
+    class Period(models.TextChoices):
+        WEEK = "week", "Calendar week"
+        MONTH = "month", "Calendar month"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    period = models.CharField(max_length=5, choices=Period.choices)
+    # The period's first day: a Monday, or the first of a month.
+    starts = models.DateField()
+    xp = models.PositiveIntegerField()
+
+    class Meta:
+        verbose_name = "XP per learner and period"
+        verbose_name_plural = "XP per learner and period"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "period", "starts"], name="progress_periodxp_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(period__in=["week", "month"]), name="progress_periodxp_period_valid"
+            ),
+        ]
+        # A board's top and the count of learners ahead of one: a range of this index.
+        indexes = [
+            models.Index(fields=["period", "starts", "-xp", "user"], name="progress_periodxp_rank")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.xp} XP in the {self.period} of {self.starts}"
 
 
 class MissedBoardUpdate(models.Model):

@@ -1,8 +1,9 @@
-"""The XP-per-learner-and-day rollup (LearnerDayXP), kept by a trigger on the XP ledger.
+"""The XP rollups per learner and day (LearnerDayXP) and per learner and calendar week or month
+(LearnerPeriodXP), kept by a trigger on the XP ledger.
 
 A trigger, not application code, so every insert into the ledger (the award, a bulk load, a
 hand-written INSERT) updates the rollup in the same statement, and no code path adds a query
-for it. Migration 0004 installs it (PostgreSQL: one statement-level trigger per INSERT, whose
+for it. Migrations 0004, 0018 and 0019 install it (PostgreSQL: one statement-level trigger per INSERT, whose
 transition table holds only the rows actually inserted, not those ON CONFLICT skipped; SQLite:
 one per row). Days are learners' days (`XPAward.day`, the one day rule), as the calendar and the
 boards count them; a row without one (written by hand or by a bulk load) counts on its UTC day.
@@ -15,16 +16,16 @@ from itertools import islice
 
 from django.db import transaction
 from django.db.models import Sum
-from django.db.models.functions import Coalesce, TruncDate
+from django.db.models.functions import Coalesce, TruncDate, TruncMonth, TruncWeek
 
 from learning_platform.db import lock_against_writes
-from progress.models import LearnerDayXP, XPAward
+from progress.models import LearnerDayXP, LearnerPeriodXP, XPAward
 
 _BATCH = 5000
 
 
 def refill_from_ledger() -> int:
-    """Recompute the whole rollup from the ledger (a repair); returns the number of rows.
+    """Recompute both rollups from the ledger (a repair); returns the number of per-day rows.
 
     Inserts into the ledger wait meanwhile (reads go on), so no award lands between the delete
     and the refill.
@@ -46,4 +47,23 @@ def refill_from_ledger() -> int:
         ]:
             LearnerDayXP.objects.bulk_create(batch)
             written += len(batch)
+        _refill_periods()
     return written
+
+
+def _refill_periods() -> None:
+    """Each week's and month's XP as the sum of its days (the per-day rollup just refilled)."""
+    LearnerPeriodXP.objects.all().delete()
+    for period, trunc in (("week", TruncWeek), ("month", TruncMonth)):
+        sums = (
+            LearnerDayXP.objects.annotate(starts=trunc("day"))
+            .values_list("user_id", "starts")
+            .annotate(xp=Sum("xp"))
+            .order_by()
+            .iterator(chunk_size=_BATCH)
+        )
+        while batch := [
+            LearnerPeriodXP(user_id=user_id, period=period, starts=starts, xp=xp)
+            for user_id, starts, xp in islice(sums, _BATCH)
+        ]:
+            LearnerPeriodXP.objects.bulk_create(batch)

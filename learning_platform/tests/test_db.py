@@ -129,6 +129,7 @@ def test_the_apps_register_the_tables_that_grow_with_learners():
         "progress_lessoncompletion",
         "progress_learnerstats",
         "progress_learnerdayxp",
+        "progress_learnerperiodxp",
         "progress_activityday",
         "leagues_leaguer",
         "leagues_membership",

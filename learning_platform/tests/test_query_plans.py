@@ -101,6 +101,21 @@ def test_leaderboards_from_redis_use_indexes_on_the_tables_that_grow(
     assert scans_of_growing_tables(sql_list) == []
 
 
+@pytest.mark.parametrize("period", ["week", "month", "all"])
+@pytest.mark.parametrize("viewer", [None, 0, 1], ids=["signed out", "on the board", "opted out"])
+def test_leaderboards_from_sql_use_indexes_on_the_tables_that_grow(
+    settings, learners, period, viewer
+):
+    settings.LEADERBOARD_REDIS = False
+    people, _ = learners
+    client = client_for(people[viewer] if viewer is not None else None)
+
+    sql_list = statements(client, f"/api/v1/leaderboard?period={period}")
+
+    assert len(sql_list) <= 3  # the top, the viewer's XP and the count of those ahead
+    assert scans_of_growing_tables(sql_list) == []
+
+
 def test_the_check_sees_a_query_that_no_index_serves(learners):
     unindexed = "SELECT id FROM accounts_user WHERE display_name = 'Ada'"
 

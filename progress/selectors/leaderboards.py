@@ -8,12 +8,12 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import F, QuerySet, Sum
+from django.db.models import F, QuerySet
 
 from accounts.models import public_name
 from learning_platform import clock
 from progress import boards
-from progress.models import LearnerDayXP, LearnerStats
+from progress.models import LearnerPeriodXP, LearnerStats
 from progress.periods import PERIODS, period_of
 from progress.selectors.learners import today_in
 from progress.selectors.levels import xp_total
@@ -53,8 +53,8 @@ def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
     for an unknown period.
 
     From the Redis boards when they are on (1 query: the names of the top; 2 for a viewer who
-    opted out), else, or when Redis cannot answer, from SQL over the XP-per-day rollup
-    (at most 3 queries).
+    opted out), else, or when Redis cannot answer, from SQL over the XP-per-period rollup
+    (at most 3 queries: the top is a range of its index, the viewer's rank a count of one).
     """
     zone = zoneinfo.ZoneInfo(viewer.time_zone) if viewer is not None else zoneinfo.ZoneInfo("UTC")
     today = today_in(zone, at=clock.now())
@@ -74,7 +74,7 @@ def leaderboard(*, period: str, viewer: Any | None) -> dict[str, Any]:
             pass
         else:
             return {"period": period, **bounds, "entries": rows, "me": me}
-    rows, me = _leaderboard_from_sql(viewer=viewer, days=days)
+    rows, me = _leaderboard_from_sql(period=period, viewer=viewer, days=days)
     return {"period": period, **bounds, "entries": rows, "me": me}
 
 
@@ -109,14 +109,17 @@ def _me_in(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {"rank": mine["rank"], "xp": mine["xp"], "on_leaderboard": True} if mine else None
 
 
-def _xp_in(*, user_id: int, days: tuple[date, date] | None) -> int:
-    """The learner's XP on these days (all time: None), from the rollup (1 query)."""
+def _xp_in(*, period: str, user_id: int, days: tuple[date, date] | None) -> int:
+    """The learner's XP in the period starting on days[0] (all time: None), from its rollup row
+    (1 query)."""
     if days is None:
         return xp_total(user_id=user_id)
-    total = LearnerDayXP.objects.filter(user_id=user_id, day__range=days).aggregate(xp=Sum("xp"))[
-        "xp"
-    ]
-    return total or 0
+    xp = (
+        LearnerPeriodXP.objects.filter(user_id=user_id, period=period, starts=days[0])
+        .values_list("xp", flat=True)
+        .first()
+    )
+    return xp or 0
 
 
 def _visible_names(*, user_ids: list[int]) -> dict[int, tuple[str, str]]:
@@ -137,7 +140,7 @@ def _leaderboard_from_redis(
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     viewer_xp = None
     if viewer is not None and not _on_leaderboard(viewer):
-        viewer_xp = _xp_in(user_id=viewer.pk, days=days)
+        viewer_xp = _xp_in(period=period, user_id=viewer.pk, days=days)
     board = boards.read(
         today=today,
         period=period,
@@ -173,7 +176,7 @@ def _leaderboard_from_redis(
 
 
 def _leaderboard_from_sql(
-    *, viewer: Any | None, days: tuple[date, date] | None
+    *, period: str, viewer: Any | None, days: tuple[date, date] | None
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     visible_users = {"user__show_on_leaderboard": True, "user__is_active": True}
     names = {"display_name": F("user__display_name"), "handle": F("user__public_handle")}
@@ -187,16 +190,17 @@ def _leaderboard_from_sql(
         )
         top = visible.values("user_id", "xp", **names)
     else:
-        in_period = LearnerDayXP.objects.filter(day__range=days, **visible_users)
-        visible = in_period.values("user_id").annotate(xp=Sum("xp"))
-        top = in_period.values("user_id", **names).annotate(xp=Sum("xp"))
+        visible = LearnerPeriodXP.objects.filter(
+            period=period, starts=days[0], **visible_users
+        ).values("user_id", "xp")
+        top = visible.values("user_id", "xp", **names)
     rows = list(top.order_by("-xp", "user_id")[:LEADERBOARD_SIZE])
     entries = _ranked(rows, viewer=viewer)
     if viewer is None:
         return entries, None
     me = _me_in(entries)
     if me is None:
-        my_xp = _xp_in(user_id=viewer.pk, days=days)
+        my_xp = _xp_in(period=period, user_id=viewer.pk, days=days)
         ahead = visible.filter(xp__gt=my_xp).exclude(user_id=viewer.pk).count()
         me = {"rank": ahead + 1, "xp": my_xp, "on_leaderboard": _on_leaderboard(viewer)}
     return entries, me

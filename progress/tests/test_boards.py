@@ -1,7 +1,8 @@
 """The leaderboards from Redis sorted sets (progress/boards.py), their rebuild from the ledger,
 and their SQL fallback. The SQL answers are the reference: Redis must give the same."""
 
-from datetime import UTC, datetime, timedelta
+from collections import defaultdict
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 import redis
@@ -13,7 +14,8 @@ from rest_framework.test import APIClient
 
 from accounts.tests.factories import UserFactory
 from progress import boards, services
-from progress.models import LearnerDayXP, MissedBoardUpdate, XPAward
+from progress.models import LearnerDayXP, LearnerPeriodXP, MissedBoardUpdate, XPAward
+from progress.periods import PERIODS, period_of
 from progress.tasks import refresh_leaderboards
 
 pytestmark = pytest.mark.django_db
@@ -325,12 +327,17 @@ def test_the_command_recomputes_the_rollup_from_the_ledger(settings, give):
     learner = UserFactory()
     give(learner, 10)
     give(learner, 5, days_ago=3)
+    give(learner, 4, days_ago=35)
     expected = set(LearnerDayXP.objects.values_list("user_id", "day", "xp"))
+    periods = set(LearnerPeriodXP.objects.values_list("user_id", "period", "starts", "xp"))
     LearnerDayXP.objects.update(xp=1)
+    LearnerPeriodXP.objects.filter(period="week").delete()
+    LearnerPeriodXP.objects.update(xp=1)
 
     call_command("rebuild_leaderboards", "--from-ledger", verbosity=0)
 
     assert set(LearnerDayXP.objects.values_list("user_id", "day", "xp")) == expected
+    assert set(LearnerPeriodXP.objects.values_list("user_id", "period", "starts", "xp")) == periods
 
 
 def test_the_ledger_trigger_sums_each_learners_xp_per_day_of_theirs(give):
@@ -347,6 +354,41 @@ def test_the_ledger_trigger_sums_each_learners_xp_per_day_of_theirs(give):
         (row["user_id"], row["day"], row["xp"]) for row in per_day
     }
     assert LearnerDayXP.objects.aggregate(total=Sum("xp"))["total"] == 22
+
+
+def test_the_ledger_trigger_sums_each_learners_xp_per_calendar_week_and_month(give):
+    # Kiritimati (UTC+14) pays on a day ahead of UTC's: the periods are of the learner's days.
+    learner = UserFactory(time_zone="Pacific/Kiritimati")
+    other = UserFactory(time_zone="America/Los_Angeles")
+    for days_ago, amount in ((0, 10), (0, 5), (2, 7), (9, 4), (40, 3)):
+        give(learner, amount, days_ago=days_ago)
+    give(other, 6, days_ago=1)
+
+    expected: dict[tuple[int, str, date], int] = defaultdict(int)
+    for user_id, day, amount in XPAward.objects.values_list("user_id", "day", "amount"):
+        for period in PERIODS:
+            expected[(user_id, period, period_of(period, day)[0])] += amount
+    assert {
+        (user_id, period, starts): xp
+        for user_id, period, starts, xp in LearnerPeriodXP.objects.values_list(
+            "user_id", "period", "starts", "xp"
+        )
+    } == expected
+
+
+def test_one_ledger_insert_of_many_awards_adds_each_to_its_learners_periods():
+    learners = UserFactory.create_batch(3)
+    services.award_xp(
+        awards=[
+            services.Award(user_id=learner.id, source_type="exercise", source_id=n, amount=n)
+            for learner in learners
+            for n in (1, 2, 3)
+        ]
+    )
+
+    assert sorted(LearnerPeriodXP.objects.filter(period="week").values_list("user_id", "xp")) == [
+        (learner.id, 6) for learner in learners
+    ]
 
 
 def test_a_ledger_row_without_a_day_counts_on_its_utc_day():

@@ -4,7 +4,7 @@ import pytest
 from django.apps import apps
 from django.db import connection
 
-from progress.models import LearnerDayXP, LearnerStats, Level, XPAward
+from progress.models import LearnerDayXP, LearnerPeriodXP, LearnerStats, Level, XPAward
 
 seed_migration = importlib.import_module("progress.migrations.0002_seed_levels")
 
@@ -66,3 +66,7 @@ def test_the_rollup_trigger_is_on_the_ledger_after_every_migration(user):
     XPAward.objects.create(user=user, source_type="exercise", source_id=1, amount=7)
 
     assert list(LearnerDayXP.objects.filter(user=user).values_list("xp", flat=True)) == [7]
+    assert sorted(LearnerPeriodXP.objects.filter(user=user).values_list("period", "xp")) == [
+        ("month", 7),
+        ("week", 7),
+    ]

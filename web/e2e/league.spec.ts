@@ -1,6 +1,7 @@
 // Issue 38, weekly leagues in the app: a learner in a Silver cohort of 30 (29 others seeded
 // through the real XP ledger, which places them), the league page at 1280 and at 375 px with its
-// promotion and demotion lines, then leaving the leagues from Settings.
+// promotion and demotion lines, then leaving the leagues from Settings; and last week's result,
+// celebrated once.
 import { axeScan, django, expect, shot, signUp, test } from './fixtures';
 
 const OTHERS = [
@@ -109,4 +110,60 @@ test('the league page: a Silver cohort of 30, its lines, at 1280 and 375 px; lea
   await expect(page.getByRole('region', { name: 'You left the leagues' })).toBeVisible();
   await page.getByRole('button', { name: 'Join the leagues again' }).click();
   await expect(page.getByText(/Earn XP this week to join a Silver league of 30/)).toBeVisible();
+});
+
+/**
+ * Last week's Silver cohort of 13, the learner 3rd, closed by the leagues' own close
+ * (`close_cohort`): the top 7 move up to Gold. Rows written directly: no XP, so no level-up.
+ */
+function seedClosedWeek(email: string): void {
+  const stamp = Date.now();
+  const printed = django(`
+from datetime import timedelta
+from accounts.models import User
+from leagues import rules, services
+from leagues.models import Cohort, Leaguer, Membership
+from learning_platform import clock
+from progress.selectors import today_in
+
+SILVER = rules.TIERS.index("Silver")
+me = User.objects.get(email="${email}")
+week = rules.week_start(today_in(me.time_zone)) - timedelta(days=7)
+now = clock.now()
+cohort = Cohort.objects.create(week=week, tier=SILVER, anchor_offset=0, size=13, ends_at=now - timedelta(hours=1))
+others = [User.objects.create(email=f"league-result-{${stamp}}-{n}@example.com") for n in range(12)]
+for n, user in enumerate(others[:2] + [me] + others[2:]):
+    Leaguer.objects.update_or_create(user=user, defaults={"tier": SILVER, "last_week": week})
+    Membership.objects.create(user=user, week=week, cohort=cohort, offset=0, xp=300 - 10 * n, reached_at=now)
+services.close_cohort(cohort_id=cohort.pk)
+print(Membership.objects.get(user=me, week=week).rank)
+`);
+  expect(printed, 'the learner finished 3rd').toBe('3');
+}
+
+test('last week’s result: celebrated once in a dialog, not again after a reload', async ({ page, watch }) => {
+  void watch;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const email = await signUp(page, 'league-result');
+  seedClosedWeek(email);
+
+  await page.goto('/league');
+  const dialog = page.getByRole('dialog', { name: 'You moved up to Gold!' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('You finished 3rd of 13 in the Silver league.');
+  await expect(dialog).toContainText('This week you play in the Gold league.');
+  // Focus starts on the way out of it.
+  await expect(dialog.getByRole('button', { name: 'Continue' })).toBeFocused();
+  await shot(page, 'league-38-04-result-celebration');
+  await axeScan(page, 'the league result celebration');
+
+  await dialog.getByRole('button', { name: 'Continue' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Gold league' })).toBeVisible();
+
+  // Seen on the server: no device shows it again.
+  await page.reload();
+  await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'Gold league' })).toBeVisible();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  expect(django(`from accounts.models import User; from leagues.models import Membership; print(Membership.objects.get(user=User.objects.get(email="${email}"), rank=3).result_seen_at is not None)`)).toBe('True');
 });

@@ -357,7 +357,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Everything the platform holds about the signed-in learner, as a JSON file to download: `profile`, `email_addresses`, `progress` (stats and completed lessons), `xp_ledger`, `submissions`, `check_answers`, `checks` (where each stands), `review_cards`, `comments`, `reports`, `followed_lessons`, `notifications`. Never cached. */
+        /** @description Everything the platform holds about the signed-in learner, as a JSON file to download: `profile`, `email_addresses`, `progress` (stats and completed lessons), `xp_ledger`, `submissions`, `check_answers`, `checks` (where each stands), `review_cards`, `comments`, `reports`, `followed_lessons`, `notifications`, `league` (tier, whether they take part, and their own weeks: tier, XP, rank, tier after). Never cached. */
         get: operations["me_data_retrieve"];
         put?: never;
         post?: never;
@@ -413,6 +413,23 @@ export interface paths {
         /** @description Leave the leagues (`participating: false`: the learner is placed in no cohort and taken off this week's list) or join them again (placed with their next XP). */
         put: operations["me_league_participation_update"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/league/result/seen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The learner saw the result of a closed week (`week`: its Monday, as `GET /me/league`'s `result.week` says it): no device shows it again. Idempotent. 404 `league_result_not_found` when the learner has no closed result for that week. */
+        post: operations["me_league_result_seen_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1263,6 +1280,34 @@ export interface components {
             xp: number;
             you: boolean;
         };
+        /**
+         * @description * `up` - up
+         *     * `down` - down
+         *     * `stayed` - stayed
+         * @enum {string}
+         */
+        LeagueMoveEnum: "up" | "down" | "stayed";
+        LeagueResult: {
+            /**
+             * Format: date
+             * @description The closed week's Monday (what `result/seen` takes).
+             */
+            week: string;
+            /**
+             * Format: date
+             * @description The closed week's Sunday.
+             */
+            week_last_day: string;
+            /** @description The tier the learner played the week in. */
+            tier_before: components["schemas"]["Tier"];
+            /** @description The tier the week's close moved them to. */
+            tier_after: components["schemas"]["Tier"];
+            /** @description Their final position in the cohort, 1 is first. */
+            rank: number;
+            /** @description How many learners the cohort ranked. */
+            members: number;
+            move: components["schemas"]["LeagueMoveEnum"];
+        };
         LessonCheckStandings: {
             lesson: string;
             checks: components["schemas"]["CheckStanding"][];
@@ -1367,6 +1412,8 @@ export interface components {
             promotion_line: number | null;
             /** @description Members ranked from this on move down a tier; null: nobody. */
             demotion_line: number | null;
+            /** @description The learner's last closed week, until they saw it (`POST /me/league/result/seen`); null: none, or seen. */
+            result: components["schemas"]["LeagueResult"] | null;
         };
         /**
          * @description * `Bronze` - Bronze
@@ -1764,6 +1811,13 @@ export interface components {
             contact_email?: string;
             /** @description Leave empty. (A honeypot for bots: a filled-in report is silently dropped.) */
             website?: string;
+        };
+        ResultSeenRequest: {
+            /**
+             * Format: date
+             * @description The Monday of the week whose result was seen.
+             */
+            week: string;
         };
         ReviewAnswerInputRequest: {
             /** @description numeric: {"value": "12,288"}; choice: {"options": ["<option id>", ...]}; ordering: {"items": ["<item id>", ...]} (every item, in the order given). */
@@ -5176,6 +5230,98 @@ export interface operations {
             };
             /** @description Permission denied. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not acceptable. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Payload too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported media type. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    me_league_result_seen_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResultSeenRequest"];
+            };
+        };
+        responses: {
+            /** @description No response body */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Not authenticated. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description Permission denied. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                    "text/html": string;
+                };
+            };
+            /** @description No closed result of the learner's for that week. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -90,4 +90,5 @@ export type AchievementList = Schemas['AchievementListOutput'];
 export type LeaderboardOutput = Schemas['LeaderboardOutput'];
 export type MyLeague = Schemas['MyLeague'];
 export type LeagueMember = Schemas['LeagueMember'];
+export type LeagueResult = Schemas['LeagueResult'];
 export type LeaderboardPeriod = NonNullable<NonNullable<operations['leaderboard_retrieve']['parameters']['query']>['period']>;

@@ -113,6 +113,7 @@ export function myLeague(overrides: Partial<MyLeague> = {}): MyLeague {
     members: [],
     promotion_line: null,
     demotion_line: null,
+    result: null,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ import { useAuth } from '@/lib/session';
 import type { LeagueMember, MyLeague } from '@/lib/types';
 import { useDocumentTitle } from '@/lib/useDocumentTitle';
 import { leagueQueries, useSetParticipation } from '@/lib/league';
+import { LeagueResultCelebration } from './LeagueResult';
 
 /** The learner's weekly league: their cohort ranked, the lines of who moves up and down, and the time left. */
 export function LeaguePage() {
@@ -56,6 +57,7 @@ function League({ league }: { league: MyLeague }) {
   const title = `${league.tier.name} league`;
   return (
     <>
+      <LeagueResultCelebration league={league} />
       <h1>{title}</h1>
       <p className="muted">
         {periodDays(league.week_first_day, league.week_last_day)} · {timeLeft(league.ends_at)}
