@@ -263,8 +263,12 @@ def close_all(bench) -> None:
 
 
 def undo_close(bench) -> None:
-    """The week open again as seeded: tiers back to the cohorts', no results, no close."""
+    """The week open again as seeded: tiers back to the cohorts', no results, no close, no
+    result notifications (their e-mail tasks went with the run's queue)."""
     from django.db import transaction
+
+    from leagues.results import NOTIFICATION_KIND
+    from notifications.models import Notification
 
     with transaction.atomic():
         bench.sql(
@@ -273,6 +277,8 @@ def undo_close(bench) -> None:
         )
         bench.sql("UPDATE leagues_membership SET tier_after = NULL")
         bench.sql("UPDATE leagues_cohort SET closed_at = NULL")
+        table = Notification._meta.db_table
+        bench.sql(f"DELETE FROM {table} WHERE kind = %s", [NOTIFICATION_KIND])
 
 
 def targets(results: dict) -> list[tuple[str, bool, str]]:
