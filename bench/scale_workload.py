@@ -201,7 +201,7 @@ class Bench:
                 Comment,
                 {
                     "lesson": f"CASE WHEN g %% 5 = 0 THEN {busiest[0]} ELSE les.ids[(g %% les.n) + 1] END",
-                    "author": f"{first} + (g * 7919) %% {n}",
+                    "author": f"{first} + (g::bigint * 7919) %% {n}",
                     "body": "'A thought about this lesson, number ' || g",
                     "created_at": f"now() - random() * interval '{DAYS} days'",
                 },
@@ -212,7 +212,7 @@ class Bench:
                 Submission,
                 {
                     "exercise": "ex.ids[(g %% ex.n) + 1]",
-                    "user": f"{first} + (g * 104729) %% {n}",
+                    "user": f"{first} + (g::bigint * 104729) %% {n}",
                     "format": "'csv'",
                     "content": "'model,d_model\nGPT-2,768\n'",
                     "status": "'graded'",
