@@ -106,6 +106,10 @@ def seed(bench) -> None:
                   GROUP BY p.tz, p.tier, s.slot ORDER BY p.tz, p.tier, s.slot) g
             """
         )
+        # Temporary tables have no statistics until analyzed: without them the planner joined
+        # a million members to their cohorts by nested loops.
+        for table in ("bench_zones", "bench_placed", "bench_slots", "bench_cohorts"):
+            bench.sql(f"ANALYZE {table}")
         bench.sql(
             """
             INSERT INTO leagues_cohort (id, week, tier, anchor_offset, size, ends_at)
