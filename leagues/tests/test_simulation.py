@@ -3,7 +3,8 @@ through the real ledger hour by hour with the close running as beat runs it; the
 result is recomputed by brute force from the XPAward ledger (issue 38, "Figures").
 
 LEAGUE_SIMULATION_LEARNERS sets the number of learners; the default is the issue's 10,000
-(about 40 s for the month on PostgreSQL and 45 s on SQLite, under a minute with the checks)."""
+(about 35 to 45 s for the month on PostgreSQL and 25 to 30 s on SQLite on 2 shared CPUs,
+under a minute with the database's creation and the checks)."""
 
 import os
 import random
