@@ -96,16 +96,21 @@ def test_a_week_with_no_closed_result_is_404_with_its_type(closed_silver, client
         assert response.json()["type"] == "league_result_not_found"
 
 
-@pytest.mark.parametrize(
-    "body", [{}, {"week": "next week"}, {"week": 20260309}, {"week": "2026-03-10"}]
-)
-def test_seen_takes_a_monday_as_a_date(closed_silver, client_for, body):
+@pytest.mark.parametrize("body", [{}, {"week": "next week"}, {"week": 20260309}])
+def test_seen_takes_a_date(closed_silver, client_for, body):
     response = client_for(closed_silver[0]).post(SEEN, body, format="json")
 
     assert response.status_code == 400
     answer = response.json()
     assert answer["type"] == "validation_error"
     assert "week" in answer["errors"]
+
+
+def test_seen_of_a_day_that_is_no_monday_is_not_found(closed_silver, client_for):
+    response = client_for(closed_silver[0]).post(SEEN, {"week": "2026-03-10"}, format="json")
+
+    assert response.status_code == 404
+    assert response.json()["type"] == "league_result_not_found"
 
 
 def test_seen_needs_a_signed_in_learner(api_client, db):
