@@ -81,7 +81,7 @@ def tell_results(*, cohort: Cohort, members: list[MemberResult]) -> None:
         if email:
             emailed.append(member.user_id)
     notifications.create_notifications(notifications=new)
-    # After the commit, by a task per learner (it takes their id): the digest gathers their
+    # After the commit, by one task for the cohort (it takes their ids; a task per learner cost
+    # an outbox row and a publish each, about ten a cohort): each digest gathers that learner's
     # waiting notifications once, so a second close of the cohort sends nothing more.
-    for user_id in emailed:
-        notifications.send_emails_after_commit(user_id=user_id)
+    notifications.send_many_emails_after_commit(user_ids=emailed)

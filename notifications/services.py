@@ -274,6 +274,15 @@ def send_emails_after_commit(*, user_id: int) -> None:
     tasks.send_notification_emails.delay_on_commit(user_id)  # type: ignore[attr-defined]
 
 
+def send_many_emails_after_commit(*, user_ids: list[int]) -> None:
+    """`send_emails_after_commit` for many users by one task: one outbox row and one publish
+    instead of one each (a league's close tells thousands of cohorts)."""
+    from notifications import tasks
+
+    if user_ids:
+        tasks.send_notification_emails_to.delay_on_commit(user_ids)  # type: ignore[attr-defined]
+
+
 def send_email(
     *,
     key: str,

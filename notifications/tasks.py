@@ -27,6 +27,15 @@ def send_notification_emails(user_id: int) -> None:
     services.send_notification_emails(user_id=user_id)
 
 
+@shared_task(name="notifications.send_notification_emails_to", **MAIL_RETRY)
+def send_notification_emails_to(user_ids: list[int]) -> None:
+    """Send each of these users one e-mail of their notifications not e-mailed yet. One task
+    for many: a league's close tells a cohort at once. A retry sends only what is still
+    unsent, so the users already served get nothing twice."""
+    for user_id in user_ids:
+        services.send_notification_emails(user_id=user_id)
+
+
 @shared_task(name="community.send_email_delivery", **MAIL_RETRY)
 def send_email_delivery(delivery_id: int) -> None:
     """Send one recorded e-mail unless it was sent already."""

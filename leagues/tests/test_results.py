@@ -13,6 +13,7 @@ from accounts.tests.factories import UserFactory
 from leagues import services, tasks
 from leagues.models import Membership
 from leagues.tests.factories import CohortFactory, MembershipFactory
+from notifications import tasks as notification_tasks
 from notifications.models import EmailDelivery, Notification
 
 AFTER_THE_WEEK = datetime(2026, 3, 16, 1, tzinfo=UTC)
@@ -83,6 +84,20 @@ def test_a_move_is_e_mailed_to_those_who_take_e_mails_and_staying_is_not(
     assert first.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     skipped = Notification.objects.filter(recipient_id__in=[ranked[1], ranked[7], ranked[12]])
     assert set(skipped.values_list("email_state", flat=True)) == {"none"}
+
+
+def test_the_close_queues_one_e_mail_task_for_the_cohort(
+    db, django_capture_on_commit_callbacks, monkeypatch
+):
+    ranked = _silver_cohort(e_mail_off=(1,))
+    queued: list[list[int]] = []
+    monkeypatch.setattr(
+        notification_tasks.send_notification_emails_to, "delay_on_commit", queued.append
+    )
+
+    _close(django_capture_on_commit_callbacks)
+
+    assert [sorted(ids) for ids in queued] == [sorted(ranked[:1] + ranked[2:7] + ranked[8:])]
 
 
 def test_closing_again_or_resuming_tells_nobody_twice(

@@ -78,3 +78,15 @@ def test_a_failed_send_is_counted_in_the_metrics(monkeypatch, mailoutbox, scrape
     after = scrape()
     name = "lp_emails_failed_total"
     assert after.value(name, outcome="will_retry") == before.value(name, outcome="will_retry") + 1
+
+
+@pytest.mark.django_db
+def test_one_task_sends_each_of_many_users_their_digest_once(mailoutbox):
+    users = UserFactory.create_batch(3)
+    for user in users[:2]:
+        NotificationFactory(recipient=user, email_state=EmailState.PENDING)
+
+    tasks.send_notification_emails_to.apply(args=([u.id for u in users],))
+    tasks.send_notification_emails_to.apply(args=([u.id for u in users],))
+
+    assert sorted(m.to[0] for m in mailoutbox) == sorted(u.email for u in users[:2])
