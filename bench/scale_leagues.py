@@ -6,11 +6,12 @@ Leaguer row (a tier, most in the lower tiers); those with XP in this week (the w
 award's date in their zone: the seeded ledger stores no day, so its rollup's rule) are members
 of this week's cohorts of at most 30, one zone and tier per cohort (anchored at the zone's
 offset), in user id order, with the week's XP and the time of their latest award as league
-XP, as `leagues.services.record_league_xp` would have kept them.
+XP, as the ledger's league trigger would have kept them.
 
 The figures: `GET /api/v1/me/league` of a placed learner; one award through
-`progress.services.award_xp` with the league's `xp_paid` subscriber and without it (rounds
-alternated, the same learners), and their ratio; the close of every cohort of the week
+`progress.services.award_xp` with the league and without it (its ledger trigger, its `xp_paid`
+subscriber and the lock's read of the latest week with XP; blocks alternated, the same
+learners), and their ratio; the close of every cohort of the week
 (`close_ended_cohorts` until nothing is left) with the clock moved past the week's end in
 every zone. With --keep, the close is undone afterwards so the database can be timed again.
 """
@@ -198,11 +199,17 @@ def measure(bench) -> None:
 
 def award_cost(bench) -> None:
     """One award of 10 XP to a placed learner (a new source each time; each its own
-    transaction, as a completion's), with the league's subscriber on and off (disconnected) in
-    turn, award after award, so that both see the same load from the rest of the machine."""
+    transaction, as a completion's), with the league on and off in turn: off, the ledger's
+    league trigger is disabled, the `xp_paid` subscriber unsubscribed and the lock reads no
+    latest week with XP (what an award cost before the leagues). Blocks of awards alternate,
+    the first few of each untimed (the trigger's switch makes the next statements plan
+    again), so that both see the same load from the rest of the machine."""
+    from django.db import connection
+
     from leagues.services import record_league_xp
     from progress import events
     from progress import services as progress
+    from progress.services import stats_rows
 
     learners = [
         user_id
@@ -211,30 +218,47 @@ def award_cost(bench) -> None:
             [max(50, bench.args.requests * 2)],
         )
     ]
+    latest_week = {True: stats_rows.LATEST_WEEK_WITH_XP, False: "NULL"}
+
+    def league(on: bool) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "ALTER TABLE progress_xpaward "
+                f"{'ENABLE' if on else 'DISABLE'} TRIGGER leagues_xpaward_league_xp"
+            )
+        stats_rows.LATEST_WEEK_WITH_XP = latest_week[on]
+        (events.xp_paid.subscribe if on else events.xp_paid.unsubscribe)(record_league_xp)
+
     chooser = random.Random(38)
     source = iter(range(10**9, 2 * 10**9))
     times: dict[bool, list[float]] = {True: [], False: []}
+    block, untimed = 25, 3
+    blocks = max(4, 2 * -(-bench.args.requests // (block - untimed)))
     try:
-        for n in range(2 * (bench.args.requests + 3)):
-            hooked = n % 2 == 0
-            if hooked:
-                events.xp_paid.subscribe(record_league_xp)
-            else:
-                events.xp_paid.unsubscribe(record_league_xp)
-            award = progress.Award(chooser.choice(learners), "lesson", next(source), 10)
-            started = time.perf_counter()
-            progress.award_xp(awards=[award])
-            if n >= 6:  # three of each warm up
-                times[hooked].append((time.perf_counter() - started) * 1000)
+        for n in range(blocks + 2):
+            on = n % 2 == 0
+            league(on)
+            for k in range(block):
+                award = progress.Award(chooser.choice(learners), "lesson", next(source), 10)
+                started = time.perf_counter()
+                progress.award_xp(awards=[award])
+                if n >= 2 and k >= untimed:  # one block of each warms up
+                    times[on].append((time.perf_counter() - started) * 1000)
     finally:
-        events.xp_paid.subscribe(record_league_xp)
+        league(True)
     on, off = (percentile(times[k], 50) for k in (True, False))
     for hooked, label in ((True, "on"), (False, "off")):
         row = {"p50": percentile(times[hooked], 50), "p99": percentile(times[hooked], 99)}
-        bench.result["rows"][f"league: one award, hook {label}"] = {**row, "learner_facing": False}
-        bench.log(f"one award, league hook {label}: p50 {row['p50']:.2f} ms, p99 {row['p99']:.2f}")
-    bench.result["facts"]["league: one award, hook on / off"] = round(on / off, 3)
-    bench.log(f"one award, league hook on / off (p50): {on / off:.3f}")
+        bench.result["rows"][f"league: one award, league {label}"] = {
+            **row,
+            "learner_facing": False,
+        }
+        bench.log(
+            f"one award, league {label}: p50 {row['p50']:.2f} ms, p99 {row['p99']:.2f}"
+            f" ({len(times[hooked])} awards)"
+        )
+    bench.result["facts"]["league: one award, league on / off"] = round(on / off, 3)
+    bench.log(f"one award, league on / off (p50): {on / off:.3f}")
 
 
 def close_all(bench) -> None:

@@ -1,5 +1,6 @@
-"""Writes of the leagues: league XP from the ledger (`record_league_xp`, the `xp_paid`
-subscriber), placement in a cohort, the week's close and leaving or joining the leagues."""
+"""Writes of the leagues: placement in a cohort with a week's first XP (`record_league_xp`,
+the `xp_paid` subscriber; the ledger's trigger adds the XP after), the week's close and
+leaving or joining the leagues."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from django.contrib.auth import get_user_model
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import (
     Exists,
     F,
@@ -22,15 +23,15 @@ from django.db.models import (
 from leagues import results, rules
 from leagues.models import Cohort, Leaguer, Membership
 from learning_platform import clock
-from learning_platform.db import for_vendor, update_rows
+from learning_platform.db import update_rows
 from learning_platform.errors import NotFound
+from progress import selectors as progress_selectors
+from progress import services as progress
 from progress.events import XpAwardsPaid
 
 logger = logging.getLogger(__name__)
 
 BATCH_SIZE = 200
-# A membership still takes XP until its week's close sets the tier after it.
-_STILL_OPEN = "tier_after IS NULL"
 
 
 # ZoneInfo keeps only its last few zones alive: a batch of learners in many zones would load
@@ -46,81 +47,28 @@ class _WeekXP:
 
 
 def record_league_xp(event: XpAwardsPaid) -> None:
-    """Add the awards just paid to their learners' league XP for the week of each award's stored
-    day, placing a learner with their first XP of that week. Runs in the award's transaction
-    (the ledger holds the learners' progress locks), so league XP commits with the XP or not at
-    all. An award of 0 XP places nobody; a week already closed takes no more XP.
+    """Place the learners whose awards just paid are their first XP of a week, with that XP.
+    Runs in the award's transaction (the ledger holds the learners' progress locks), so a
+    placement commits with the XP or not at all. An award of 0 XP places nobody.
 
-    One statement for a learner once placed; a write for many learners costs the same few
-    statements however many (two for those placed, at most eight for the placements)."""
+    The XP of a learner placed already was added by the ledger's trigger (migration 0004) in
+    the statement that inserted the award: nothing to do here, and no query. A week the
+    learner had XP in before (`latest_week_with_xp`) placed them then, or it declined to (they
+    had left the leagues, or the week had ended where they live); `_place` decides the rest."""
     weeks: dict[tuple[int, date], _WeekXP] = {}
     for paid in event.awards:
         amount = paid.xp_after - paid.xp_before
-        if amount <= 0:
+        week = rules.week_start(paid.day)
+        if amount <= 0 or week == paid.latest_week_with_xp:
             continue
-        key = (paid.user_id, rules.week_start(paid.day))
+        key = (paid.user_id, week)
         if key in weeks:
             weeks[key].xp += amount
             weeks[key].reached_at = max(weeks[key].reached_at, paid.awarded_at)
         else:
             weeks[key] = _WeekXP(amount, paid.awarded_at, paid.time_zone)
-    if not weeks:
-        return
-    still_open = Membership.objects.filter(tier_after__isnull=True)
-    if len(weeks) == 1:
-        [((user_id, week), earned)] = weeks.items()
-        placed = {(user_id, week)} if _add_week_xp(user_id, week, earned) else set()
-    else:
-        # Locked in id order (any two writers agree on it), read with what they hold: the
-        # learners' progress locks keep every other XP write of these rows out meanwhile.
-        rows = list(
-            still_open.select_for_update()
-            .filter(user_id__in={u for u, _ in weeks}, week__in={w for _, w in weeks})
-            .order_by("pk")
-            .values_list("pk", "user_id", "week", "xp", "reached_at")
-        )
-        update_rows(
-            Membership,
-            keys=["id"],
-            fields=["xp", "reached_at"],
-            rows=[
-                (pk, xp + weeks[u, w].xp, max(reached_at, weeks[u, w].reached_at))
-                for pk, u, w, xp, reached_at in rows
-                if (u, w) in weeks
-            ],
-            where=_STILL_OPEN,
-        )
-        placed = {(u, w) for _, u, w, _, _ in rows if (u, w) in weeks}
-    new = {key: earned for key, earned in weeks.items() if key not in placed}
-    if new:
-        _place(new)
-
-
-# SQL text: the one statement of a placed learner's award, so of nearly every award. The ORM's
-# UPDATE with F() and Greatest() took 0.93 ms to build and run, this 0.41 ms (bench/scale's
-# lp_scale_bench_2000, in a transaction, 300 runs each, median).
-_ADD_WEEK_XP = (
-    "UPDATE {table} SET xp = xp + %s, reached_at = {latest}(reached_at, %s)"
-    " WHERE user_id = %s AND week = %s AND tier_after IS NULL"
-)
-
-
-def _add_week_xp(user_id: int, week: date, earned: _WeekXP) -> bool:
-    """Add the XP to the learner's membership of the week if it is still open; whether it was."""
-    meta = Membership._meta
-    sql = _ADD_WEEK_XP.format(
-        table=connection.ops.quote_name(meta.db_table),
-        latest=for_vendor(postgresql="GREATEST", sqlite="MAX"),
-    )
-    params = [
-        earned.xp,
-        meta.get_field("reached_at").get_db_prep_save(earned.reached_at, connection),
-        user_id,
-        meta.get_field("week").get_db_prep_save(week, connection),
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return bool(cursor.rowcount > 0)
+    if weeks:
+        _place(weeks)
 
 
 def _locked_leaguer(user_id: int) -> Leaguer:
@@ -392,13 +340,21 @@ def close_ended_cohorts(*, batch_size: int = BATCH_SIZE) -> int:
 
 def set_participation(*, user_id: int, participating: bool) -> None:
     """Take part in the leagues, or leave them: a learner who left is placed in no cohort and
-    is taken off the list of their cohort still open this week (their league XP of it is
-    dropped; joining again places them with their next XP)."""
+    is taken off the list of their cohort still open this week. Joining again places them at
+    once with the XP of their latest week in the ledger, if that week has not ended where they
+    live (and with their next XP otherwise)."""
     with transaction.atomic():
+        if participating:
+            # Placing reads the learner's XP: no award of theirs may land meanwhile. Their
+            # progress lock first, the order of the ledger's writers (which place too).
+            progress.lock_learner(user_id=user_id)
         leaguer = _locked_leaguer(user_id)
+        was_out = leaguer.opted_out
         leaguer.opted_out = not participating
         leaguer.save(update_fields=["opted_out", "updated_at"])
         if participating:
+            if was_out:
+                _place_with_latest_week(user_id)
             return
         for membership in Membership.objects.select_for_update().filter(
             user_id=user_id, tier_after__isnull=True
@@ -408,6 +364,16 @@ def set_participation(*, user_id: int, participating: bool) -> None:
                     size=F("size") - 1
                 )
             membership.delete()
+
+
+def _place_with_latest_week(user_id: int) -> None:
+    """Place the learner with the XP of their latest week, as if it were their first XP of it
+    now; `_place` declines a week that has ended where they live or holds them already."""
+    latest = progress_selectors.latest_week_xp(user_id=user_id)
+    if latest is None:
+        return
+    time_zone = get_user_model().objects.values_list("time_zone", flat=True).get(pk=user_id)
+    _place({(user_id, latest.week): _WeekXP(latest.xp, latest.reached_at, time_zone)})
 
 
 class ResultNotFound(NotFound):

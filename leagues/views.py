@@ -38,7 +38,8 @@ class ParticipationView(APIView):
         request=ParticipationSerializer,
         responses={200: ParticipationSerializer},
         description="Leave the leagues (`participating: false`: the learner is placed in no "
-        "cohort and taken off this week's list) or join them again (placed with their next XP).",
+        "cohort and taken off this week's list) or join them again (placed at once with the "
+        "XP of their latest week if it has not ended where they live, else with their next XP).",
     )
     def put(self, request: SignedInRequest) -> Response:
         body = ParticipationSerializer(data=request.data)

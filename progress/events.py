@@ -46,7 +46,10 @@ class XpPaid:
     """One award the XP ledger paid now (never one it held already), with the learner's XP
     total before and after it, read under their progress lock: which levels it crossed is
     `progress.selectors.levels_crossed(...)`. `day` is the learner's day it counts on, as
-    stored with it (`XPAward.day`); `time_zone` the learner's zone, read with the totals."""
+    stored with it (`XPAward.day`); `time_zone` the learner's zone, read with the totals.
+    `latest_week_with_xp` is the Monday of the latest calendar week the learner had earned XP
+    in before this write (None: never), so a subscriber knows a learner's first XP of a week
+    without a query."""
 
     user_id: int
     source_type: str
@@ -56,6 +59,7 @@ class XpPaid:
     xp_after: int
     day: date
     time_zone: str
+    latest_week_with_xp: date | None
 
 
 @dataclass(frozen=True)

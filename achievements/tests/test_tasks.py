@@ -144,10 +144,9 @@ def test_a_batch_unlocks_and_pays_its_qualifying_learners_together(django_assert
     # The achievement, the batch, its holders, the comment counts; then the stats rows
     # (created and locked in one statement), the awards, the activity days, the totals, the
     # unlocks; then the achievements a bonus can reach (none here); then the league's
-    # placements (leagues hears xp_paid: the open memberships, the learners' league rows, their
-    # insert, the cohorts locked, the new cohort, the memberships): the same for 12 learners
-    # as for 500.
-    with django_assert_num_queries(4 + 5 + 1 + 6):
+    # placements (leagues hears xp_paid: the learners' league rows, their insert, the cohorts
+    # locked, the new cohort, the memberships): the same for 12 learners as for 500.
+    with django_assert_num_queries(4 + 5 + 1 + 5):
         tasks.services.award_achievement_to_batch(achievement_id=achievement.id, batch_size=50)
 
     assert set(achievement.unlocks.values_list("user_id", flat=True)) == set(qualifying)

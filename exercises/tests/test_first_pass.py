@@ -42,14 +42,14 @@ def warm(exercise):
 
 # Outside a transaction, as in the worker (inside one, atomic() would add savepoints).
 @pytest.mark.django_db(transaction=True)
-def test_a_first_pass_costs_fifteen_statements(exercise, warm):
+def test_a_first_pass_costs_fourteen_statements(exercise, warm):
     submission = SubmissionFactory(exercise=exercise, content=GOOD_CSV)
 
     # The claim; then in one transaction the award (create and lock the learner's stats row,
     # the ledger, the new day, the stats), the grade, and the lesson's checks (a table may be
     # the last thing a lesson asks); and the learner's first league XP of the week, which places
-    # them in the warm pass's cohort (leagues hears xp_paid: 6). The same on both databases.
-    assert _statements(submission) == 1 + 1 + 4 + 1 + 1 + 1 + 6
+    # them in the warm pass's cohort (leagues hears xp_paid: 5). The same on both databases.
+    assert _statements(submission) == 1 + 1 + 4 + 1 + 1 + 1 + 5
     submission.refresh_from_db()
     assert submission.xp_awarded == exercise.xp
     stats = LearnerStats.objects.get(pk=submission.user_id)
@@ -71,15 +71,15 @@ def test_a_later_pass_costs_two_statements(exercise, warm):
 
 # Outside a transaction, as in the worker (inside one, atomic() would add savepoints).
 @pytest.mark.django_db(transaction=True)
-def test_a_first_pass_that_unlocks_costs_twenty_statements(exercise, warm):
+def test_a_first_pass_that_unlocks_costs_eighteen_statements(exercise, warm):
     AchievementFactory(rule_kind=RuleKind.EXERCISES_PASSED, threshold=1, xp_bonus=25)
     submission = SubmissionFactory(exercise=exercise, content=GOOD_CSV)
     achievement_services.active_achievements()  # what the pass before cached, now changed
 
     # A first pass (9), and the reached unlock (checked against the achievements table) with
-    # its bonus: the unlock, then the award on a day already active (lock, ledger, stats) and
-    # its league XP (1).
-    assert _statements(submission) == 15 + 1 + 3 + 1
+    # its bonus: the unlock, then the award on a day already active (lock, ledger, stats; its
+    # league XP by the ledger's trigger).
+    assert _statements(submission) == 14 + 1 + 3
     assert LearnerStats.objects.get(pk=submission.user_id).xp_total == exercise.xp + 25
 
 

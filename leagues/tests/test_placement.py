@@ -106,14 +106,40 @@ def test_leaving_the_leagues_takes_the_learner_off_their_open_cohort(earn):
     assert Cohort.objects.get().size == 1
 
 
-def test_joining_again_places_the_learner_with_their_next_xp(earn):
+def _left_earned_and_joined_again(earn, *, joined_at: datetime):
+    """A learner who left the leagues, earned 10 XP on WEDNESDAY and joined again."""
     learner = UserFactory()
     services.set_participation(user_id=learner.id, participating=False)
     earn(learner, 10, WEDNESDAY)
+    with time_machine.travel(joined_at, tick=False):
+        services.set_participation(user_id=learner.id, participating=True)
+    return learner
 
-    services.set_participation(user_id=learner.id, participating=True)
-    earn(learner, 5, WEDNESDAY + timedelta(hours=1))
 
+def test_joining_again_places_the_learner_at_once_with_the_weeks_xp(earn):
+    learner = _left_earned_and_joined_again(earn, joined_at=WEDNESDAY + timedelta(hours=1))
+
+    membership = Membership.objects.get(user=learner)
+    assert (membership.week, membership.xp, membership.reached_at) == (WEEK, 10, WEDNESDAY)
+    assert membership.cohort.size == 1
+
+
+def test_joining_again_counts_the_next_xp_of_the_week_once(earn):
+    learner = _left_earned_and_joined_again(earn, joined_at=WEDNESDAY + timedelta(hours=1))
+
+    earn(learner, 5, WEDNESDAY + timedelta(hours=2))
+
+    assert Membership.objects.get(user=learner).xp == 15
+
+
+def test_joining_again_after_the_week_ended_places_the_learner_with_their_next_xp(earn):
+    next_wednesday = WEDNESDAY + timedelta(weeks=1)
+    learner = _left_earned_and_joined_again(earn, joined_at=next_wednesday)
+
+    assert not Membership.objects.filter(user=learner).exists()
+    earn(learner, 5, next_wednesday + timedelta(hours=1))
+
+    assert Membership.objects.get(user=learner).week == WEEK + timedelta(weeks=1)
     assert Membership.objects.get(user=learner).xp == 5
 
 
@@ -159,12 +185,12 @@ def test_first_xp_before_last_week_closed_waits_and_joins_at_the_tier_the_close_
     assert (waiting.cohort.tier, waiting.xp) == (1, 10)
 
 
-def test_once_placed_an_award_costs_the_league_one_statement(earn, django_assert_num_queries):
+def test_once_placed_an_award_costs_the_league_no_statement(earn, django_assert_num_queries):
     learner = UserFactory()
     earn(learner, 10, WEDNESDAY)
-    paid = XpPaid(learner.id, "lesson", 99, WEDNESDAY, 10, 20, date(2026, 3, 11), "UTC")
+    paid = XpPaid(learner.id, "lesson", 99, WEDNESDAY, 10, 20, date(2026, 3, 11), "UTC", WEEK)
 
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(0):
         services.record_league_xp(XpAwardsPaid(awards=(paid,)))
 
 
@@ -179,7 +205,7 @@ def test_placement_applies_the_idle_weeks_drop(earn):
 
 def test_a_placement_costs_the_league_at_most_seven_statements(db, django_assert_max_num_queries):
     learner = LeaguerFactory(last_week=WEEK - timedelta(weeks=1)).user
-    paid = XpPaid(learner.id, "lesson", 1, WEDNESDAY, 0, 10, date(2026, 3, 11), "UTC")
+    paid = XpPaid(learner.id, "lesson", 1, WEDNESDAY, 0, 10, date(2026, 3, 11), "UTC", None)
 
     with time_machine.travel(WEDNESDAY, tick=False), django_assert_max_num_queries(7):
         services.record_league_xp(XpAwardsPaid(awards=(paid,)))

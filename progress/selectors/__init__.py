@@ -11,12 +11,14 @@ from progress.selectors.analytics import (
 from progress.selectors.calendar import CALENDAR_WEEKS, activity_calendar
 from progress.selectors.leaderboards import LEADERBOARD_PERIODS, leaderboard
 from progress.selectors.learners import (
+    WeekXP,
     completed_lesson_ids,
     completed_lesson_ids_by_user,
     completions_changed_by_other_devices,
     count_completed_lessons,
     count_completed_lessons_by_user,
     days_of_users,
+    latest_week_xp,
     percent_complete,
     quest_percent,
     quest_percents_by_user,

@@ -6,14 +6,22 @@ from __future__ import annotations
 import functools
 import zoneinfo
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, TypedDict
 
-from django.db.models import Count, Exists, OuterRef, QuerySet
+from django.db.models import Count, Exists, Max, OuterRef, QuerySet
 
 from learning_platform import clock
 from lessons import selectors as lessons
-from progress.models import LearnerStats, LessonCompletion, PlatformOutage
+from progress.models import (
+    LearnerPeriodXP,
+    LearnerStats,
+    LessonCompletion,
+    PlatformOutage,
+    XPAward,
+)
+from progress.periods import week_of
 from progress.streaks import day_of_activity, day_start, streak_state
 
 
@@ -285,3 +293,31 @@ def completions_changed_by_other_devices(
         .order_by("seq", "id")
         .values("completed_at", "device_id", lesson_slug=lessons.slug_of(OuterRef("lesson_id")))
     )
+
+
+@dataclass(frozen=True)
+class WeekXP:
+    """A learner's XP of one calendar week of their days, and the time of its latest award."""
+
+    week: date
+    xp: int
+    reached_at: datetime
+
+
+def latest_week_xp(*, user_id: int) -> WeekXP | None:
+    """The latest calendar week the learner earned XP in (None: never). Two queries."""
+    latest = (
+        LearnerPeriodXP.objects.filter(
+            user_id=user_id, period=LearnerPeriodXP.Period.WEEK, xp__gt=0
+        )
+        .order_by("-starts")
+        .values_list("starts", "xp")
+        .first()
+    )
+    if latest is None:
+        return None
+    week, xp = latest
+    reached_at = XPAward.objects.filter(
+        user_id=user_id, day__range=week_of(week), amount__gt=0
+    ).aggregate(at=Max("awarded_at"))["at"]
+    return WeekXP(week=week, xp=xp, reached_at=reached_at)

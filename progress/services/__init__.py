@@ -14,6 +14,7 @@ from progress.services.ledger import (
     Award,
     StandingAfterAward,
     award_xp,
+    lock_learner,
 )
 from progress.services.sync import (
     ALLOWED_CLOCK_SKEW,

@@ -25,7 +25,9 @@ from learning_platform import clock
 from learning_platform.db import insert_ignoring_conflicts, update_rows
 from progress import boards, events, summary_cache
 from progress.models import ActivityDay, FrozenDay, LearnerStats, LessonCompletion, XPAward
+from progress.periods import week_of
 from progress.selectors.learners import Outage, outage_days, platform_outages
+from progress.services import stats_rows
 from progress.services.stats_rows import LockedStats, lock_stats
 from progress.streaks import Run, day_of_activity, day_start, extend_run
 
@@ -71,6 +73,13 @@ class StandingAfterAward:
     xp_total: int
     streak_current: int
     exercises_passed: int
+
+
+def lock_learner(*, user_id: int) -> None:
+    """Take the learner's progress lock (the one `award_xp` takes first) until the transaction
+    ends, so that no XP of theirs is paid meanwhile: for another app's write that reads their
+    XP and must not miss an award."""
+    stats_rows.lock_learners(user_ids=[user_id], now=clock.now())
 
 
 def award_xp(*, awards: Iterable[Award]) -> dict[AwardKey, StandingAfterAward]:
@@ -170,6 +179,9 @@ class _LearnerWriter:
             )
         ]
         paid: list[events.XpPaid] = []
+        latest_week_before = {
+            a.user_id: self.stats[a.user_id].latest_week_with_xp for a in inserted
+        }
         for a in inserted:
             stats = self.stats[a.user_id]
             before = stats.xp_total
@@ -184,8 +196,13 @@ class _LearnerWriter:
                     xp_after=stats.xp_total,
                     day=day_at[a.user_id][a.awarded_at],
                     time_zone=stats.time_zone,
+                    latest_week_with_xp=latest_week_before[a.user_id],
                 )
             )
+            if a.amount > 0:
+                week = week_of(day_at[a.user_id][a.awarded_at])[0]
+                if stats.latest_week_with_xp is None or week > stats.latest_week_with_xp:
+                    stats.latest_week_with_xp = week
             stats.exercises_passed += a.source_type in PASS_SOURCES
             self._xp_by_day[a.user_id][day_at[a.user_id][a.awarded_at]] += a.amount
             self._note_active(a.user_id, [(a.awarded_at, a.amount)])

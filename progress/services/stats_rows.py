@@ -9,7 +9,7 @@ from datetime import date, datetime
 from django.db import connection
 
 from learning_platform.db import aware_datetime
-from progress.models import LearnerStats
+from progress.models import LearnerPeriodXP, LearnerStats
 
 
 @dataclass
@@ -28,29 +28,39 @@ class LockedStats:
     daily_goal: int | None
     day_xp: int
     freezes_held: int
+    # The Monday of the latest week the learner earned XP in (None: never), as the ledger's
+    # per-period rollup held it when locked; the writer moves it on as it pays.
+    latest_week_with_xp: date | None
 
 
+# The Monday of the learner's latest week with XP, from the ledger's per-period rollup: a
+# subscriber to `xp_paid` (the leagues) knows a first XP of a week without a query of its own.
+# The bench sets it to NULL to time an award without it (bench/scale_leagues.py).
+LATEST_WEEK_WITH_XP = """(SELECT p.starts FROM {period_xp} AS p
+     WHERE p.user_id = {stats}.user_id AND p.period = 'week' AND p.xp > 0
+     ORDER BY p.starts DESC LIMIT 1)"""
 # Creates the rows that are missing, takes every row's lock (ON CONFLICT DO UPDATE locks the row
 # it meets, and rows are met in the order given) and reads them, in one statement.
 # SQL text: bulk_create(update_conflicts=True) returns only the keys, so the rows and the time
 # zone would cost a second statement: progress/tests/test_services.py holds award_xp to 3
 # (lock, ledger, stats).
-_LOCK_SQL = """INSERT INTO {stats} AS s (user_id, xp_total, exercises_passed, streak_current,
+_LOCK_SQL = """INSERT INTO {stats} (user_id, xp_total, exercises_passed, streak_current,
     streak_best, sync_seq, updated_at)
 VALUES {rows}
-ON CONFLICT (user_id) DO UPDATE SET updated_at = s.updated_at
+ON CONFLICT (user_id) DO UPDATE SET updated_at = {stats}.updated_at
 RETURNING user_id, xp_total, exercises_passed, streak_current, streak_best, last_active_day,
     last_active_day_start, sync_seq, (SELECT u.time_zone FROM {user} AS u WHERE u.id = user_id),
-    daily_goal, day_xp, freezes_held"""
+    daily_goal, day_xp, freezes_held, {latest_week}"""
 
 
 def lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, LockedStats]:
     """The learners' stats rows (ids in order), created where missing, locked until the
     transaction ends."""
     quote = connection.ops.quote_name
-    sql = _LOCK_SQL.format(
+    sql = _LOCK_SQL.replace("{latest_week}", LATEST_WEEK_WITH_XP).format(
         stats=quote(LearnerStats._meta.db_table),
         user=quote(LearnerStats._meta.get_field("user").related_model._meta.db_table),
+        period_xp=quote(LearnerPeriodXP._meta.db_table),
         rows=", ".join(["(%s, 0, 0, 0, 0, 0, %s)"] * len(user_ids)),
     )
     stamp = LearnerStats._meta.get_field("updated_at").get_db_prep_save(now, connection)
@@ -73,6 +83,7 @@ def lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, LockedStats]:
             daily_goal=daily_goal,
             day_xp=day_xp,
             freezes_held=freezes_held,
+            latest_week_with_xp=as_date(latest_week_with_xp),
         )
         for (
             user_id,
@@ -87,5 +98,13 @@ def lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, LockedStats]:
             daily_goal,
             day_xp,
             freezes_held,
+            latest_week_with_xp,
         ) in rows
     }
+
+
+def lock_learners(*, user_ids: list[int], now: datetime) -> None:
+    """Take the learners' progress locks (their stats rows, created where missing) until the
+    transaction ends: the lock every XP write of theirs takes first. Another app's write that
+    must not interleave with their awards takes it before its own locks."""
+    lock_stats(user_ids=sorted(set(user_ids)), now=now)

@@ -824,10 +824,10 @@ def test_sync_with_a_cursor_this_server_cannot_read_answers_every_change(user_cl
 # unlock's bonus and the rules a lesson can move are part of the count.
 
 
-def test_complete_the_first_time_runs_27_queries(user_client, lesson, django_assert_num_queries):
-    # 7 of them the leagues' (hearing xp_paid): the week's first XP places the learner (6),
-    # the achievement's bonus adds to their league XP (1).
-    with django_assert_num_queries(27):
+def test_complete_the_first_time_runs_25_queries(user_client, lesson, django_assert_num_queries):
+    # 5 of them the leagues' (hearing xp_paid): the week's first XP places the learner. The
+    # achievement's bonus reaches their league XP by the ledger's trigger, in its insert.
+    with django_assert_num_queries(25):
         response = user_client.post(COMPLETE.format(lesson.slug))
 
     assert response.status_code == 201
@@ -842,12 +842,12 @@ def test_complete_again_runs_5_queries(user_client, lesson, django_assert_num_qu
     assert response.status_code == 200
 
 
-def test_sync_runs_17_queries(user_client, demo_lessons, django_assert_num_queries):
+def test_sync_runs_16_queries(user_client, demo_lessons, django_assert_num_queries):
     cursor = sync(user_client, [event(demo_lessons[0].slug)], device_id="tablet").json()["cursor"]
     events = [event(lesson.slug) for lesson in demo_lessons[:3]] + [event("x", id="not-a-uuid")]
 
-    # One of them adds the XP to the learner's league week (leagues hears xp_paid).
-    with django_assert_num_queries(17):
+    # None of them the leagues': the ledger's trigger adds the XP to the learner's league week.
+    with django_assert_num_queries(16):
         response = sync(user_client, events, device_id="phone", cursor=cursor)
 
     assert response.status_code == 200

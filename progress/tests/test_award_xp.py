@@ -150,3 +150,34 @@ def test_each_award_paid_is_announced_once_with_the_totals_around_it(user):
         2,
     ]
     assert selectors.levels_crossed(xp_before=120, xp_after=279, curve=curve) == []
+
+
+def test_each_award_is_announced_with_the_latest_week_the_learner_had_xp_in_before(user):
+    # 2024-01-10 is a Wednesday: its week starts on Monday the 8th, the week before on the 1st.
+    heard = []
+    events.xp_paid.subscribe(heard.append)
+    try:
+        services.award_xp(
+            awards=[services.Award(user.id, "lesson", 1, 0, datetime(2024, 1, 3, tzinfo=UTC))]
+        )
+        services.award_xp(
+            awards=[services.Award(user.id, "lesson", 2, 5, datetime(2024, 1, 4, tzinfo=UTC))]
+        )
+        services.award_xp(
+            awards=[
+                services.Award(user.id, "lesson", n, 5, datetime(2024, 1, 10, n, tzinfo=UTC))
+                for n in (3, 4)
+            ]
+        )
+        services.award_xp(
+            awards=[services.Award(user.id, "lesson", 5, 5, datetime(2024, 1, 11, tzinfo=UTC))]
+        )
+    finally:
+        events.xp_paid.unsubscribe(heard.append)
+
+    assert [[a.latest_week_with_xp for a in paid.awards] for paid in heard] == [
+        [None],  # an award of no XP makes no week one with XP
+        [None],
+        [date(2024, 1, 1), date(2024, 1, 1)],  # both as before the write
+        [date(2024, 1, 8)],
+    ]

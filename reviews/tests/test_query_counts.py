@@ -23,16 +23,16 @@ def due_cards(user_client, lesson):
     return checks_of(lesson)
 
 
-def test_a_review_answer_paying_xp_runs_ten(user_client, due_cards, django_assert_num_queries):
+def test_a_review_answer_paying_xp_runs_nine(user_client, due_cards, django_assert_num_queries):
     first, second = due_cards[:2]
     # Warm, as a learner mid-queue is: today is already an active day.
     with time_machine.travel(T0 + DAY, tick=False):
         review(user_client, first, right_answer(first))
 
         # the check; a savepoint; the card (locked, with its quest's parameters); the card; the
-        # log; the XP path (stats locked, ledger, stats, the week's league XP: leagues hears
-        # xp_paid); the savepoint released
-        with django_assert_num_queries(10):
+        # log; the XP path (stats locked, ledger with the week's league XP by its trigger,
+        # stats); the savepoint released
+        with django_assert_num_queries(9):
             response = review(user_client, second, right_answer(second))
     assert response.json()["xp_awarded"] > 0
 

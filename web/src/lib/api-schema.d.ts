@@ -410,7 +410,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** @description Leave the leagues (`participating: false`: the learner is placed in no cohort and taken off this week's list) or join them again (placed with their next XP). */
+        /** @description Leave the leagues (`participating: false`: the learner is placed in no cohort and taken off this week's list) or join them again (placed at once with the XP of their latest week if it has not ended where they live, else with their next XP). */
         put: operations["me_league_participation_update"];
         post?: never;
         delete?: never;

@@ -84,7 +84,7 @@ function NotParticipating() {
   return (
     <section className="card" aria-labelledby="league-out-title">
       <h2 id="league-out-title">You left the leagues</h2>
-      <p>You are in no league and others don’t see you in one. Join again and your next XP places you in this week’s league.</p>
+      <p>You are in no league and others don’t see you in one. Join again and your XP of this week places you in this week’s league.</p>
       {join.error ? <ErrorMessage error={join.error} /> : null}
       <button type="button" className="button" disabled={join.isPending} onClick={() => join.mutate(true)}>
         {join.isPending ? 'Joining…' : 'Join the leagues again'}
