@@ -27,7 +27,6 @@ from progress import boards, events, summary_cache
 from progress.models import ActivityDay, FrozenDay, LearnerStats, LessonCompletion, XPAward
 from progress.periods import week_of
 from progress.selectors.learners import Outage, outage_days, platform_outages
-from progress.services import stats_rows
 from progress.services.stats_rows import LockedStats, lock_stats
 from progress.streaks import Run, day_of_activity, day_start, extend_run
 
@@ -79,7 +78,7 @@ def lock_learner(*, user_id: int) -> None:
     """Take the learner's progress lock (the one `award_xp` takes first) until the transaction
     ends, so that no XP of theirs is paid meanwhile: for another app's write that reads their
     XP and must not miss an award."""
-    stats_rows.lock_learners(user_ids=[user_id], now=clock.now())
+    lock_stats(user_ids=[user_id], now=clock.now())
 
 
 def award_xp(*, awards: Iterable[Award]) -> dict[AwardKey, StandingAfterAward]:

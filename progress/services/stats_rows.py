@@ -101,10 +101,3 @@ def lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, LockedStats]:
             latest_week_with_xp,
         ) in rows
     }
-
-
-def lock_learners(*, user_ids: list[int], now: datetime) -> None:
-    """Take the learners' progress locks (their stats rows, created where missing) until the
-    transaction ends: the lock every XP write of theirs takes first. Another app's write that
-    must not interleave with their awards takes it before its own locks."""
-    lock_stats(user_ids=sorted(set(user_ids)), now=now)
