@@ -57,10 +57,14 @@ def lock_stats(*, user_ids: list[int], now: datetime) -> dict[int, LockedStats]:
     """The learners' stats rows (ids in order), created where missing, locked until the
     transaction ends."""
     quote = connection.ops.quote_name
-    sql = _LOCK_SQL.replace("{latest_week}", LATEST_WEEK_WITH_XP).format(
-        stats=quote(LearnerStats._meta.db_table),
-        user=quote(LearnerStats._meta.get_field("user").related_model._meta.db_table),
-        period_xp=quote(LearnerPeriodXP._meta.db_table),
+    tables = {
+        "stats": quote(LearnerStats._meta.db_table),
+        "user": quote(LearnerStats._meta.get_field("user").related_model._meta.db_table),
+        "period_xp": quote(LearnerPeriodXP._meta.db_table),
+    }
+    sql = _LOCK_SQL.format(
+        **tables,
+        latest_week=LATEST_WEEK_WITH_XP.format(**tables),
         rows=", ".join(["(%s, 0, 0, 0, 0, 0, %s)"] * len(user_ids)),
     )
     stamp = LearnerStats._meta.get_field("updated_at").get_db_prep_save(now, connection)
